@@ -1,0 +1,430 @@
+package gcf
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+
+	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// DecodeGeneric decodes a generic-profile payload into the JSON data model:
+// Object (member order kept), []any, int64, float64, string, bool or nil.
+// Malformed input yields a *SyntaxError with the line, column and SPEC
+// §16.5 category. It is a consumer of the pull decoder's events.
+func DecodeGeneric(data []byte, opts ...Option) (any, error) {
+	cfg := newConfig(opts)
+	d := stream.NewBytesDecoder(data, cfg.limits)
+	b := builder{d: d}
+	return b.document()
+}
+
+// builder assembles values from stream events.
+type builder struct {
+	d       *stream.Decoder
+	peeked  bool
+	ev      stream.Event
+	scratch []byte
+}
+
+func (b *builder) next() (stream.Event, error) {
+	if b.peeked {
+		b.peeked = false
+		return b.ev, nil
+	}
+	ev, err := b.d.Next()
+	if err == io.EOF {
+		return ev, io.ErrUnexpectedEOF
+	}
+	return ev, err
+}
+
+func (b *builder) peek() (stream.Event, error) {
+	if !b.peeked {
+		ev, err := b.next()
+		if err != nil {
+			return ev, err
+		}
+		b.ev, b.peeked = ev, true
+	}
+	return b.ev, nil
+}
+
+func (b *builder) document() (any, error) {
+	ev, err := b.next()
+	if err != nil {
+		return nil, err
+	}
+	if ev.Kind != stream.KindHeader {
+		return nil, errors.New("gcf: internal error: stream did not start with a header")
+	}
+	if ev.Profile != "generic" {
+		return nil, &SyntaxError{Line: 1, Column: 1, Category: lexer.UnknownProfile,
+			Msg: "DecodeGeneric needs profile=generic, got profile=" + ev.Profile}
+	}
+	ev, err = b.next()
+	if err != nil {
+		return nil, err
+	}
+	v, err := b.value(ev)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		ev, err := b.next()
+		if err != nil {
+			return nil, err
+		}
+		switch ev.Kind {
+		case stream.KindSummary:
+			continue
+		case stream.KindEnd:
+			return v, nil
+		}
+		return nil, errors.New("gcf: internal error: unexpected " + ev.Kind.String() + " after the root value")
+	}
+}
+
+// value builds the value that ev opens.
+func (b *builder) value(ev stream.Event) (any, error) {
+	switch ev.Kind {
+	case stream.KindScalar:
+		return scalarValue(ev.Value)
+	case stream.KindObjectStart:
+		if ev.Form == stream.FormKeyed {
+			return b.table(ev, true)
+		}
+		return b.object()
+	case stream.KindArrayStart:
+		switch ev.Form {
+		case stream.FormInline:
+			arr := make([]any, len(ev.Cells))
+			for i, c := range ev.Cells {
+				v, err := scalarValue(c)
+				if err != nil {
+					return nil, err
+				}
+				arr[i] = v
+			}
+			return arr, b.expect(stream.KindArrayEnd)
+		case stream.FormEmpty:
+			return []any{}, b.expect(stream.KindArrayEnd)
+		case stream.FormTabular:
+			return b.table(ev, false)
+		case stream.FormExpanded:
+			return b.items()
+		}
+	}
+	return nil, errors.New("gcf: internal error: unexpected " + ev.Kind.String() + " event where a value belongs")
+}
+
+func (b *builder) expect(k stream.Kind) error {
+	ev, err := b.next()
+	if err != nil {
+		return err
+	}
+	if ev.Kind != k {
+		return errors.New("gcf: internal error: expected " + k.String() + ", got " + ev.Kind.String())
+	}
+	return nil
+}
+
+func (b *builder) object() (any, error) {
+	obj := Object{}
+	for {
+		ev, err := b.next()
+		if err != nil {
+			return nil, err
+		}
+		if ev.Kind == stream.KindObjectEnd {
+			return obj, nil
+		}
+		key := string(ev.Key)
+		v, err := b.value(ev)
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, Member{key, v})
+	}
+}
+
+func (b *builder) items() (any, error) {
+	arr := []any{}
+	for {
+		ev, err := b.next()
+		if err != nil {
+			return nil, err
+		}
+		if ev.Kind == stream.KindArrayEnd {
+			return arr, nil
+		}
+		v, err := b.value(ev)
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, v)
+	}
+}
+
+func scalarValue(s lexer.Scalar) (any, error) {
+	switch s.Kind {
+	case lexer.KindString:
+		return string(s.Bytes), nil
+	case lexer.KindNull:
+		return nil, nil
+	case lexer.KindBool:
+		return s.Bool, nil
+	case lexer.KindInt:
+		return s.Int, nil
+	case lexer.KindFloat:
+		f, err := lexer.ParseFloat(s.Bytes)
+		if err != nil {
+			return nil, lexer.Errorf(lexer.OutOfRange, "number %s is outside the binary64 range", s.Bytes)
+		}
+		return f, nil
+	}
+	return nil, errors.New("gcf: internal error: scalar of kind " + s.Kind.String() + " in a value context")
+}
+
+// column is one node of a table's reconstruction plan: a plain column, or
+// an object rebuilt from `>` path columns (SPEC §7.4.6.2).
+type column struct {
+	name     string
+	col      int // leaf: column index; -1 for a path object
+	children []*column
+}
+
+// plan groups a header's fields into top-level columns and path objects.
+func plan(fields [][]byte, from int) []*column {
+	var top []*column
+	for i := from; i < len(fields); i++ {
+		name := fields[i]
+		segs := pathSegments(name)
+		if segs == nil {
+			top = append(top, &column{name: string(name), col: i})
+			continue
+		}
+		level := &top
+		for k, seg := range segs {
+			last := k == len(segs)-1
+			var node *column
+			for _, c := range *level {
+				if c.name == string(seg) && (c.col < 0) != last {
+					node = c
+					break
+				}
+			}
+			if node == nil || last {
+				node = &column{name: string(seg), col: -1}
+				if last {
+					node.col = i
+				}
+				*level = append(*level, node)
+			}
+			level = &node.children
+		}
+	}
+	return top
+}
+
+// pathSegments splits a `>` path field name, or returns nil when the name
+// is literal (no `>`, or an empty segment).
+func pathSegments(name []byte) [][]byte {
+	if bytes.IndexByte(name, '>') < 0 {
+		return nil
+	}
+	segs := bytes.Split(name, []byte(">"))
+	for _, s := range segs {
+		if len(s) == 0 {
+			return nil
+		}
+	}
+	return segs
+}
+
+// cellState is the outcome of evaluating a plan node for one row.
+type cellState uint8
+
+const (
+	cellAbsent cellState = iota
+	cellNull
+	cellValue
+)
+
+// eval builds a plan node's value from a row's cells.
+func eval(c *column, cells []lexer.Scalar) (any, cellState, bool, error) {
+	if c.col >= 0 {
+		s := cells[c.col]
+		switch s.Kind {
+		case lexer.KindMissing:
+			return nil, cellAbsent, false, nil
+		case lexer.KindNull:
+			return nil, cellNull, false, nil
+		case lexer.KindAttach, lexer.KindAttachSchema:
+			return nil, cellValue, true, nil // filled by an attachment
+		}
+		v, err := scalarValue(s)
+		return v, cellValue, false, err
+	}
+	obj := make(Object, 0, len(c.children))
+	allAbsent, allNull := true, true
+	pending := false
+	for _, ch := range c.children {
+		v, st, p, err := eval(ch, cells)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		pending = pending || p
+		if st != cellAbsent {
+			allAbsent = false
+		}
+		if st != cellNull {
+			allNull = false
+		}
+		if st != cellAbsent {
+			obj = append(obj, Member{ch.name, v})
+		}
+	}
+	switch {
+	case allAbsent:
+		return nil, cellAbsent, false, nil
+	case allNull:
+		return nil, cellNull, false, nil
+	}
+	return obj, cellValue, pending, nil
+}
+
+// table builds a tabular array or (keyed) a keyed map.
+func (b *builder) table(start stream.Event, keyed bool) (any, error) {
+	from := 0
+	if keyed {
+		from = 1
+	}
+	cols := plan(start.Fields, from)
+	fieldNames := make([]string, len(start.Fields))
+	for i, f := range start.Fields {
+		fieldNames[i] = string(f)
+	}
+	var arr []any
+	var obj Object
+	if keyed {
+		obj = Object{}
+	} else {
+		arr = []any{}
+	}
+	for {
+		ev, err := b.next()
+		if err != nil {
+			return nil, err
+		}
+		if ev.Kind == stream.KindArrayEnd || ev.Kind == stream.KindObjectEnd {
+			if keyed {
+				return obj, nil
+			}
+			return arr, nil
+		}
+		if ev.Kind != stream.KindRow {
+			return nil, errors.New("gcf: internal error: unexpected " + ev.Kind.String() + " in a table")
+		}
+		row := make(Object, 0, len(cols))
+		for _, c := range cols {
+			v, st, _, err := eval(c, ev.Cells)
+			if err != nil {
+				return nil, err
+			}
+			if st != cellAbsent {
+				row = append(row, Member{c.name, v})
+			}
+		}
+		var key string
+		if keyed {
+			key = string(ev.Cells[0].Bytes)
+		}
+		// attachments of this row
+		for {
+			nx, err := b.peek()
+			if err != nil {
+				return nil, err
+			}
+			if nx.Kind == stream.KindInlineBody {
+				b.peeked = false
+				inner := make(Object, len(nx.Fields))
+				for i, f := range nx.Fields {
+					v, err := scalarValue(nx.Cells[i])
+					if err != nil {
+						return nil, err
+					}
+					inner[i] = Member{string(f), v}
+				}
+				if err := row.fill(fieldNames[nx.Field], inner); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if nx.Role != stream.RoleAttachment || nx.Kind == stream.KindArrayEnd || nx.Kind == stream.KindObjectEnd {
+				break
+			}
+			b.peeked = false
+			field, name := nx.Field, string(nx.Key)
+			v, err := b.value(nx)
+			if err != nil {
+				return nil, err
+			}
+			if field >= 0 {
+				if err := row.fill(fieldNames[field], v); err != nil {
+					return nil, err
+				}
+			} else {
+				if _, dup := row.Get(name); dup {
+					return nil, &SyntaxError{Line: nx.Line, Column: 1, Category: lexer.DuplicateKey,
+						Msg: "attachment " + strconv.Quote(name) + " collides with a decoded field"}
+				}
+				row = append(row, Member{name, v})
+			}
+		}
+		if keyed {
+			obj = append(obj, Member{key, row})
+		} else {
+			arr = append(arr, row)
+		}
+	}
+}
+
+// fill stores v at the member named by a (possibly `>` path) field.
+func (o Object) fill(field string, v any) error {
+	segs := pathSegments([]byte(field))
+	if segs == nil {
+		for i := range o {
+			if o[i].Key == field {
+				o[i].Value = v
+				return nil
+			}
+		}
+		return errors.New("gcf: internal error: no slot for attachment " + field)
+	}
+	cur := o
+	for k, seg := range segs {
+		found := false
+		for i := range cur {
+			if cur[i].Key == string(seg) {
+				if k == len(segs)-1 {
+					cur[i].Value = v
+					return nil
+				}
+				next, ok := cur[i].Value.(Object)
+				if !ok {
+					return errors.New("gcf: internal error: path attachment through a non-object")
+				}
+				cur = next
+				found = true
+				break
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	return errors.New("gcf: internal error: no slot for attachment " + field)
+}

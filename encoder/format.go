@@ -1,0 +1,260 @@
+// Package encoder owns GCF's canonical formatting: numbers (SPEC §2.3.1),
+// string quoting (§2.4), keys and field declarations (§2a), and a streaming
+// line writer on pooled buffers. It knows bytes, not models: callers decide
+// layout and write through it.
+package encoder
+
+import (
+	"math"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// Context is where a scalar is written; it selects the active delimiter of
+// SPEC §2.4.
+type Context uint8
+
+const (
+	// Value is a key=value right-hand side, an expanded item or a root scalar.
+	Value Context = iota
+	// Cell is a tabular row cell, delimited by '|'.
+	Cell
+	// Element is a primitive-array element, delimited by ','.
+	Element
+)
+
+// AppendInt appends the canonical form of an integer: plain decimal digits.
+func AppendInt(dst []byte, v int64) []byte { return strconv.AppendInt(dst, v, 10) }
+
+// AppendFloat appends the canonical form of a double (SPEC §2.3.1): 0 for
+// either zero, plain decimal when 1e-6 <= |v| < 2^53, otherwise normalized
+// exponent notation with an explicit sign. NaN and infinities are rejected
+// with an out_of_range error.
+func AppendFloat(dst []byte, v float64) ([]byte, error) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return dst, lexer.Errorf(lexer.OutOfRange, "non-finite number %v is outside the JSON data model", v)
+	}
+	if v == 0 {
+		return append(dst, '0'), nil
+	}
+	a := math.Abs(v)
+	if a >= 1e-6 && a < 1<<53 {
+		return strconv.AppendFloat(dst, v, 'f', -1, 64), nil
+	}
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, v, 'e', -1, 64)
+	// strconv writes at least two exponent digits (1e-07); drop leading zeros.
+	e := start
+	for dst[e] != 'e' {
+		e++
+	}
+	d := e + 2 // first exponent digit, after the sign
+	z := d
+	for z < len(dst)-1 && dst[z] == '0' {
+		z++
+	}
+	if z > d {
+		dst = append(dst[:d], dst[z:]...)
+	}
+	return dst, nil
+}
+
+// NeedsQuote reports whether the string s must be quoted in ctx under the
+// encoder quoting obligation of SPEC §2.4.
+func NeedsQuote(s string, ctx Context) bool {
+	n := len(s)
+	if n == 0 {
+		return true
+	}
+	switch s[0] {
+	case '#', '@', '.', ' ':
+		return true
+	case '-':
+		if n == 1 {
+			return true
+		}
+		if isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2])) {
+			return true
+		}
+	case '+':
+		if n > 1 && (isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2]))) {
+			return true
+		}
+	case '0':
+		if n > 1 && isDigit(s[1]) {
+			return true
+		}
+	case '~':
+		if n == 1 {
+			return true
+		}
+	case '^':
+		if n == 1 {
+			return true
+		}
+		if s[1] == '{' && isFieldDecl(s[1:]) {
+			return true
+		}
+	case 't':
+		if s == "true" {
+			return true
+		}
+	case 'f':
+		if s == "false" {
+			return true
+		}
+	}
+	if s[n-1] == ' ' {
+		return true
+	}
+	if (isDigit(s[0]) || s[0] == '-') && lexer.IsNumber(s) {
+		return true
+	}
+	var delim byte
+	switch ctx {
+	case Cell:
+		delim = '|'
+	case Element:
+		delim = ','
+	}
+	open := false // a '[' has been seen, for the inline array pattern [...]:
+	for i := 0; i < n; i++ {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c < 0x20, c == '"', c == '\\', c == delim && delim != 0:
+				return true
+			case c == '[':
+				open = true
+			case c == ']':
+				if open && i+1 < n && s[i+1] == ':' {
+					return true
+				}
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r >= 0x80 && r <= 0x9F) || r == 0xFEFF || unicode.IsSpace(r) {
+			return true
+		}
+		i += size - 1
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isFieldDecl(s string) bool {
+	var scratch []byte
+	end, _, err := lexer.ScanFieldDecl([]byte(s), 0, &scratch, nil)
+	return err == nil && end == len(s)
+}
+
+// AppendString appends s as a scalar in ctx, quoted only when SPEC §2.4
+// requires it.
+func AppendString(dst []byte, s string, ctx Context) []byte {
+	if NeedsQuote(s, ctx) {
+		return AppendQuoted(dst, s)
+	}
+	return append(dst, s...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendQuoted appends s as a JSON quoted string with the canonical escapes
+// of SPEC §2.2: \" \\ and the short control escapes, \u00XX for other
+// controls, everything else as literal UTF-8. Invalid UTF-8 in s is
+// replaced by U+FFFD so the output is always valid.
+func AppendQuoted(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = append(dst, s[start:i]...)
+				dst = append(dst, "\uFFFD"...)
+				i++
+				start = i
+				continue
+			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"':
+			dst = append(dst, '\\', '"')
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendKey appends an object key, section name or field name: bare when it
+// is a valid bare key, quoted otherwise (SPEC §2a.1).
+func AppendKey(dst []byte, k string) []byte {
+	if lexer.IsBareKey(k) {
+		return append(dst, k...)
+	}
+	return AppendQuoted(dst, k)
+}
+
+// AppendFieldDecl appends `{name,name,...}` with each name written by AppendKey.
+func AppendFieldDecl(dst []byte, names []string) []byte {
+	dst = append(dst, '{')
+	for i, n := range names {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendKey(dst, n)
+	}
+	return append(dst, '}')
+}
+
+// AppendCount appends a count bracket: `[n]`, or `[?]` when n < 0; keyed
+// adds the keyed-map colon (`[n:]`).
+func AppendCount(dst []byte, n int, keyed bool) []byte {
+	dst = append(dst, '[')
+	if n < 0 {
+		dst = append(dst, '?')
+	} else {
+		dst = strconv.AppendInt(dst, int64(n), 10)
+	}
+	if keyed {
+		dst = append(dst, ':')
+	}
+	return append(dst, ']')
+}
+
+// AppendIndent appends two spaces per level.
+func AppendIndent(dst []byte, level int) []byte {
+	for ; level > 0; level-- {
+		dst = append(dst, ' ', ' ')
+	}
+	return dst
+}

@@ -1,0 +1,123 @@
+// Package gcf encodes and decodes GCF (Graph Compact Format) v3.5.3, a
+// line-oriented text format that carries structured data to language
+// models in far fewer tokens than JSON.
+//
+// The generic profile carries any JSON value losslessly:
+//
+//	out, err := gcf.EncodeGeneric(value)   // JSON model -> GCF
+//	v, err := gcf.DecodeGeneric(out)       // GCF -> Object, []any, int64, float64, string, bool, nil
+//
+// NewDecoder returns a pull decoder over an io.Reader that yields one event
+// at a time with bounded memory; NewEncoder returns a streaming encoder for
+// tables whose size is not known up front (SPEC §8).
+//
+// Every decode error is a *SyntaxError carrying the line, the 1-based byte
+// column and a Category spelled as in SPEC §16.5, so callers can match
+// errors with errors.Is(err, gcf.CountMismatch) or errors.As.
+package gcf
+
+import (
+	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// SyntaxError is the error type of every decode failure and of encode-side
+// domain errors: a Category plus the position (Line 0 when there is none).
+type SyntaxError = lexer.SyntaxError
+
+// Category names a class of error; see the constants below.
+type Category = lexer.Category
+
+// Error categories, spelled exactly as in SPEC §16.5 and the conformance
+// fixtures. Each is an error value, so errors.Is(err, gcf.CountMismatch) works.
+const (
+	MissingHeader           = lexer.MissingHeader
+	MissingProfile          = lexer.MissingProfile
+	UnknownProfile          = lexer.UnknownProfile
+	MalformedHeaderField    = lexer.MalformedHeaderField
+	DuplicateHeaderField    = lexer.DuplicateHeaderField
+	UnterminatedQuote       = lexer.UnterminatedQuote
+	InvalidEscape           = lexer.InvalidEscape
+	TrailingCharacters      = lexer.TrailingCharacters
+	InvalidMissing          = lexer.InvalidMissing
+	InvalidAttachmentMarker = lexer.InvalidAttachmentMarker
+	InvalidSurrogate        = lexer.InvalidSurrogate
+	InvalidUTF8             = lexer.InvalidUTF8
+	DuplicateKey            = lexer.DuplicateKey
+	DuplicateFieldName      = lexer.DuplicateFieldName
+	RowWidthMismatch        = lexer.RowWidthMismatch
+	CountMismatch           = lexer.CountMismatch
+	InvalidCount            = lexer.InvalidCount
+	TabIndentation          = lexer.TabIndentation
+	InvalidIndent           = lexer.InvalidIndent
+	InvalidItemID           = lexer.InvalidItemID
+	OrphanAttachment        = lexer.OrphanAttachment
+	OrphanInlineAttachment  = lexer.OrphanInlineAttachment
+	MissingAttachment       = lexer.MissingAttachment
+	DuplicateAttachment     = lexer.DuplicateAttachment
+	InlineWidthMismatch     = lexer.InlineWidthMismatch
+	InvalidNodeLine         = lexer.InvalidNodeLine
+	InvalidSymbolID         = lexer.InvalidSymbolID
+	InvalidScore            = lexer.InvalidScore
+	InvalidEdgeSyntax       = lexer.InvalidEdgeSyntax
+	UnknownEdgeReference    = lexer.UnknownEdgeReference
+	MalformedDelta          = lexer.MalformedDelta
+
+	OutOfRange       = lexer.OutOfRange
+	InvalidLine      = lexer.InvalidLine
+	InvalidKeyedMap  = lexer.InvalidKeyedMap
+	InvalidSummary   = lexer.InvalidSummary
+	UnsupportedValue = lexer.UnsupportedValue
+	InvalidSchema    = lexer.InvalidSchema
+	LineTooLong      = lexer.LineTooLong
+	DepthExceeded    = lexer.DepthExceeded
+	TooManyElements  = lexer.TooManyElements
+	TooManyFields    = lexer.TooManyFields
+	PayloadTooLarge  = lexer.PayloadTooLarge
+	ReadError        = lexer.ReadFailure
+)
+
+// CategoryOf returns the Category carried by err, or "" if it carries none.
+func CategoryOf(err error) Category { return lexer.CategoryOf(err) }
+
+// Limits bound what a decoder accepts from untrusted input (SPEC §12).
+type Limits = stream.Limits
+
+// Option configures a decoder or encoder.
+type Option func(*config)
+
+type config struct {
+	limits   Limits
+	labeled  bool
+	deferred bool
+}
+
+func newConfig(opts []Option) config {
+	var c config
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
+// WithLimits sets every decode limit at once; zero fields keep their defaults.
+// It affects decoders only.
+func WithLimits(l Limits) Option { return func(c *config) { c.limits = l } }
+
+// WithMaxDepth sets the deepest nesting a decoder accepts (default 256).
+func WithMaxDepth(n int) Option { return func(c *config) { c.limits.MaxDepth = n } }
+
+// WithMaxLineBytes sets the longest line a decoder accepts (default 1 MiB).
+func WithMaxLineBytes(n int) Option { return func(c *config) { c.limits.MaxLineBytes = n } }
+
+// WithMaxElements sets the most rows, items or members one container may
+// hold when decoding (default 16,777,216).
+func WithMaxElements(n int) Option { return func(c *config) { c.limits.MaxElements = n } }
+
+// WithMaxFields sets the most fields one declaration may hold when decoding (default 4,096).
+func WithMaxFields(n int) Option { return func(c *config) { c.limits.MaxFields = n } }
+
+// WithMaxBytes caps the total payload size a decoder reads (default: no cap).
+func WithMaxBytes(n int64) Option { return func(c *config) { c.limits.MaxBytes = n } }

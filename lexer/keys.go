@@ -1,0 +1,125 @@
+package lexer
+
+// IsBareKeyStart reports whether c may begin a bare key (SPEC §2a.1).
+func IsBareKeyStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+// IsBareKeyByte reports whether c may continue a bare key.
+func IsBareKeyByte(c byte) bool {
+	return IsBareKeyStart(c) || (c >= '0' && c <= '9')
+}
+
+// IsBareKey reports whether s is a valid bare key: ( ALPHA / "_" ) *( ALPHA / DIGIT / "_" ).
+func IsBareKey(s string) bool {
+	if len(s) == 0 || !IsBareKeyStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !IsBareKeyByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// ScanKey reads a bare or quoted key at line[pos] and returns its decoded
+// text and the index just past it.
+func ScanKey(line []byte, pos int, scratch *[]byte) ([]byte, int, *SyntaxError) {
+	if pos < len(line) && line[pos] == '"' {
+		return ScanQuoted(line, pos, scratch)
+	}
+	i := pos
+	if i < len(line) && IsBareKeyStart(line[i]) {
+		i++
+		for i < len(line) && IsBareKeyByte(line[i]) {
+			i++
+		}
+	}
+	if i == pos {
+		return nil, 0, errAt(pos+1, InvalidLine, "expected a key")
+	}
+	return line[pos:i], i, nil
+}
+
+// ScanFieldDecl reads a field declaration `{name,name,...}` whose '{' is at
+// line[pos]. Decoded names are appended to dst (which may be nil to only
+// check the shape). It returns the index just past '}'.
+func ScanFieldDecl(line []byte, pos int, scratch *[]byte, dst [][]byte) (int, [][]byte, *SyntaxError) {
+	if pos >= len(line) || line[pos] != '{' {
+		return 0, dst, errAt(pos+1, InvalidLine, "expected a field declaration {...}")
+	}
+	i := pos + 1
+	for {
+		var name []byte
+		var err *SyntaxError
+		if i < len(line) && line[i] == '"' {
+			name, i, err = ScanQuoted(line, i, scratch)
+		} else {
+			name, i, err = ScanKey(line, i, scratch)
+		}
+		if err != nil {
+			if err.Category == InvalidLine {
+				err.Msg = "expected a field name in the declaration"
+			}
+			return 0, dst, err
+		}
+		if dst != nil {
+			dst = append(dst, name)
+		}
+		if i >= len(line) {
+			return 0, dst, errAt(i+1, InvalidLine, "field declaration has no closing }")
+		}
+		switch line[i] {
+		case ',':
+			i++
+		case '}':
+			return i + 1, dst, nil
+		default:
+			return 0, dst, errAt(i+1, InvalidLine, "expected , or } in the field declaration")
+		}
+	}
+}
+
+// Count bracket results.
+const (
+	// Deferred is the count of a `[?]` bracket (SPEC §8.2).
+	Deferred = -1
+)
+
+// ScanCount reads a count bracket `[N]`, `[?]`, `[N:]` or `[?:]` whose '['
+// is at line[pos]. It returns the count (Deferred for ?), whether the
+// bracket marks a keyed map, and the index just past ']'. Counts larger
+// than max are reported as too_many_elements without being materialised.
+func ScanCount(line []byte, pos int, max int64) (count int64, keyed bool, end int, err *SyntaxError) {
+	i := pos + 1
+	if i < len(line) && line[i] == '?' {
+		count = Deferred
+		i++
+	} else {
+		j := i
+		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+			i++
+		}
+		digits := line[j:i]
+		if len(digits) == 0 || (len(digits) > 1 && digits[0] == '0') {
+			return 0, false, 0, errAt(pos+1, InvalidCount, "count must be 0, a decimal without leading zeros, or ?")
+		}
+		if len(digits) > 18 {
+			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+string(digits)+" exceeds the element limit")
+		}
+		for _, c := range digits {
+			count = count*10 + int64(c-'0')
+		}
+		if max > 0 && count > max {
+			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+string(digits)+" exceeds the element limit")
+		}
+	}
+	if i < len(line) && line[i] == ':' && i+1 < len(line) && line[i+1] == ']' {
+		return count, true, i + 2, nil
+	}
+	if i < len(line) && line[i] == ']' {
+		return count, false, i + 1, nil
+	}
+	return 0, false, 0, errAt(pos+1, InvalidCount, "count must be 0, a decimal without leading zeros, or ?")
+}

@@ -1,0 +1,426 @@
+// Package lexer is GCF's byte-level scanner: it splits a line into the
+// tokens of SPEC §2 (scalars, quoted strings, numbers), §2a (keys and field
+// declarations) and §4 (count brackets), and validates UTF-8.
+//
+// Every function works on one line (without its terminator) and a caller's
+// scratch buffer. None allocates on success, provided scratch has capacity
+// for len(line) bytes: unescaped text is never longer than its escaped form,
+// so strings decoded from one line always fit. Returned byte slices alias
+// the line or the scratch buffer and are valid until either is reused.
+//
+// Structural delimiters are ASCII, and UTF-8 continuation bytes are never
+// ASCII, so scanning bytes locates delimiters by code point as SPEC §1
+// requires.
+package lexer
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Kind classifies a scalar token by the precedence rules of SPEC §2.1.
+type Kind uint8
+
+// Scalar kinds.
+const (
+	KindInvalid Kind = iota
+	KindString       // quoted or bare string; Bytes holds the decoded text
+	KindNull         // the bare token -
+	KindMissing      // the bare token ~ (tabular cells only)
+	KindAttach       // the bare token ^ (tabular cells only)
+	KindAttachSchema // ^{fields} (tabular cells only); Bytes holds the declaration with braces
+	KindBool         // true or false; Bool holds the value
+	KindInt          // JSON number without fraction or exponent, in int64
+	KindFloat        // JSON number with a fraction or exponent; Bytes holds the lexeme
+)
+
+var kindNames = [...]string{"invalid", "string", "null", "missing", "attachment", "attachment schema", "bool", "int", "float"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Scalar is one decoded scalar token.
+type Scalar struct {
+	Kind   Kind
+	Quoted bool   // the token was a quoted string
+	Bool   bool   // value of a KindBool
+	Int    int64  // value of a KindInt
+	Bytes  []byte // text of a string, lexeme of a number, declaration of a schema marker
+	Col    int    // 1-based byte column where the token starts
+}
+
+// IsSpace reports whether b is structural whitespace around an unquoted
+// token (SPEC §4.2: ASCII space and tab).
+func IsSpace(b byte) bool { return b == ' ' || b == '\t' }
+
+func errAt(col int, c Category, msg string) *SyntaxError {
+	return &SyntaxError{Column: col, Category: c, Msg: msg}
+}
+
+// ScanScalar reads one scalar token starting at line[pos], ending at the
+// first unquoted delim byte or at the end of the line (delim 0 means the
+// token runs to the end). It returns the scalar and the index of the
+// delimiter (or len(line)). Surrounding spaces and tabs are trimmed.
+func ScanScalar(line []byte, pos int, delim byte, scratch *[]byte) (Scalar, int, *SyntaxError) {
+	for pos < len(line) && IsSpace(line[pos]) {
+		pos++
+	}
+	start := pos
+	if pos < len(line) && line[pos] == '"' {
+		s, end, err := ScanQuoted(line, pos, scratch)
+		if err != nil {
+			return Scalar{}, 0, err
+		}
+		for end < len(line) && IsSpace(line[end]) {
+			end++
+		}
+		if end < len(line) && (delim == 0 || line[end] != delim) {
+			return Scalar{}, 0, errAt(end+1, TrailingCharacters, "characters after the closing quote")
+		}
+		return Scalar{Kind: KindString, Quoted: true, Bytes: s, Col: start + 1}, end, nil
+	}
+	if pos+1 < len(line) && line[pos] == '^' && line[pos+1] == '{' {
+		// An inline schema marker; its declaration may quote the delimiter.
+		end, err := skipFieldDecl(line, pos+1)
+		if err == nil {
+			tok := end
+			for end < len(line) && IsSpace(line[end]) {
+				end++
+			}
+			if end == len(line) || (delim != 0 && line[end] == delim) {
+				return Scalar{Kind: KindAttachSchema, Bytes: line[pos+1 : tok], Col: start + 1}, end, nil
+			}
+		}
+		return Scalar{}, 0, errAt(start+1, InvalidAttachmentMarker, "malformed inline schema declaration")
+	}
+	end := len(line)
+	if delim != 0 {
+		for i := pos; i < len(line); i++ {
+			if line[i] == delim {
+				end = i
+				break
+			}
+		}
+	}
+	tokEnd := end
+	for tokEnd > start && IsSpace(line[tokEnd-1]) {
+		tokEnd--
+	}
+	s, err := Classify(line[start:tokEnd])
+	if err != nil {
+		err.Column += start
+		return Scalar{}, 0, err
+	}
+	s.Col = start + 1
+	return s, end, nil
+}
+
+// Classify applies the precedence of SPEC §2.1 rules 2-7 to an unquoted,
+// trimmed token.
+func Classify(t []byte) (Scalar, *SyntaxError) {
+	switch len(t) {
+	case 1:
+		switch t[0] {
+		case '-':
+			return Scalar{Kind: KindNull, Bytes: t}, nil
+		case '~':
+			return Scalar{Kind: KindMissing, Bytes: t}, nil
+		case '^':
+			return Scalar{Kind: KindAttach, Bytes: t}, nil
+		}
+	case 4:
+		if string(t) == "true" {
+			return Scalar{Kind: KindBool, Bool: true, Bytes: t}, nil
+		}
+	case 5:
+		if string(t) == "false" {
+			return Scalar{Kind: KindBool, Bytes: t}, nil
+		}
+	}
+	if len(t) > 0 && (t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
+		switch NumberShape(t) {
+		case numInt:
+			v, ok := ParseInt(t)
+			if !ok {
+				return Scalar{}, errAt(1, OutOfRange, "integer "+string(t)+" is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a quoted string")
+			}
+			return Scalar{Kind: KindInt, Int: v, Bytes: t}, nil
+		case numFloat:
+			return Scalar{Kind: KindFloat, Bytes: t}, nil
+		}
+	}
+	return Scalar{Kind: KindString, Bytes: t}, nil
+}
+
+const (
+	numNone = iota
+	numInt
+	numFloat
+)
+
+// NumberShape reports whether t matches the JSON number grammar of SPEC
+// §2.3 in its entirety (ASCII digits only), and if so whether it is an
+// integer literal (no fraction, no exponent).
+func NumberShape(t []byte) int {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	if i >= len(t) {
+		return numNone
+	}
+	if t[i] == '0' {
+		i++
+	} else if t[i] >= '1' && t[i] <= '9' {
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+		}
+	} else {
+		return numNone
+	}
+	shape := numInt
+	if i < len(t) && t[i] == '.' {
+		i++
+		j := i
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return numNone
+		}
+		shape = numFloat
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+		}
+		if i == j {
+			return numNone
+		}
+		shape = numFloat
+	}
+	if i != len(t) {
+		return numNone
+	}
+	return shape
+}
+
+// IsNumber reports whether s matches the JSON number grammar in its entirety.
+func IsNumber(s string) bool {
+	// The conversion does not allocate: the compiler passes the bytes through.
+	return NumberShape([]byte(s)) != numNone
+}
+
+// ParseInt parses a validated integer literal into an int64, reporting false
+// when it lies outside [-2^63, 2^63-1].
+func ParseInt(t []byte) (int64, bool) {
+	neg := false
+	i := 0
+	if t[0] == '-' {
+		neg = true
+		i = 1
+	}
+	var u uint64
+	for ; i < len(t); i++ {
+		d := uint64(t[i] - '0')
+		if u > (1<<64-1-d)/10 {
+			return 0, false
+		}
+		u = u*10 + d
+	}
+	if neg {
+		if u > 1<<63 {
+			return 0, false
+		}
+		return -int64(u), true // -(1<<63) wraps to itself, the minimum
+	}
+	if u > 1<<63-1 {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// ParseFloat parses a validated number lexeme as a binary64.
+func ParseFloat(t []byte) (float64, error) {
+	return strconv.ParseFloat(string(t), 64)
+}
+
+// ScanQuoted decodes the quoted string that starts at line[pos] (which must
+// be '"') into *scratch, following the JSON string grammar and the
+// surrogate rules of SPEC §2.2. It returns the decoded text and the index
+// just past the closing quote. When the string has no escapes the result
+// aliases line and scratch is untouched.
+func ScanQuoted(line []byte, pos int, scratch *[]byte) ([]byte, int, *SyntaxError) {
+	i := pos + 1
+	// Fast path: no escapes.
+	for i < len(line) {
+		c := line[i]
+		if c == '"' {
+			return line[pos+1 : i], i + 1, nil
+		}
+		if c == '\\' {
+			break
+		}
+		if c < 0x20 {
+			return nil, 0, errAt(i+1, InvalidLine, "control character in a quoted string must be escaped")
+		}
+		i++
+	}
+	if i >= len(line) {
+		return nil, 0, errAt(pos+1, UnterminatedQuote, "quoted string has no closing quote")
+	}
+	buf := *scratch
+	start := len(buf)
+	buf = append(buf, line[pos+1:i]...)
+	for i < len(line) {
+		c := line[i]
+		switch {
+		case c == '"':
+			*scratch = buf
+			return buf[start:], i + 1, nil
+		case c < 0x20:
+			*scratch = buf
+			return nil, 0, errAt(i+1, InvalidLine, "control character in a quoted string must be escaped")
+		case c != '\\':
+			buf = append(buf, c)
+			i++
+			continue
+		}
+		if i+1 >= len(line) {
+			*scratch = buf
+			return nil, 0, errAt(pos+1, UnterminatedQuote, "quoted string has no closing quote")
+		}
+		esc := line[i+1]
+		switch esc {
+		case '"', '\\', '/':
+			buf = append(buf, esc)
+		case 'b':
+			buf = append(buf, '\b')
+		case 'f':
+			buf = append(buf, '\f')
+		case 'n':
+			buf = append(buf, '\n')
+		case 'r':
+			buf = append(buf, '\r')
+		case 't':
+			buf = append(buf, '\t')
+		case 'u':
+			r, ok := hex4(line, i+2)
+			if !ok {
+				*scratch = buf
+				return nil, 0, errAt(i+1, InvalidEscape, "\\u must be followed by four hex digits")
+			}
+			n := 6
+			if r >= 0xD800 && r <= 0xDBFF {
+				if i+7 < len(line) && line[i+6] == '\\' && line[i+7] == 'u' {
+					lo, ok := hex4(line, i+8)
+					if !ok {
+						*scratch = buf
+						return nil, 0, errAt(i+7, InvalidEscape, "\\u must be followed by four hex digits")
+					}
+					if lo < 0xDC00 || lo > 0xDFFF {
+						*scratch = buf
+						return nil, 0, errAt(i+1, InvalidSurrogate, "high surrogate escape is not followed by a low surrogate")
+					}
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+					n = 12
+				} else {
+					*scratch = buf
+					return nil, 0, errAt(i+1, InvalidSurrogate, "isolated high surrogate escape")
+				}
+			} else if r >= 0xDC00 && r <= 0xDFFF {
+				*scratch = buf
+				return nil, 0, errAt(i+1, InvalidSurrogate, "isolated low surrogate escape")
+			}
+			buf = utf8.AppendRune(buf, r)
+			i += n
+			continue
+		default:
+			*scratch = buf
+			return nil, 0, errAt(i+1, InvalidEscape, "invalid escape sequence \\"+string(rune(esc)))
+		}
+		i += 2
+	}
+	*scratch = buf
+	return nil, 0, errAt(pos+1, UnterminatedQuote, "quoted string has no closing quote")
+}
+
+func hex4(line []byte, i int) (rune, bool) {
+	if i+4 > len(line) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range line[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// skipQuoted returns the index just past the quoted string at line[pos],
+// without decoding it, or -1 if it is unterminated.
+func skipQuoted(line []byte, pos int) int {
+	for i := pos + 1; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// skipFieldDecl returns the index just past the field declaration that
+// starts with '{' at line[pos], checking only its shape.
+func skipFieldDecl(line []byte, pos int) (int, *SyntaxError) {
+	var dummy []byte
+	end, _, err := ScanFieldDecl(line, pos, &dummy, nil)
+	return end, err
+}
+
+// CheckUTF8 validates line as UTF-8 made of Unicode scalar values. It
+// returns nil or an error whose Column is the 1-based offset of the first
+// bad byte: invalid_surrogate for an encoded surrogate (ED A0-BF ..),
+// invalid_utf8 for anything else.
+func CheckUTF8(line []byte) *SyntaxError {
+	i := 0
+	for i < len(line) && line[i] < utf8.RuneSelf {
+		i++
+	}
+	if i == len(line) || utf8.Valid(line[i:]) {
+		return nil
+	}
+	for i < len(line) {
+		if line[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(line[i:])
+		if r == utf8.RuneError && n <= 1 {
+			if line[i] == 0xED && i+1 < len(line) && line[i+1] >= 0xA0 && line[i+1] <= 0xBF {
+				return errAt(i+1, InvalidSurrogate, "literal UTF-16 surrogate code point")
+			}
+			return errAt(i+1, InvalidUTF8, "malformed UTF-8 byte sequence")
+		}
+		i += n
+	}
+	return nil
+}

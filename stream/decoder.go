@@ -1,0 +1,830 @@
+// Package stream is GCF's pull decoder: Decoder.Next returns one Event at a
+// time and validates structure, indentation, counts and limits as it goes
+// (SPEC §4, §7, §8, §13, §16.5). It reads through its own buffer, so memory
+// is bounded by the longest line and the nesting depth, not by the payload.
+//
+// The decoder is a stack of frames, one per open container. Each call to
+// Next looks at the current line (read lazily and kept until a frame
+// consumes it) and lets the innermost frame either consume it, producing an
+// event, or close itself, producing an end event and leaving the line for
+// its parent. Steady-state rows make no allocation: cells, scratch text and
+// frames are reused.
+package stream
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+type frameKind uint8
+
+const (
+	fObject   frameKind = iota + 1 // members at indent
+	fTable                         // tabular or keyed rows at indent
+	fExpanded                      // @N items at indent
+	fClosed                        // a container with no body left: closes on the next call
+)
+
+// after records what an object's last member was, to explain a line that
+// fits nowhere (a surplus row is a count mismatch, not a syntax error).
+type after uint8
+
+const (
+	afterNothing after = iota
+	afterCounted       // a counted array or keyed block
+	afterInline        // a counted block whose rows used inline schemas
+)
+
+const (
+	markNone   = 0
+	markBare   = 1 // ^
+	markSchema = 2 // ^{fields}
+)
+
+type frame struct {
+	kind     frameKind
+	indent   int
+	count    int64 // declared count, or lexer.Deferred
+	seen     int64
+	deferred int // index in Decoder.deferred, or -1
+	endKind  Kind
+	line     int // line of the opening header
+
+	// objects and keyed maps
+	keys  keySet
+	after after
+
+	// tables
+	keyed      bool
+	fieldData  []byte
+	fieldEnds  []int
+	fields     [][]byte
+	inlineDecl [][][]byte // per field: inline object schema, if established
+	sharedDecl [][][]byte // per field: shared array schema, if established
+	hadInline  bool
+
+	// the current row of a table and its attachments
+	rowActive bool
+	rowLine   int
+	markers   []uint8
+	matched   []bool
+	extra     keySet // names of `>` attachments in the row
+}
+
+// Decoder reads a GCF payload one event at a time. It is not safe for
+// concurrent use.
+type Decoder struct {
+	lr     lineReader
+	limits Limits
+
+	// the current line
+	have    bool // a line is loaded and not yet consumed
+	atEOF   bool
+	raw     []byte // the whole line, CR removed
+	body    []byte // the line after its indentation
+	level   int    // indentation level
+	lineNo  int
+	lineOff int64
+
+	scratch []byte
+	cells   []lexer.Scalar
+	hdrKeys [][]byte
+
+	stack    []frame
+	depth    int // number of frames in use
+	deferred []int64
+	state    rootState
+	rootKind rootKind
+	err      error
+	profile  string
+	evCount  int
+}
+
+type rootState uint8
+
+const (
+	stHeader rootState = iota
+	stBody
+	stAfterRoot
+	stAfterSummary
+	stEnded
+	stEOF
+)
+
+type rootKind uint8
+
+const (
+	rootObject rootKind = iota
+	rootScalar
+	rootCounted
+)
+
+// NewDecoder returns a decoder reading from r with the given limits (zero
+// fields take their defaults).
+func NewDecoder(r io.Reader, limits Limits) *Decoder {
+	d := &Decoder{}
+	d.limits = limits.withDefaults()
+	d.lr.reset(r, d.limits.MaxLineBytes, d.limits.MaxBytes)
+	return d
+}
+
+// NewBytesDecoder returns a decoder reading data in place, without copying it.
+func NewBytesDecoder(data []byte, limits Limits) *Decoder {
+	d := &Decoder{}
+	d.ResetBytes(data, limits)
+	return d
+}
+
+// Reset makes d read from r as if newly created, keeping its buffers.
+func (d *Decoder) Reset(r io.Reader) {
+	d.resetState()
+	d.lr.reset(r, d.limits.MaxLineBytes, d.limits.MaxBytes)
+}
+
+// ResetBytes makes d read data in place, keeping its buffers.
+func (d *Decoder) ResetBytes(data []byte, limits Limits) {
+	d.limits = limits.withDefaults()
+	d.resetState()
+	d.lr.resetBytes(data, d.limits.MaxLineBytes, d.limits.MaxBytes)
+	if d.limits.MaxBytes > 0 && int64(len(data)) > d.limits.MaxBytes {
+		d.err = &lexer.SyntaxError{Line: 1, Column: 1, Offset: d.limits.MaxBytes, Category: lexer.PayloadTooLarge,
+			Msg: "payload exceeds the total size limit"}
+	}
+}
+
+func (d *Decoder) resetState() {
+	d.have, d.atEOF = false, false
+	d.depth = 0
+	d.deferred = d.deferred[:0]
+	d.state = stHeader
+	d.rootKind = rootObject
+	d.err = nil
+	d.profile = ""
+	d.lineNo, d.lineOff = 0, 0
+}
+
+// Line returns the 1-based number of the line most recently read.
+func (d *Decoder) Line() int { return d.lineNo }
+
+// InputOffset returns the input offset of the start of the line most recently read.
+func (d *Decoder) InputOffset() int64 { return d.lineOff }
+
+// Profile returns the header's profile once the header has been read.
+func (d *Decoder) Profile() string { return d.profile }
+
+// Next returns the next event. At the end of a valid payload it returns a
+// KindEnd event and then io.EOF (never wrapped). After an error it keeps
+// returning the same error, a *lexer.SyntaxError carrying the position.
+func (d *Decoder) Next() (Event, error) {
+	if d.err != nil {
+		return Event{}, d.err
+	}
+	ev, err := d.step()
+	if err != nil {
+		if err != io.EOF {
+			d.err = err
+		} else {
+			d.state = stEOF
+		}
+		return Event{}, err
+	}
+	return ev, nil
+}
+
+// load makes the next significant line current (skipping blank and comment
+// lines). It sets atEOF at the end of input.
+func (d *Decoder) load() error {
+	if d.have || d.atEOF {
+		return nil
+	}
+	for {
+		line, err := d.lr.next()
+		if err == io.EOF {
+			d.atEOF = true
+			d.lineNo = d.lr.lineNo
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		d.lineNo = d.lr.lineNo
+		d.lineOff = d.lr.lineOff
+		if bad := lexer.CheckUTF8(line); bad != nil {
+			return d.wrap(bad, 0)
+		}
+		// indentation
+		n := 0
+		for n < len(line) && line[n] == ' ' {
+			n++
+		}
+		if n < len(line) && line[n] == '\t' {
+			rest := line[n:]
+			if len(bytes.Trim(rest, " \t")) == 0 {
+				continue // a blank line of whitespace
+			}
+			return d.errAt(n+1, lexer.TabIndentation, "tab character in indentation")
+		}
+		body := line[n:]
+		if len(body) == 0 {
+			continue // blank line
+		}
+		if body[0] == '#' && (len(body) == 1 || body[1] == ' ') {
+			continue // comment (SPEC §11)
+		}
+		if n%2 != 0 {
+			return d.errAt(n+1, lexer.InvalidIndent, "indentation must be a multiple of two spaces")
+		}
+		d.raw, d.body, d.level = line, body, n/2
+		d.have = true
+		if cap(d.scratch) < len(line) {
+			d.scratch = make([]byte, 0, 2*len(line)+64)
+		}
+		return nil
+	}
+}
+
+// consume marks the current line as used and resets per-line buffers.
+func (d *Decoder) consume() {
+	d.have = false
+}
+
+func (d *Decoder) beginLine() {
+	d.scratch = d.scratch[:0]
+	d.cells = d.cells[:0]
+}
+
+// errAt reports an error at a 1-based byte column of the current line.
+func (d *Decoder) errAt(col int, c lexer.Category, msg string) error {
+	return &lexer.SyntaxError{Line: d.lineNo, Column: col, Offset: d.lineOff + int64(col-1), Category: c, Msg: msg}
+}
+
+// bodyErr reports an error at an offset within the line's body.
+func (d *Decoder) bodyErr(pos int, c lexer.Category, msg string) error {
+	return d.errAt(2*d.level+pos+1, c, msg)
+}
+
+// wrap positions a lexer error whose Column is relative to the body start
+// plus base.
+func (d *Decoder) wrap(e *lexer.SyntaxError, base int) error {
+	col := e.Column + base
+	if col < 1 {
+		col = 1
+	}
+	e.Line = d.lineNo
+	e.Column = col
+	e.Offset = d.lineOff + int64(col-1)
+	return e
+}
+
+func (d *Decoder) lexErr(e *lexer.SyntaxError) error { return d.wrap(e, 2*d.level) }
+
+func (d *Decoder) eofErr(c lexer.Category, msg string) error {
+	return &lexer.SyntaxError{Line: d.lineNo + 1, Column: 1, Offset: d.lr.offset + int64(d.lr.end), Category: c, Msg: msg}
+}
+
+func (d *Decoder) step() (Event, error) {
+	for {
+		if err := d.load(); err != nil {
+			return Event{}, err
+		}
+		switch d.state {
+		case stHeader:
+			return d.header()
+		case stEnded, stEOF:
+			return Event{}, io.EOF
+		case stAfterSummary:
+			if d.atEOF {
+				d.state = stEnded
+				return Event{Kind: KindEnd, Line: d.lineNo}, nil
+			}
+			return Event{}, d.bodyErr(0, lexer.InvalidSummary, "content after the ##! summary trailer")
+		}
+		if d.depth > 0 {
+			ev, done, err := d.stepFrame()
+			if err != nil || done {
+				return ev, err
+			}
+			continue
+		}
+		if d.state == stBody {
+			return d.root()
+		}
+		// stAfterRoot
+		if d.atEOF {
+			d.state = stEnded
+			return Event{Kind: KindEnd, Line: d.lineNo}, nil
+		}
+		if d.level == 0 && bytes.HasPrefix(d.body, []byte("##!")) {
+			return d.summary()
+		}
+		switch d.rootKind {
+		case rootCounted:
+			return Event{}, d.bodyErr(0, lexer.CountMismatch, "more items than the root container declares")
+		case rootScalar:
+			return Event{}, d.bodyErr(0, lexer.InvalidLine, "content after the root scalar")
+		}
+		if d.level > 0 {
+			return Event{}, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation")
+		}
+		return Event{}, d.bodyErr(0, lexer.InvalidLine, "unexpected line after the root object")
+	}
+}
+
+// header parses the first line (SPEC §3).
+func (d *Decoder) header() (Event, error) {
+	if d.atEOF {
+		return Event{}, d.eofErr(lexer.MissingHeader, "empty input: the first line must be a GCF header")
+	}
+	d.beginLine()
+	line := d.raw
+	if !bytes.HasPrefix(line, []byte("GCF")) || (len(line) > 3 && line[3] != ' ') {
+		return Event{}, d.errAt(1, lexer.MissingHeader, "the first line must begin with GCF")
+	}
+	d.hdrKeys = d.hdrKeys[:0]
+	var profile []byte
+	pos := 3
+	for pos < len(line) {
+		for pos < len(line) && line[pos] == ' ' {
+			pos++
+		}
+		if pos >= len(line) {
+			break
+		}
+		end := pos
+		for end < len(line) && line[end] != ' ' {
+			end++
+		}
+		pair := line[pos:end]
+		eq := bytes.IndexByte(pair, '=')
+		if eq <= 0 || eq == len(pair)-1 || !lexer.IsBareKey(string(pair[:eq])) {
+			return Event{}, d.errAt(pos+1, lexer.MalformedHeaderField, "header field "+strconv.Quote(string(pair))+" is not key=value")
+		}
+		key, val := pair[:eq], pair[eq+1:]
+		for _, k := range d.hdrKeys {
+			if bytes.Equal(k, key) {
+				return Event{}, d.errAt(pos+1, lexer.DuplicateHeaderField, "duplicate header field "+string(key))
+			}
+		}
+		d.hdrKeys = append(d.hdrKeys, key)
+		d.cells = append(d.cells, lexer.Scalar{Kind: lexer.KindString, Bytes: val, Col: pos + eq + 2})
+		if string(key) == "profile" {
+			profile = val
+		}
+		pos = end
+	}
+	if profile == nil {
+		return Event{}, d.errAt(1, lexer.MissingProfile, "the header has no profile= field")
+	}
+	switch string(profile) {
+	case "generic":
+		d.profile = "generic"
+	case "graph":
+		d.profile = "graph"
+	default:
+		return Event{}, d.errAt(1, lexer.UnknownProfile, "unknown profile "+strconv.Quote(string(profile)))
+	}
+	d.consume()
+	d.state = stBody
+	return Event{Kind: KindHeader, Fields: d.hdrKeys, Cells: d.cells, Line: d.lineNo, Profile: d.profile, ID: -1, Field: -1}, nil
+}
+
+// root parses the first body line and opens the root value (SPEC §7.1).
+func (d *Decoder) root() (Event, error) {
+	if d.profile == "graph" {
+		if d.atEOF {
+			d.state = stEnded
+			return Event{Kind: KindEnd, Line: d.lineNo}, nil
+		}
+		return Event{}, d.bodyErr(0, lexer.InvalidLine, "graph-profile bodies are not supported by this decoder yet")
+	}
+	d.state = stAfterRoot
+	if d.atEOF || (d.level == 0 && bytes.HasPrefix(d.body, []byte("##!"))) {
+		// empty root object
+		d.push(fObject, 0, KindObjectEnd)
+		return Event{Kind: KindObjectStart, Role: RoleRoot, Form: FormSection, ID: -1, Field: -1, Line: d.lineNo}, nil
+	}
+	if d.level != 0 {
+		return Event{}, d.bodyErr(0, lexer.InvalidIndent, "the root value must not be indented")
+	}
+	d.beginLine()
+	b := d.body
+	if b[0] == '=' {
+		s, end, err := lexer.ScanScalar(b, 1, 0, &d.scratch)
+		if err != nil {
+			return Event{}, d.lexErr(err)
+		}
+		_ = end
+		if err := d.checkPlain(s); err != nil {
+			return Event{}, err
+		}
+		d.rootKind = rootScalar
+		d.consume()
+		return Event{Kind: KindScalar, Role: RoleRoot, Value: s, ID: -1, Field: -1, Line: d.lineNo}, nil
+	}
+	if bytes.HasPrefix(b, []byte("## [")) {
+		d.rootKind = rootCounted
+		return d.container(3, RoleRoot, nil, -1, -1, 0, anyForm)
+	}
+	d.push(fObject, 0, KindObjectEnd)
+	return Event{Kind: KindObjectStart, Role: RoleRoot, Form: FormSection, ID: -1, Field: -1, Line: d.lineNo}, nil
+}
+
+// push opens a frame whose content lines sit at indent.
+func (d *Decoder) push(kind frameKind, indent int, endKind Kind) *frame {
+	if d.depth >= d.limits.MaxDepth {
+		d.err = d.bodyErr(0, lexer.DepthExceeded, "nesting exceeds the depth limit of "+strconv.Itoa(d.limits.MaxDepth))
+		// Return a throwaway frame; Next reports d.err on the next call.
+	}
+	if d.depth == len(d.stack) {
+		d.stack = append(d.stack, frame{})
+	}
+	f := &d.stack[d.depth]
+	d.depth++
+	f.kind = kind
+	f.indent = indent
+	f.count, f.seen = 0, 0
+	f.deferred = -1
+	f.endKind = endKind
+	f.line = d.lineNo
+	f.keys.reset()
+	f.after = afterNothing
+	f.keyed = false
+	f.fieldData = f.fieldData[:0]
+	f.fieldEnds = f.fieldEnds[:0]
+	f.fields = f.fields[:0]
+	f.inlineDecl = f.inlineDecl[:0]
+	f.sharedDecl = f.sharedDecl[:0]
+	f.hadInline = false
+	f.rowActive = false
+	return f
+}
+
+func (d *Decoder) top() *frame { return &d.stack[d.depth-1] }
+
+// pop closes the innermost frame, validating its count, and returns its end event.
+func (d *Decoder) pop() (Event, error) {
+	f := d.top()
+	if f.kind == fTable && f.rowActive {
+		if err := d.finishRow(f); err != nil {
+			return Event{}, err
+		}
+	}
+	if f.kind == fTable || f.kind == fExpanded {
+		if f.count >= 0 && f.seen != f.count {
+			return Event{}, d.countErr(f)
+		}
+		if f.deferred >= 0 {
+			d.deferred[f.deferred] = f.seen
+		}
+	}
+	kind := f.endKind
+	counted := f.kind == fTable || f.kind == fExpanded
+	inline := f.hadInline
+	d.depth--
+	if d.depth > 0 {
+		p := d.top()
+		if p.kind == fObject {
+			p.after = afterNothing
+			if counted {
+				p.after = afterCounted
+				if inline {
+					p.after = afterInline
+				}
+			}
+		}
+	}
+	return Event{Kind: kind, ID: -1, Field: -1}, nil
+}
+
+func (d *Decoder) countErr(f *frame) error {
+	what := "items"
+	if f.kind == fTable {
+		what = "rows"
+	}
+	msg := "declared " + strconv.FormatInt(f.count, 10) + " " + what + " but found " + strconv.FormatInt(f.seen, 10) +
+		" (section opened on line " + strconv.Itoa(f.line) + ")"
+	if d.atEOF {
+		return d.eofErr(lexer.CountMismatch, msg)
+	}
+	return d.bodyErr(0, lexer.CountMismatch, msg)
+}
+
+// stepFrame lets the innermost frame handle the current line. done reports
+// that ev is an event to return.
+func (d *Decoder) stepFrame() (ev Event, done bool, err error) {
+	f := d.top()
+	switch f.kind {
+	case fClosed:
+		ev, err = d.pop()
+		return ev, true, err
+	case fObject:
+		if d.atEOF || d.level < f.indent || (d.level == 0 && bytes.HasPrefix(d.body, []byte("##!"))) {
+			ev, err = d.pop()
+			return ev, true, err
+		}
+		if d.level > f.indent {
+			return Event{}, false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
+		}
+		ev, err = d.member(f)
+		return ev, true, err
+	case fTable:
+		if f.rowActive {
+			ev, handled, err := d.rowChild(f)
+			if err != nil || handled {
+				return ev, true, err
+			}
+		}
+		if d.atEOF || d.level < f.indent || (f.count >= 0 && f.seen == f.count) ||
+			(d.level == f.indent && bytes.HasPrefix(d.body, []byte("##"))) {
+			ev, err = d.pop()
+			return ev, true, err
+		}
+		if d.level > f.indent {
+			return Event{}, false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
+		}
+		ev, err = d.row(f)
+		return ev, true, err
+	case fExpanded:
+		if d.atEOF || d.level < f.indent || (f.count >= 0 && f.seen == f.count) ||
+			(d.level == f.indent && (d.body[0] != '@' || f.count < 0 && bytes.HasPrefix(d.body, []byte("##")))) {
+			ev, err = d.pop()
+			return ev, true, err
+		}
+		if d.level > f.indent {
+			return Event{}, false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
+		}
+		ev, err = d.item(f)
+		return ev, true, err
+	}
+	panic("stream: unknown frame kind")
+}
+
+// checkPlain rejects tabular-only tokens outside tabular cells.
+func (d *Decoder) checkPlain(s lexer.Scalar) error {
+	switch s.Kind {
+	case lexer.KindMissing:
+		return d.bodyErr(s.Col-1, lexer.InvalidMissing, "~ (missing) is valid only in tabular row cells")
+	case lexer.KindAttach, lexer.KindAttachSchema:
+		return d.bodyErr(s.Col-1, lexer.InvalidAttachmentMarker, "attachment markers are valid only in tabular row cells")
+	}
+	return nil
+}
+
+// member parses one object member line (SPEC §7.2).
+func (d *Decoder) member(f *frame) (Event, error) {
+	d.beginLine()
+	b := d.body
+	if bytes.HasPrefix(b, []byte("## ")) {
+		key, pos, err := lexer.ScanKey(b, 3, &d.scratch)
+		if err != nil {
+			return Event{}, d.lexErr(err)
+		}
+		if !f.keys.add(key) {
+			return Event{}, d.bodyErr(3, lexer.DuplicateKey, "duplicate key "+strconv.Quote(string(key)))
+		}
+		if f.seen++; f.seen > int64(d.limits.MaxElements) {
+			return Event{}, d.bodyErr(0, lexer.TooManyElements, "object exceeds the element limit")
+		}
+		if pos == len(b) {
+			d.consume()
+			d.push(fObject, f.indent+1, KindObjectEnd)
+			return Event{Kind: KindObjectStart, Role: RoleMember, Form: FormSection, Key: key, ID: -1, Field: -1, Line: d.lineNo}, d.err
+		}
+		if b[pos] != ' ' || pos+1 >= len(b) || b[pos+1] != '[' {
+			return Event{}, d.bodyErr(pos, lexer.InvalidLine, "expected a count bracket after the section name")
+		}
+		return d.container(pos+1, RoleMember, key, -1, -1, f.indent, blockOnly)
+	}
+	if b[0] == '#' {
+		return Event{}, d.bodyErr(0, lexer.InvalidLine, "malformed section header")
+	}
+	key, pos, err := lexer.ScanKey(b, 0, &d.scratch)
+	if err == nil && pos < len(b) && (b[pos] == '=' || b[pos] == '[') {
+		if !f.keys.add(key) {
+			return Event{}, d.bodyErr(0, lexer.DuplicateKey, "duplicate key "+strconv.Quote(string(key)))
+		}
+		if f.seen++; f.seen > int64(d.limits.MaxElements) {
+			return Event{}, d.bodyErr(0, lexer.TooManyElements, "object exceeds the element limit")
+		}
+		if b[pos] == '=' {
+			s, _, err := lexer.ScanScalar(b, pos+1, 0, &d.scratch)
+			if err != nil {
+				return Event{}, d.lexErr(err)
+			}
+			if err := d.checkPlain(s); err != nil {
+				return Event{}, err
+			}
+			d.consume()
+			f.after = afterNothing
+			return Event{Kind: KindScalar, Role: RoleMember, Key: key, Value: s, ID: -1, Field: -1, Line: d.lineNo}, nil
+		}
+		// named inline array key[N]: values
+		return d.container(pos, RoleMember, key, -1, -1, f.indent, inlineOnly)
+	}
+	switch f.after {
+	case afterInline:
+		if bytes.IndexByte(b, '|') >= 0 || err != nil {
+			return Event{}, d.bodyErr(0, lexer.OrphanInlineAttachment, "positional inline body has no eligible attachment-marker cell")
+		}
+	case afterCounted:
+		return Event{}, d.bodyErr(0, lexer.CountMismatch, "line after a counted block is neither a member nor a declared item (more items than declared?)")
+	}
+	if err != nil && err.Category != lexer.InvalidLine {
+		return Event{}, d.lexErr(err)
+	}
+	return Event{}, d.bodyErr(0, lexer.InvalidLine, "expected key=value, key[N]: values, or a ## section")
+}
+
+// container parses the count bracket at body[pos] and what follows it, and
+// opens the container. indent is the indentation of the line's owner; the
+// body of a table or expanded array sits at bodyIndent (owner indent for
+// sections, +1 for items, +2 for attachments). allowInline permits `[N]:`.
+func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int, bodyIndent int, mode containerMode) (Event, error) {
+	b := d.body
+	count, keyed, p, lerr := lexer.ScanCount(b, pos, int64(d.limits.MaxElements))
+	if lerr != nil {
+		return Event{}, d.wrap(lerr, 2*d.level)
+	}
+	ev := Event{Role: role, Key: key, ID: id, Field: field, Count: count, Line: d.lineNo}
+	if keyed && count == 0 {
+		return Event{}, d.bodyErr(pos, lexer.InvalidCount, "keyed map with zero count: an empty object is never [0:]")
+	}
+	switch {
+	case p < len(b) && b[p] == ':':
+		if keyed || mode == blockOnly {
+			return Event{}, d.bodyErr(p, lexer.InvalidLine, "inline values are not allowed here")
+		}
+		if count < 0 {
+			return Event{}, d.bodyErr(pos, lexer.InvalidCount, "an inline array needs an exact count")
+		}
+		p++
+		if p < len(b) {
+			if b[p] != ' ' {
+				return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected a space after ':'")
+			}
+			for {
+				s, end, err := lexer.ScanScalar(b, p+1, ',', &d.scratch)
+				if err != nil {
+					return Event{}, d.lexErr(err)
+				}
+				if err := d.checkPlain(s); err != nil {
+					return Event{}, err
+				}
+				d.cells = append(d.cells, s)
+				if len(d.cells) > d.limits.MaxElements {
+					return Event{}, d.bodyErr(p, lexer.TooManyElements, "inline array exceeds the element limit")
+				}
+				if end >= len(b) {
+					break
+				}
+				p = end
+			}
+		}
+		if int64(len(d.cells)) != count {
+			return Event{}, d.bodyErr(pos, lexer.CountMismatch, "inline array declares "+strconv.FormatInt(count, 10)+
+				" values but has "+strconv.Itoa(len(d.cells)))
+		}
+		d.consume()
+		ev.Kind, ev.Form, ev.Cells = KindArrayStart, FormInline, d.cells
+		d.push(fClosed, 0, KindArrayEnd)
+		return ev, d.err
+	case mode == inlineOnly:
+		return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected ':' after the count of a named inline array")
+	case p < len(b) && b[p] == '{':
+		var fr *frame
+		if keyed {
+			fr = d.push(fTable, bodyIndent, KindObjectEnd)
+			fr.keyed = true
+			ev.Kind, ev.Form = KindObjectStart, FormKeyed
+		} else if count == 0 {
+			// `[0]{...}`: an empty array with a vacuous declaration.
+			fr = d.push(fClosed, 0, KindArrayEnd)
+			ev.Kind, ev.Form = KindArrayStart, FormEmpty
+		} else {
+			fr = d.push(fTable, bodyIndent, KindArrayEnd)
+			ev.Kind, ev.Form = KindArrayStart, FormTabular
+		}
+		end, err := d.fieldDecl(fr, p)
+		if err != nil {
+			return Event{}, err
+		}
+		if end != len(b) {
+			return Event{}, d.bodyErr(end, lexer.InvalidLine, "unexpected text after the field declaration")
+		}
+		if keyed && len(fr.fields) < 2 {
+			return Event{}, d.bodyErr(p, lexer.InvalidKeyedMap, "a keyed map header must declare at least two fields (the key column and a value field)")
+		}
+		fr.count = count
+		d.deferSection(fr)
+		ev.Fields = fr.fields
+		d.consume()
+		return ev, d.err
+	case p == len(b):
+		if keyed {
+			return Event{}, d.bodyErr(p, lexer.InvalidLine, "a keyed map header needs a field declaration")
+		}
+		ev.Kind = KindArrayStart
+		if count == 0 {
+			ev.Form = FormEmpty
+			d.consume()
+			d.push(fClosed, 0, KindArrayEnd)
+			return ev, d.err
+		}
+		if role == RoleAttachment && field >= 0 {
+			parent := &d.stack[d.depth-1]
+			if field < len(parent.sharedDecl) && parent.sharedDecl[field] != nil {
+				decl := parent.sharedDecl[field]
+				fr := d.push(fTable, bodyIndent, KindArrayEnd)
+				for _, name := range decl {
+					fr.addField(name)
+				}
+				fr.sliceFields()
+				fr.count = count
+				d.deferSection(fr)
+				ev.Form, ev.Fields = FormTabular, fr.fields
+				d.consume()
+				return ev, d.err
+			}
+		}
+		fr := d.push(fExpanded, bodyIndent, KindArrayEnd)
+		fr.count = count
+		d.deferSection(fr)
+		ev.Form = FormExpanded
+		d.consume()
+		return ev, d.err
+	}
+	return Event{}, d.bodyErr(p, lexer.InvalidLine, "unexpected text after the count bracket")
+}
+
+func (d *Decoder) deferSection(f *frame) {
+	if f.count == lexer.Deferred {
+		f.deferred = len(d.deferred)
+		d.deferred = append(d.deferred, 0)
+	}
+}
+
+func (f *frame) addField(name []byte) {
+	f.fieldData = append(f.fieldData, name...)
+	f.fieldEnds = append(f.fieldEnds, len(f.fieldData))
+}
+
+// fieldDecl parses the declaration at body[p] into f's own storage.
+func (d *Decoder) fieldDecl(f *frame, p int) (int, error) {
+	b := d.body
+	mark := len(d.scratch)
+	names := d.hdrKeys[:0]
+	end, names, lerr := lexer.ScanFieldDecl(b, p, &d.scratch, names)
+	d.hdrKeys = names[:0]
+	if lerr != nil {
+		return 0, d.wrap(lerr, 2*d.level)
+	}
+	if len(names) > d.limits.MaxFields {
+		return 0, d.bodyErr(p, lexer.TooManyFields, "field declaration exceeds the limit of "+strconv.Itoa(d.limits.MaxFields)+" fields")
+	}
+	for i, n := range names {
+		for _, m := range names[:i] {
+			if bytes.Equal(n, m) {
+				return 0, d.bodyErr(p, lexer.DuplicateFieldName, "duplicate field name "+strconv.Quote(string(n)))
+			}
+		}
+		if i > 64 {
+			break // large declarations are checked below with a map
+		}
+	}
+	if len(names) > 64 {
+		seen := make(map[string]struct{}, len(names))
+		for _, n := range names {
+			if _, dup := seen[string(n)]; dup {
+				return 0, d.bodyErr(p, lexer.DuplicateFieldName, "duplicate field name "+strconv.Quote(string(n)))
+			}
+			seen[string(n)] = struct{}{}
+		}
+	}
+	for _, n := range names {
+		f.addField(n)
+	}
+	d.scratch = d.scratch[:mark]
+	f.sliceFields()
+	return end, nil
+}
+
+// sliceFields points f.fields at the names stored in f.fieldData.
+func (f *frame) sliceFields() {
+	f.fields = f.fields[:0]
+	start := 0
+	for _, e := range f.fieldEnds {
+		f.fields = append(f.fields, f.fieldData[start:e:e])
+		start = e
+	}
+}
+
+type containerMode uint8
+
+const (
+	anyForm    containerMode = iota // items, attachments and the anonymous root
+	blockOnly                       // `## key [N]...` sections: no inline values
+	inlineOnly                      // `key[N]: values`
+)

@@ -1,0 +1,140 @@
+package stream
+
+import (
+	"strconv"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// Kind is the kind of an Event.
+type Kind uint8
+
+// Event kinds. Every ObjectStart is closed by an ObjectEnd and every
+// ArrayStart by an ArrayEnd; the stream ends with End, after which Next
+// returns io.EOF.
+const (
+	KindInvalid Kind = iota
+	// KindHeader is the header line. Fields holds the header keys and Cells
+	// the matching values (as strings); Profile names the profile.
+	KindHeader
+	// KindObjectStart opens an object: the root object, a `## key` section,
+	// an `@N {}` item, a `.field {}` attachment, or (Form FormKeyed) a keyed
+	// map `[N:]{key,...}` whose rows are its members.
+	KindObjectStart
+	// KindObjectEnd closes the innermost open object.
+	KindObjectEnd
+	// KindArrayStart opens an array. Form tells the body: FormEmpty (`[0]`),
+	// FormInline (`name[N]: a,b`; the values are in Cells), FormTabular
+	// (Row events follow), FormExpanded (item events follow).
+	KindArrayStart
+	// KindArrayEnd closes the innermost open array.
+	KindArrayEnd
+	// KindScalar is one scalar value: `key=value`, `@N =value`,
+	// `.field =value` or a root `=value`. The value is in Value.
+	KindScalar
+	// KindRow is one tabular or keyed-map row; Cells holds one scalar per
+	// declared field (for keyed maps, cell 0 is the member key). Attachment
+	// values for the row follow as value events with RoleAttachment, and
+	// positional inline bodies as KindInlineBody events.
+	KindRow
+	// KindInlineBody is a positional inline-object attachment body (SPEC
+	// §7.4.5) for column Field of the current row: Fields holds the inline
+	// schema and Cells its values.
+	KindInlineBody
+	// KindSummary is the `##! summary` trailer; Fields/Cells hold its pairs.
+	// Counts have already been validated when it is returned.
+	KindSummary
+	// KindEnd marks the end of a complete, validated payload.
+	KindEnd
+)
+
+var kindNames = [...]string{"invalid", "header", "object start", "object end", "array start", "array end", "scalar", "row", "inline body", "summary", "end"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Role tells where a value event stands in its parent.
+type Role uint8
+
+// Roles of value events (KindObjectStart, KindArrayStart, KindScalar).
+const (
+	RoleNone       Role = iota
+	RoleRoot            // the payload's root value
+	RoleMember          // an object member; Key is its key
+	RoleItem            // an expanded-array item; ID is its index
+	RoleAttachment      // a row attachment; Key is the field name, Field its column (or -1)
+)
+
+// Form is the body form of a container.
+type Form uint8
+
+// Container body forms.
+const (
+	FormNone     Form = iota
+	FormEmpty         // `[0]`: no body
+	FormInline        // inline primitive array; values in Cells
+	FormTabular       // tabular rows
+	FormExpanded      // `@N` items
+	FormKeyed         // keyed-map rows (an object)
+	FormSection       // object members
+)
+
+// Event is one step of a payload. Byte slices in an Event (Key, Fields,
+// Cells and the Bytes of each scalar) are borrowed from the decoder and
+// valid only until the next call to Next; use Clone to keep them.
+type Event struct {
+	Kind Kind
+	Role Role
+	Form Form
+	// Key is the member key, section name or attachment field name.
+	Key []byte
+	// ID is the item or row index given by an `@N` prefix, or -1.
+	ID int64
+	// Field is the column index an attachment or inline body fills, or -1.
+	Field int
+	// Count is a container's declared count, or lexer.Deferred for `[?]`.
+	Count int64
+	// Fields are the declared field names of a tabular or keyed body, the
+	// schema of an inline body, or the keys of a header or summary.
+	Fields [][]byte
+	// Value is the scalar of a KindScalar event.
+	Value lexer.Scalar
+	// Cells are the values of a row, inline array, inline body, header or summary.
+	Cells []lexer.Scalar
+	// Line is the 1-based line the event comes from (0 for synthesized ends).
+	Line int
+	// Profile is "generic" or "graph" on a KindHeader event.
+	Profile string
+}
+
+// Clone returns a deep copy of e whose slices are not shared with the decoder.
+func (e Event) Clone() Event {
+	c := e
+	c.Key = cloneBytes(e.Key)
+	if e.Fields != nil {
+		c.Fields = make([][]byte, len(e.Fields))
+		for i, f := range e.Fields {
+			c.Fields[i] = cloneBytes(f)
+		}
+	}
+	c.Value.Bytes = cloneBytes(e.Value.Bytes)
+	if e.Cells != nil {
+		c.Cells = make([]lexer.Scalar, len(e.Cells))
+		for i, s := range e.Cells {
+			s.Bytes = cloneBytes(s.Bytes)
+			c.Cells[i] = s
+		}
+	}
+	return c
+}
+
+func cloneBytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte(nil), b...)
+}

@@ -1,0 +1,44 @@
+package stream
+
+// Limits bound the resources a decoder spends on untrusted input (SPEC §12).
+// Exceeding one is an error with its own category; nothing is truncated.
+// A zero field means the default.
+type Limits struct {
+	// MaxDepth is the deepest container nesting accepted (default 256; spec minimum 32).
+	MaxDepth int
+	// MaxLineBytes is the longest line accepted, in bytes (default 1 MiB; spec minimum 65,536).
+	MaxLineBytes int
+	// MaxElements is the most items, rows or members one container may hold
+	// (default 16,777,216; spec minimum 10,000). Declared counts above it are
+	// rejected before any row is read.
+	MaxElements int
+	// MaxFields is the most fields one field declaration may hold (default 4,096; spec minimum 1,000).
+	MaxFields int
+	// MaxBytes caps the whole payload in bytes; 0 means no limit.
+	MaxBytes int64
+}
+
+// Default limits.
+const (
+	DefaultMaxDepth     = 256
+	DefaultMaxLineBytes = 1 << 20
+	DefaultMaxElements  = 1 << 24
+	DefaultMaxFields    = 4096
+)
+
+// withDefaults fills zero fields with the defaults.
+func (l Limits) withDefaults() Limits {
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	if l.MaxLineBytes <= 0 {
+		l.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if l.MaxElements <= 0 {
+		l.MaxElements = DefaultMaxElements
+	}
+	if l.MaxFields <= 0 {
+		l.MaxFields = DefaultMaxFields
+	}
+	return l
+}

@@ -1,0 +1,136 @@
+package stream
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// lineReader splits an io.Reader into lines without the terminator (LF,
+// with a trailing CR removed). Its buffer grows up to the line limit and is
+// then reused, so memory is bounded by the longest line.
+type lineReader struct {
+	r        io.Reader
+	buf      []byte
+	start    int // first unconsumed byte in buf
+	end      int // end of valid data in buf
+	eof      bool
+	rerr     error
+	offset   int64 // input offset of buf[0]
+	maxLine  int
+	maxBytes int64
+	lineNo   int
+	lineOff  int64 // offset of the current line
+}
+
+const minRead = 32 << 10
+
+func (lr *lineReader) reset(r io.Reader, maxLine int, maxBytes int64) {
+	lr.r = r
+	if cap(lr.buf) == 0 {
+		lr.buf = make([]byte, minRead)
+	}
+	lr.buf = lr.buf[:cap(lr.buf)]
+	lr.start, lr.end = 0, 0
+	lr.eof = r == nil
+	lr.rerr = nil
+	lr.offset = 0
+	lr.maxLine = maxLine
+	lr.maxBytes = maxBytes
+	lr.lineNo = 0
+	lr.lineOff = 0
+}
+
+// resetBytes makes the reader serve data directly, without copying.
+func (lr *lineReader) resetBytes(data []byte, maxLine int, maxBytes int64) {
+	lr.reset(nil, maxLine, maxBytes)
+	lr.buf = data
+	lr.end = len(data)
+	lr.eof = true
+}
+
+// next returns the next line, or io.EOF. The slice is valid until the next call.
+func (lr *lineReader) next() ([]byte, error) {
+	scanFrom := lr.start
+	for {
+		if i := bytes.IndexByte(lr.buf[scanFrom:lr.end], '\n'); i >= 0 {
+			nl := scanFrom + i
+			if nl-lr.start > lr.maxLine {
+				return nil, lr.tooLong()
+			}
+			line := lr.buf[lr.start:nl]
+			lr.lineOff = lr.offset + int64(lr.start)
+			lr.start = nl + 1
+			lr.lineNo++
+			return trimCR(line), nil
+		}
+		if lr.end-lr.start > lr.maxLine {
+			return nil, lr.tooLong()
+		}
+		if lr.eof {
+			if lr.rerr != nil {
+				return nil, lr.rerr
+			}
+			if lr.start == lr.end {
+				return nil, io.EOF
+			}
+			line := lr.buf[lr.start:lr.end]
+			lr.lineOff = lr.offset + int64(lr.start)
+			lr.start = lr.end
+			lr.lineNo++
+			return trimCR(line), nil
+		}
+		scanFrom = lr.end
+		lr.fill()
+	}
+}
+
+func (lr *lineReader) tooLong() error {
+	return &lexer.SyntaxError{Line: lr.lineNo + 1, Column: lr.maxLine + 1, Offset: lr.offset + int64(lr.start),
+		Category: lexer.LineTooLong, Msg: "line exceeds the line-length limit"}
+}
+
+// fill reads more input, compacting or growing the buffer (up to the line limit).
+func (lr *lineReader) fill() {
+	if lr.start > 0 {
+		n := copy(lr.buf, lr.buf[lr.start:lr.end])
+		lr.offset += int64(lr.start)
+		lr.start, lr.end = 0, n
+	}
+	if lr.end == len(lr.buf) {
+		size := 2 * len(lr.buf)
+		if limit := lr.maxLine + minRead; size > limit {
+			size = limit
+		}
+		if size <= len(lr.buf) {
+			size = len(lr.buf) + minRead
+		}
+		nb := make([]byte, size)
+		copy(nb, lr.buf[:lr.end])
+		lr.buf = nb
+	}
+	n, err := lr.r.Read(lr.buf[lr.end:])
+	lr.end += n
+	if lr.maxBytes > 0 && lr.offset+int64(lr.end) > lr.maxBytes {
+		lr.eof = true
+		lr.rerr = &lexer.SyntaxError{Line: lr.lineNo + 1, Column: 1, Offset: lr.maxBytes,
+			Category: lexer.PayloadTooLarge, Msg: "payload exceeds the total size limit"}
+		return
+	}
+	if err != nil {
+		lr.eof = true
+		if !errors.Is(err, io.EOF) {
+			lr.rerr = &lexer.SyntaxError{Line: lr.lineNo + 1, Column: 1, Offset: lr.offset + int64(lr.end),
+				Category: lexer.ReadFailure, Msg: "reading input: " + err.Error(), Err: err}
+		}
+	}
+}
+
+func trimCR(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		return line[:n-1]
+	}
+	return line
+}

@@ -1,0 +1,432 @@
+package stream
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// parseID reads the `@N ` prefix at body[0]. It returns the id and the
+// index after the space.
+func (d *Decoder) parseID(b []byte) (int64, int, error) {
+	j := 1
+	var id int64
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		if j > 18 {
+			return 0, 0, d.bodyErr(0, lexer.InvalidItemID, "item id is too large")
+		}
+		id = id*10 + int64(b[j]-'0')
+		j++
+	}
+	if j == 1 {
+		return 0, 0, d.bodyErr(1, lexer.InvalidItemID, "@ must be followed by a decimal item id")
+	}
+	if j >= len(b) || b[j] != ' ' {
+		return 0, 0, d.bodyErr(j, lexer.InvalidLine, "expected a space after the item id")
+	}
+	return id, j + 1, nil
+}
+
+// row parses one tabular or keyed-map row (SPEC §7.4, §7.2a.3).
+func (d *Decoder) row(f *frame) (Event, error) {
+	d.beginLine()
+	b := d.body
+	id := int64(-1)
+	p := 0
+	if b[0] == '@' {
+		var err error
+		if id, p, err = d.parseID(b); err != nil {
+			return Event{}, err
+		}
+		if id != f.seen {
+			return Event{}, d.bodyErr(1, lexer.InvalidItemID, "row id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
+		}
+	}
+	for {
+		s, end, err := lexer.ScanScalar(b, p, '|', &d.scratch)
+		if err != nil {
+			return Event{}, d.lexErr(err)
+		}
+		d.cells = append(d.cells, s)
+		if len(d.cells) > len(f.fields) {
+			break
+		}
+		if end >= len(b) {
+			break
+		}
+		p = end + 1
+	}
+	if len(d.cells) != len(f.fields) {
+		return Event{}, d.bodyErr(0, lexer.RowWidthMismatch, "row has "+cellCount(len(d.cells), len(f.fields))+
+			" values but the header declares "+strconv.Itoa(len(f.fields))+" fields")
+	}
+	n := len(f.fields)
+	if cap(f.markers) < n {
+		f.markers = make([]uint8, n)
+		f.matched = make([]bool, n)
+	}
+	f.markers, f.matched = f.markers[:n], f.matched[:n]
+	any := false
+	for j := range d.cells {
+		s := &d.cells[j]
+		f.markers[j], f.matched[j] = markNone, false
+		switch s.Kind {
+		case lexer.KindAttach:
+			f.markers[j] = markBare
+			any = true
+		case lexer.KindAttachSchema:
+			decl, err := d.inlineSchema(s)
+			if err != nil {
+				return Event{}, err
+			}
+			for len(f.inlineDecl) < n {
+				f.inlineDecl = append(f.inlineDecl, nil)
+			}
+			f.inlineDecl[j] = decl
+			f.markers[j] = markSchema
+			any = true
+		}
+	}
+	if f.keyed {
+		k := &d.cells[0]
+		switch k.Kind {
+		case lexer.KindMissing:
+			return Event{}, d.bodyErr(k.Col-1, lexer.InvalidMissing, "a keyed-map member key cannot be ~")
+		case lexer.KindAttach, lexer.KindAttachSchema:
+			return Event{}, d.bodyErr(k.Col-1, lexer.InvalidAttachmentMarker, "a keyed-map member key cannot be an attachment marker")
+		case lexer.KindNull:
+			return Event{}, d.bodyErr(k.Col-1, lexer.InvalidLine, "a keyed-map member key cannot be null")
+		}
+		if !f.keys.add(k.Bytes) {
+			return Event{}, d.bodyErr(k.Col-1, lexer.DuplicateKey, "duplicate member key "+strconv.Quote(string(k.Bytes)))
+		}
+	}
+	if any && id < 0 {
+		return Event{}, d.bodyErr(0, lexer.InvalidItemID, "a row with attachment markers must start with its @N id")
+	}
+	if f.seen++; f.seen > int64(d.limits.MaxElements) {
+		return Event{}, d.bodyErr(0, lexer.TooManyElements, "table exceeds the element limit")
+	}
+	f.rowActive = true
+	f.rowLine = d.lineNo
+	f.extra.reset()
+	d.consume()
+	return Event{Kind: KindRow, ID: id, Field: -1, Fields: f.fields, Cells: d.cells, Line: d.lineNo}, nil
+}
+
+func cellCount(n, want int) string {
+	if n > want {
+		return "more"
+	}
+	return strconv.Itoa(n)
+}
+
+// inlineSchema parses the declaration of a ^{fields} cell into storage that
+// outlives the line.
+func (d *Decoder) inlineSchema(s *lexer.Scalar) ([][]byte, error) {
+	var tmp []byte
+	_, names, lerr := lexer.ScanFieldDecl(s.Bytes, 0, &tmp, make([][]byte, 0, 8))
+	if lerr != nil {
+		return nil, d.bodyErr(s.Col-1, lexer.InvalidAttachmentMarker, "malformed inline schema declaration")
+	}
+	out := make([][]byte, len(names))
+	for i, n := range names {
+		for _, m := range names[:i] {
+			if bytes.Equal(n, m) {
+				return nil, d.bodyErr(s.Col-1, lexer.DuplicateFieldName, "duplicate field name "+strconv.Quote(string(n))+" in inline schema")
+			}
+		}
+		out[i] = append([]byte(nil), n...)
+	}
+	if len(out) > d.limits.MaxFields {
+		return nil, d.bodyErr(s.Col-1, lexer.TooManyFields, "inline schema exceeds the field limit")
+	}
+	return out, nil
+}
+
+// nextEligible returns the first unmatched marker of the current row that
+// a positional inline body can fill (SPEC §7.4.5.2), or -1.
+func (f *frame) nextEligible() int {
+	for j, m := range f.markers {
+		if f.matched[j] {
+			continue
+		}
+		if m == markSchema || (m == markBare && j < len(f.inlineDecl) && f.inlineDecl[j] != nil) {
+			return j
+		}
+	}
+	return -1
+}
+
+// rowChild handles a line that may belong to the current row: a `.field`
+// attachment or a positional inline body. handled is false when the line
+// is not the row's; the row is then complete and checked.
+func (d *Decoder) rowChild(f *frame) (Event, bool, error) {
+	if !d.atEOF && (d.level == f.indent || d.level == f.indent+1) {
+		b := d.body
+		if b[0] == '.' {
+			ev, err := d.attachment(f)
+			return ev, true, err
+		}
+		if j := f.nextEligible(); j >= 0 && !(d.level == f.indent && bytes.HasPrefix(b, []byte("##"))) {
+			ev, err := d.inlineBody(f, j)
+			return ev, true, err
+		}
+		if d.level == f.indent+1 {
+			return Event{}, true, d.bodyErr(0, lexer.OrphanInlineAttachment, "positional inline body has no eligible attachment-marker cell")
+		}
+	}
+	if err := d.finishRow(f); err != nil {
+		return Event{}, true, err
+	}
+	return Event{}, false, nil
+}
+
+// finishRow checks that every attachment marker of the row was filled.
+func (d *Decoder) finishRow(f *frame) error {
+	f.rowActive = false
+	for j, m := range f.markers {
+		if m != markNone && !f.matched[j] {
+			msg := "field " + strconv.Quote(string(f.fields[j])) + " of the row on line " + strconv.Itoa(f.rowLine) +
+				" is marked ^ but has no attachment"
+			if d.atEOF {
+				return d.eofErr(lexer.MissingAttachment, msg)
+			}
+			return d.bodyErr(0, lexer.MissingAttachment, msg)
+		}
+	}
+	return nil
+}
+
+// inlineBody parses a positional inline-object body for column j.
+func (d *Decoder) inlineBody(f *frame, j int) (Event, error) {
+	d.beginLine()
+	b := d.body
+	schema := f.inlineDecl[j]
+	p := 0
+	for {
+		s, end, err := lexer.ScanScalar(b, p, '|', &d.scratch)
+		if err != nil {
+			return Event{}, d.lexErr(err)
+		}
+		if err := d.checkPlain(s); err != nil {
+			return Event{}, err
+		}
+		d.cells = append(d.cells, s)
+		if len(d.cells) > len(schema) || end >= len(b) {
+			break
+		}
+		p = end + 1
+	}
+	if len(d.cells) != len(schema) {
+		return Event{}, d.bodyErr(0, lexer.InlineWidthMismatch, "inline body for field "+strconv.Quote(string(f.fields[j]))+
+			" has "+cellCount(len(d.cells), len(schema))+" values but its schema declares "+strconv.Itoa(len(schema)))
+	}
+	f.matched[j] = true
+	f.hadInline = true
+	d.consume()
+	return Event{Kind: KindInlineBody, Field: j, ID: -1, Key: f.fields[j], Fields: schema, Cells: d.cells, Line: d.lineNo}, nil
+}
+
+// attachment parses a traditional `.field ...` attachment of the current row.
+func (d *Decoder) attachment(f *frame) (Event, error) {
+	d.beginLine()
+	b := d.body
+	name, p, lerr := lexer.ScanKey(b, 1, &d.scratch)
+	if lerr != nil {
+		return Event{}, d.lexErr(lerr)
+	}
+	j := -1
+	for i, fn := range f.fields {
+		if bytes.Equal(fn, name) {
+			j = i
+			break
+		}
+	}
+	if j >= 0 {
+		switch {
+		case f.matched[j]:
+			return Event{}, d.bodyErr(0, lexer.DuplicateAttachment, "field "+strconv.Quote(string(name))+" already has an attachment in this row")
+		case f.markers[j] != markBare:
+			return Event{}, d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+string(name)+" has no matching bare ^ cell in its row")
+		}
+		f.matched[j] = true
+	} else {
+		if bytes.IndexByte(name, '>') < 0 {
+			return Event{}, d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+strconv.Quote(string(name))+" names no column of the row")
+		}
+		if !f.extra.add(name) {
+			return Event{}, d.bodyErr(0, lexer.DuplicateAttachment, "field "+strconv.Quote(string(name))+" already has an attachment in this row")
+		}
+	}
+	if p >= len(b) || b[p] != ' ' || p+1 >= len(b) {
+		return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected {}, =value or a count bracket after the attachment name")
+	}
+	p++
+	body := f.indent + 2
+	switch {
+	case b[p] == '{':
+		if p+2 != len(b) || b[p+1] != '}' {
+			return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected {} after the attachment name")
+		}
+		d.consume()
+		d.push(fObject, body, KindObjectEnd)
+		return Event{Kind: KindObjectStart, Role: RoleAttachment, Form: FormSection, Key: name, Field: j, ID: -1, Line: d.lineNo}, d.err
+	case b[p] == '=':
+		s, _, err := lexer.ScanScalar(b, p+1, 0, &d.scratch)
+		if err != nil {
+			return Event{}, d.lexErr(err)
+		}
+		if err := d.checkPlain(s); err != nil {
+			return Event{}, err
+		}
+		d.consume()
+		return Event{Kind: KindScalar, Role: RoleAttachment, Key: name, Field: j, Value: s, ID: -1, Line: d.lineNo}, nil
+	case b[p] == '[':
+		shared := j >= 0 && j < len(f.sharedDecl) && f.sharedDecl[j] != nil
+		ev, err := d.container(p, RoleAttachment, name, -1, j, body, anyForm)
+		if err != nil {
+			return ev, err
+		}
+		// The first explicit tabular declaration of a field establishes its
+		// shared array schema for later rows (SPEC §7.4.5.3).
+		if j >= 0 && !shared && ev.Kind == KindArrayStart && ev.Form == FormTabular {
+			t := &d.stack[d.depth-2]
+			for len(t.sharedDecl) <= j {
+				t.sharedDecl = append(t.sharedDecl, nil)
+			}
+			decl := make([][]byte, len(ev.Fields))
+			for i, n := range ev.Fields {
+				decl[i] = append([]byte(nil), n...)
+			}
+			t.sharedDecl[j] = decl
+		}
+		return ev, nil
+	}
+	return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected {}, =value or a count bracket after the attachment name")
+}
+
+// item parses one expanded-array item (SPEC §7.6).
+func (d *Decoder) item(f *frame) (Event, error) {
+	d.beginLine()
+	b := d.body
+	id, p, err := d.parseID(b)
+	if err != nil {
+		return Event{}, err
+	}
+	if id != f.seen {
+		return Event{}, d.bodyErr(1, lexer.InvalidItemID, "item id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
+	}
+	if f.seen++; f.seen > int64(d.limits.MaxElements) {
+		return Event{}, d.bodyErr(0, lexer.TooManyElements, "array exceeds the element limit")
+	}
+	if p >= len(b) {
+		return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected =value, {} or a count bracket after the item id")
+	}
+	switch b[p] {
+	case '=':
+		s, _, err := lexer.ScanScalar(b, p+1, 0, &d.scratch)
+		if err != nil {
+			return Event{}, d.lexErr(err)
+		}
+		if err := d.checkPlain(s); err != nil {
+			return Event{}, err
+		}
+		d.consume()
+		return Event{Kind: KindScalar, Role: RoleItem, ID: id, Field: -1, Value: s, Line: d.lineNo}, nil
+	case '{':
+		if p+2 != len(b) || b[p+1] != '}' {
+			return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected {} after the item id")
+		}
+		d.consume()
+		d.push(fObject, f.indent+1, KindObjectEnd)
+		return Event{Kind: KindObjectStart, Role: RoleItem, Form: FormSection, ID: id, Field: -1, Line: d.lineNo}, d.err
+	case '[':
+		return d.container(p, RoleItem, nil, id, -1, f.indent+1, anyForm)
+	}
+	return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected =value, {} or a count bracket after the item id")
+}
+
+// summary parses the `##! summary` trailer and validates deferred counts
+// (SPEC §8.4, §13.2).
+func (d *Decoder) summary() (Event, error) {
+	d.beginLine()
+	b := d.body
+	if !bytes.HasPrefix(b, []byte("##! summary")) || (len(b) > 11 && b[11] != ' ') {
+		return Event{}, d.bodyErr(0, lexer.InvalidSummary, "expected ##! summary")
+	}
+	d.hdrKeys = d.hdrKeys[:0]
+	var counts []byte
+	haveCounts := false
+	pos := 11
+	for pos < len(b) {
+		for pos < len(b) && b[pos] == ' ' {
+			pos++
+		}
+		if pos >= len(b) {
+			break
+		}
+		end := pos
+		for end < len(b) && b[end] != ' ' {
+			end++
+		}
+		pair := b[pos:end]
+		eq := bytes.IndexByte(pair, '=')
+		if eq <= 0 || !lexer.IsBareKey(string(pair[:eq])) {
+			return Event{}, d.bodyErr(pos, lexer.InvalidSummary, "summary field "+strconv.Quote(string(pair))+" is not key=value")
+		}
+		key, val := pair[:eq], pair[eq+1:]
+		for _, k := range d.hdrKeys {
+			if bytes.Equal(k, key) {
+				return Event{}, d.bodyErr(pos, lexer.InvalidSummary, "duplicate summary field "+string(key))
+			}
+		}
+		d.hdrKeys = append(d.hdrKeys, key)
+		d.cells = append(d.cells, lexer.Scalar{Kind: lexer.KindString, Bytes: val, Col: 2*d.level + pos + eq + 2})
+		if string(key) == "counts" {
+			counts, haveCounts = val, true
+		}
+		pos = end
+	}
+	if haveCounts && d.profile == "generic" {
+		if bytes.IndexByte(counts, ':') >= 0 {
+			return Event{}, d.bodyErr(0, lexer.InvalidSummary, "generic-profile counts are positional; labeled entries are malformed")
+		}
+		n := 0
+		if len(counts) > 0 {
+			for _, part := range bytes.Split(counts, []byte(",")) {
+				v, ok := parseCount(part)
+				if !ok {
+					return Event{}, d.bodyErr(0, lexer.InvalidSummary, "summary count "+strconv.Quote(string(part))+" is not a count")
+				}
+				if n < len(d.deferred) && d.deferred[n] != v {
+					return Event{}, d.bodyErr(0, lexer.CountMismatch, "deferred section "+strconv.Itoa(n+1)+" has "+
+						strconv.FormatInt(d.deferred[n], 10)+" items but the summary says "+strconv.FormatInt(v, 10))
+				}
+				n++
+			}
+		}
+		if n != len(d.deferred) {
+			return Event{}, d.bodyErr(0, lexer.CountMismatch, "summary lists "+strconv.Itoa(n)+" counts but the payload has "+
+				strconv.Itoa(len(d.deferred))+" deferred [?] sections")
+		}
+	}
+	d.consume()
+	d.state = stAfterSummary
+	return Event{Kind: KindSummary, Fields: d.hdrKeys, Cells: d.cells, ID: -1, Field: -1, Line: d.lineNo}, nil
+}
+
+func parseCount(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 || (len(b) > 1 && b[0] == '0') {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
+}
