@@ -23,15 +23,15 @@ type Kind uint8
 
 // Scalar kinds.
 const (
-	KindInvalid Kind = iota
-	KindString       // quoted or bare string; Bytes holds the decoded text
-	KindNull         // the bare token -
-	KindMissing      // the bare token ~ (tabular cells only)
-	KindAttach       // the bare token ^ (tabular cells only)
-	KindAttachSchema // ^{fields} (tabular cells only); Bytes holds the declaration with braces
-	KindBool         // true or false; Bool holds the value
-	KindInt          // JSON number without fraction or exponent, in int64
-	KindFloat        // JSON number with a fraction or exponent; Bytes holds the lexeme
+	KindInvalid      Kind = iota
+	KindString            // quoted or bare string; Bytes holds the decoded text
+	KindNull              // the bare token -
+	KindMissing           // the bare token ~ (tabular cells only)
+	KindAttach            // the bare token ^ (tabular cells only)
+	KindAttachSchema      // ^{fields} (tabular cells only); Bytes holds the declaration with braces
+	KindBool              // true or false; Bool holds the value
+	KindInt               // JSON number without fraction or exponent, in int64
+	KindFloat             // JSON number with a fraction or exponent; Bytes holds the lexeme
 )
 
 var kindNames = [...]string{"invalid", "string", "null", "missing", "attachment", "attachment schema", "bool", "int", "float"}
