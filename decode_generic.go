@@ -196,8 +196,8 @@ type column struct {
 	children []*column
 }
 
-// plan groups a header's fields into top-level columns and path objects.
-func plan(fields [][]byte, from int) []*column {
+// columnPlan groups a header's fields into top-level columns and path objects.
+func columnPlan(fields [][]byte, from int) []*column {
 	var top []*column
 	for i := from; i < len(fields); i++ {
 		name := fields[i]
@@ -302,7 +302,7 @@ func (b *builder) table(start stream.Event, keyed bool) (any, error) {
 	if keyed {
 		from = 1
 	}
-	cols := plan(start.Fields, from)
+	cols := columnPlan(start.Fields, from)
 	fieldNames := make([]string, len(start.Fields))
 	for i, f := range start.Fields {
 		fieldNames[i] = string(f)

@@ -1,0 +1,402 @@
+package gcf
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// Event is one step of a payload read by a Decoder; see the stream package
+// for the meaning of each field. Its byte slices are borrowed until the
+// next call to Next; Clone keeps them.
+type Event = stream.Event
+
+// Event kinds, roles and forms.
+const (
+	KindHeader      = stream.KindHeader
+	KindObjectStart = stream.KindObjectStart
+	KindObjectEnd   = stream.KindObjectEnd
+	KindArrayStart  = stream.KindArrayStart
+	KindArrayEnd    = stream.KindArrayEnd
+	KindScalar      = stream.KindScalar
+	KindRow         = stream.KindRow
+	KindInlineBody  = stream.KindInlineBody
+	KindSummary     = stream.KindSummary
+	KindEnd         = stream.KindEnd
+)
+
+// Decoder is a pull decoder over an io.Reader. Memory is bounded by the
+// longest line and the nesting depth, never by the payload size. It is not
+// safe for concurrent use.
+type Decoder struct {
+	s *stream.Decoder
+}
+
+// NewDecoder returns a Decoder reading from r. Options set the limits.
+func NewDecoder(r io.Reader, opts ...Option) *Decoder {
+	cfg := newConfig(opts)
+	return &Decoder{s: stream.NewDecoder(r, cfg.limits)}
+}
+
+// Next returns the next event; io.EOF (unwrapped) after the KindEnd event.
+// Steady-state rows make no allocation.
+func (d *Decoder) Next() (Event, error) { return d.s.Next() }
+
+// Reset makes d read a new payload from r, reusing its buffers.
+func (d *Decoder) Reset(r io.Reader) { d.s.Reset(r) }
+
+// Line returns the 1-based number of the line most recently read.
+func (d *Decoder) Line() int { return d.s.Line() }
+
+// InputOffset returns the byte offset of the line most recently read.
+func (d *Decoder) InputOffset() int64 { return d.s.InputOffset() }
+
+// DecodeGeneric reads a whole generic-profile payload from the start of
+// the stream into the JSON data model, like the package-level DecodeGeneric.
+func (d *Decoder) DecodeGeneric() (any, error) {
+	b := builder{d: d.s}
+	return b.document()
+}
+
+// Missing is the value a streaming row cell takes when the field is absent
+// from its record; it is written as `~` (SPEC §7.4.2).
+var Missing = missing{}
+
+type missing struct{}
+
+// Encoder writes GCF to an io.Writer through pooled buffers. Encode writes
+// one complete buffered payload; BeginTable, WriteRow/WriteRecord and
+// EndTable write streaming tables with deferred counts (SPEC §8), and Close
+// adds the `##! summary` trailer. Every method returns an error and leaves
+// the encoder unchanged when it fails. Not safe for concurrent use.
+type Encoder struct {
+	w        *encoder.Writer
+	started  bool // header written
+	closed   bool
+	keys     map[string]struct{}
+	table    *streamTable
+	deferred []int
+}
+
+type streamTable struct {
+	fields []string
+	index  map[string]int
+	keyed  bool
+	rows   int
+}
+
+// NewEncoder returns an Encoder writing to w.
+func NewEncoder(w io.Writer, opts ...Option) *Encoder {
+	return &Encoder{w: encoder.NewWriter(w), keys: map[string]struct{}{}}
+}
+
+var errClosed = errors.New("gcf: encoder is closed")
+
+// Encode writes v as one complete buffered payload (canonical form) and
+// flushes it. It must be the only payload written by this encoder.
+func (e *Encoder) Encode(v any) error {
+	if e.closed {
+		return errClosed
+	}
+	if e.started {
+		return lexer.Errorf(lexer.InvalidSchema, "Encode writes a whole payload; this encoder has already started one")
+	}
+	out, err := AppendGeneric(e.w.Buf(), v)
+	if err != nil {
+		return err
+	}
+	e.started = true
+	e.closed = true
+	if err := e.w.Commit(out); err != nil {
+		return err
+	}
+	return e.w.Release()
+}
+
+func (e *Encoder) header(b []byte) []byte {
+	if !e.started {
+		b = append(b, "GCF profile=generic\n"...)
+	}
+	return b
+}
+
+// WriteField writes one scalar member `key=value` of the root object. It is
+// allowed only before the first table (a row section would otherwise
+// swallow it).
+func (e *Encoder) WriteField(key string, value any) error {
+	if e.closed {
+		return errClosed
+	}
+	if e.table != nil || len(e.deferred) > 0 {
+		return lexer.Errorf(lexer.InvalidSchema, "WriteField(%q) after a streaming table: fields must come first", key)
+	}
+	if _, dup := e.keys[key]; dup {
+		return lexer.Errorf(lexer.DuplicateKey, "duplicate key %q", key)
+	}
+	b := e.header(e.w.Buf())
+	b = encoder.AppendKey(b, key)
+	b = append(b, '=')
+	b, err := appendScalarCell(b, value, encoder.Value)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	e.keys[key] = struct{}{}
+	e.started = true
+	return e.w.Commit(b)
+}
+
+// BeginTable opens a streaming tabular section `## name [?]{fields}` (SPEC
+// §8.2-8.3). The schema must be complete: a record with a field outside it
+// is an error. Field names containing `>` are rejected (a stream cannot
+// carry flattened paths). An open table is closed first.
+func (e *Encoder) BeginTable(name string, fields ...string) error {
+	return e.begin(name, fields, false)
+}
+
+// BeginKeyedTable opens a streaming keyed map `## name [?:]{key,fields}`
+// (SPEC §7.2a, §8.2): rows are written with WriteKeyedRecord or WriteRow
+// (key first).
+func (e *Encoder) BeginKeyedTable(name string, fields ...string) error {
+	return e.begin(name, fields, true)
+}
+
+func (e *Encoder) begin(name string, fields []string, keyed bool) error {
+	if e.closed {
+		return errClosed
+	}
+	if len(fields) == 0 {
+		return lexer.Errorf(lexer.InvalidSchema, "table %q needs at least one field", name)
+	}
+	index := make(map[string]int, len(fields))
+	for i, f := range fields {
+		if strings.Contains(f, ">") {
+			return lexer.Errorf(lexer.InvalidSchema, "streamed field name %q contains '>' (SPEC §8.3)", f)
+		}
+		if _, dup := index[f]; dup {
+			return lexer.Errorf(lexer.DuplicateFieldName, "duplicate field name %q", f)
+		}
+		index[f] = i
+	}
+	if _, dup := e.keys[name]; dup {
+		return lexer.Errorf(lexer.DuplicateKey, "duplicate key %q", name)
+	}
+	if e.table != nil {
+		if err := e.EndTable(); err != nil {
+			return err
+		}
+	}
+	b := e.header(e.w.Buf())
+	b = append(b, "## "...)
+	b = encoder.AppendKey(b, name)
+	b = append(b, ' ')
+	b = encoder.AppendCount(b, -1, keyed)
+	decl := fields
+	if keyed {
+		decl = append([]string{keyLabel(fields)}, fields...)
+	}
+	b = encoder.AppendFieldDecl(b, decl)
+	b = append(b, '\n')
+	e.started = true
+	e.keys[name] = struct{}{}
+	e.table = &streamTable{fields: fields, index: index, keyed: keyed}
+	return e.w.Commit(b)
+}
+
+// keyLabel picks the key-column label: "key", prefixed with '_' until it
+// differs from every value field (SPEC §7.2a.2).
+func keyLabel(fields []string) string {
+	label := "key"
+	for {
+		clash := false
+		for _, f := range fields {
+			if f == label {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			return label
+		}
+		label = "_" + label
+	}
+}
+
+// WriteRow writes one row of the open table from positional values, one per
+// declared field (for a keyed table the member key comes first). Values
+// must be scalars, nil (written `-`) or Missing (written `~`).
+func (e *Encoder) WriteRow(values ...any) error {
+	if e.closed {
+		return errClosed
+	}
+	t := e.table
+	if t == nil {
+		return lexer.Errorf(lexer.InvalidSchema, "WriteRow without an open table")
+	}
+	want := len(t.fields)
+	if t.keyed {
+		want++
+	}
+	if len(values) != want {
+		return lexer.Errorf(lexer.RowWidthMismatch, "row has %d values but the table declares %d", len(values), want)
+	}
+	buf := e.w.Buf()
+	b := buf
+	var err error
+	for i, v := range values {
+		if i > 0 {
+			b = append(b, '|')
+		}
+		if i == 0 && t.keyed {
+			k, ok := v.(string)
+			if !ok {
+				return lexer.Errorf(lexer.InvalidSchema, "keyed row needs a string key, got %T", v)
+			}
+			b = encoder.AppendString(b, k, encoder.Cell)
+			continue
+		}
+		if b, err = appendScalarCell(b, v, encoder.Cell); err != nil {
+			e.w.Commit(buf) // leave the pending output unchanged
+			return err
+		}
+	}
+	b = append(b, '\n')
+	t.rows++
+	return e.w.Commit(b)
+}
+
+// WriteRecord writes one row of the open table from a record (an Object, a
+// map with string keys or a struct with json tags). Declared fields absent
+// from the record are written `~`; a record field outside the schema is an
+// error (SPEC §8.3), as is a nested value.
+func (e *Encoder) WriteRecord(rec any) error {
+	return e.writeRecord("", rec, false)
+}
+
+// WriteKeyedRecord writes one member of the open keyed table.
+func (e *Encoder) WriteKeyedRecord(key string, rec any) error {
+	return e.writeRecord(key, rec, true)
+}
+
+func (e *Encoder) writeRecord(key string, rec any, keyed bool) error {
+	if e.closed {
+		return errClosed
+	}
+	t := e.table
+	if t == nil {
+		return lexer.Errorf(lexer.InvalidSchema, "WriteRecord without an open table")
+	}
+	if t.keyed != keyed {
+		if keyed {
+			return lexer.Errorf(lexer.InvalidSchema, "WriteKeyedRecord on a table opened with BeginTable")
+		}
+		return lexer.Errorf(lexer.InvalidSchema, "WriteRecord on a keyed table: use WriteKeyedRecord")
+	}
+	nv, err := normalize(rec)
+	if err != nil {
+		return err
+	}
+	obj, ok := nv.(Object)
+	if !ok {
+		return lexer.Errorf(lexer.UnsupportedValue, "record is %T, not an object", rec)
+	}
+	vals := make([]any, len(t.fields))
+	for i := range vals {
+		vals[i] = Missing
+	}
+	for _, m := range obj {
+		i, ok := t.index[m.Key]
+		if !ok {
+			return lexer.Errorf(lexer.InvalidSchema, "record field %q is not in the declared schema; a streaming table cannot add fields (SPEC §8.3)", m.Key)
+		}
+		vals[i] = m.Value
+	}
+	if keyed {
+		vals = append([]any{key}, vals...)
+	}
+	return e.WriteRow(vals...)
+}
+
+// EndTable closes the open table, recording its row count for the summary.
+func (e *Encoder) EndTable() error {
+	if e.closed {
+		return errClosed
+	}
+	if e.table == nil {
+		return lexer.Errorf(lexer.InvalidSchema, "EndTable without an open table")
+	}
+	e.deferred = append(e.deferred, e.table.rows)
+	e.table = nil
+	return e.w.Err()
+}
+
+// Flush writes buffered output to the underlying writer.
+func (e *Encoder) Flush() error { return e.w.Flush() }
+
+// Close ends an open table, writes the header if nothing was written and
+// the `##! summary counts=...` trailer if any table was streamed, flushes
+// and releases the buffer. Close does not close the underlying writer.
+func (e *Encoder) Close() error {
+	if e.closed {
+		return nil
+	}
+	if e.table != nil {
+		if err := e.EndTable(); err != nil {
+			return err
+		}
+	}
+	b := e.header(e.w.Buf())
+	e.started = true
+	if len(e.deferred) > 0 {
+		b = append(b, "##! summary counts="...)
+		for i, n := range e.deferred {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+		b = append(b, '\n')
+	}
+	e.closed = true
+	if err := e.w.Commit(b); err != nil {
+		return err
+	}
+	return e.w.Release()
+}
+
+// appendScalarCell appends a scalar value in ctx.
+func appendScalarCell(b []byte, v any, ctx encoder.Context) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, '-'), nil
+	case missing:
+		if ctx != encoder.Cell {
+			return b, lexer.Errorf(lexer.InvalidMissing, "Missing is valid only in table rows")
+		}
+		return append(b, '~'), nil
+	case string:
+		return encoder.AppendString(b, x, ctx), nil
+	case int:
+		return encoder.AppendInt(b, int64(x)), nil
+	case int64:
+		return encoder.AppendInt(b, x), nil
+	case float64:
+		return encoder.AppendFloat(b, x)
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	}
+	nv, err := normalize(v)
+	if err != nil {
+		return b, err
+	}
+	switch nv.(type) {
+	case Object, []any:
+		return b, lexer.Errorf(lexer.UnsupportedValue, "a streaming row cell must be a scalar, got %T", v)
+	}
+	return appendScalarCell(b, nv, ctx)
+}
