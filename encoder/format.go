@@ -97,7 +97,10 @@ func NeedsQuote(s string, ctx Context) bool {
 		if n == 1 {
 			return true
 		}
-		if s[1] == '{' && isFieldDecl(s[1:]) {
+		// Anything shaped ^{...} is quoted, valid declaration or not: a
+		// decoder rejects a bare token of that shape whose declaration is
+		// malformed, so quoting only valid ones would lose "^{}".
+		if s[1] == '{' && s[n-1] == '}' {
 			return true
 		}
 	case 't':
@@ -146,11 +149,6 @@ func NeedsQuote(s string, ctx Context) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-func isFieldDecl(s string) bool {
-	var scratch []byte
-	end, _, err := lexer.ScanFieldDecl([]byte(s), 0, &scratch, nil)
-	return err == nil && end == len(s)
-}
 
 // AppendString appends s as a scalar in ctx, quoted only when SPEC §2.4
 // requires it.

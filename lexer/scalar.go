@@ -95,7 +95,6 @@ func ScanScalar(line []byte, pos int, delim byte, scratch *[]byte) (Scalar, int,
 				return Scalar{Kind: KindAttachSchema, Bytes: line[pos+1 : tok], Col: start + 1}, end, nil
 			}
 		}
-		return Scalar{}, 0, errAt(start+1, InvalidAttachmentMarker, "malformed inline schema declaration")
 	}
 	end := len(line)
 	if delim != 0 {
@@ -109,6 +108,10 @@ func ScanScalar(line []byte, pos int, delim byte, scratch *[]byte) (Scalar, int,
 	tokEnd := end
 	for tokEnd > start && IsSpace(line[tokEnd-1]) {
 		tokEnd--
+	}
+	if tokEnd-start >= 2 && line[start] == '^' && line[start+1] == '{' && line[tokEnd-1] == '}' {
+		// Shaped like ^{...} but not a valid declaration (SPEC §2.1 rule 4).
+		return Scalar{}, 0, errAt(start+1, InvalidAttachmentMarker, "malformed inline schema declaration")
 	}
 	s, err := Classify(line[start:tokEnd])
 	if err != nil {

@@ -803,12 +803,63 @@ func (d *Decoder) fieldDecl(f *frame, p int) (int, error) {
 			seen[string(n)] = struct{}{}
 		}
 	}
+	from := 0
+	if f.keyed {
+		from = 1 // the key-column label is discarded, so it cannot collide
+	}
+	if err := pathConflict(names[from:]); err != "" {
+		return 0, d.bodyErr(p, lexer.DuplicateKey, err)
+	}
 	for _, n := range names {
 		f.addField(n)
 	}
 	d.scratch = d.scratch[:mark]
 	f.sliceFields()
 	return end, nil
+}
+
+// pathConflict reports a field whose decoded key collides with a `>` path
+// column (SPEC §7.4.6.2): a column "a" beside "a>b", or "a>b" beside
+// "a>b>c", would put two values under one key.
+func pathConflict(names [][]byte) string {
+	var set map[string]struct{}
+	for _, n := range names {
+		if !isPath(n) {
+			continue
+		}
+		if set == nil {
+			set = make(map[string]struct{}, len(names))
+			for _, m := range names {
+				set[string(m)] = struct{}{}
+			}
+		}
+		for i, c := range n {
+			if c == '>' {
+				if _, clash := set[string(n[:i])]; clash {
+					return "field " + strconv.Quote(string(n[:i])) + " collides with the path column " + strconv.Quote(string(n))
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// isPath reports whether a field name is a `>` path column: it contains
+// '>' and every '>'-separated segment is non-empty.
+func isPath(n []byte) bool {
+	if bytes.IndexByte(n, '>') < 0 {
+		return false
+	}
+	prev := -1
+	for i, c := range n {
+		if c == '>' {
+			if i == prev+1 {
+				return false
+			}
+			prev = i
+		}
+	}
+	return prev != len(n)-1
 }
 
 // sliceFields points f.fields at the names stored in f.fieldData.

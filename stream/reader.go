@@ -23,6 +23,7 @@ type lineReader struct {
 	maxBytes int64
 	lineNo   int
 	lineOff  int64 // offset of the current line
+	empty    int   // consecutive reads that returned nothing
 }
 
 const minRead = 32 << 10
@@ -82,8 +83,9 @@ func (lr *lineReader) next() ([]byte, error) {
 			lr.lineNo++
 			return trimCR(line), nil
 		}
-		scanFrom = lr.end
+		scanned := lr.end - lr.start
 		lr.fill()
+		scanFrom = lr.start + scanned
 	}
 }
 
@@ -112,6 +114,16 @@ func (lr *lineReader) fill() {
 		lr.buf = nb
 	}
 	n, err := lr.r.Read(lr.buf[lr.end:])
+	if n < 0 || n > len(lr.buf)-lr.end {
+		n, err = 0, errors.New("reader returned an invalid count")
+	}
+	if n == 0 && err == nil {
+		if lr.empty++; lr.empty >= 100 {
+			err = io.ErrNoProgress
+		}
+	} else {
+		lr.empty = 0
+	}
 	lr.end += n
 	if lr.maxBytes > 0 && lr.offset+int64(lr.end) > lr.maxBytes {
 		lr.eof = true
