@@ -139,7 +139,8 @@ func NeedsQuote(s string, ctx Context) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r >= 0x80 && r <= 0x9F) || r == 0xFEFF || unicode.IsSpace(r) {
+		if (r >= 0x80 && r <= 0x9F) || r == 0xFEFF || unicode.IsSpace(r) || (r == utf8.RuneError && size == 1) {
+			// Invalid UTF-8 is quoted so AppendQuoted can repair it.
 			return true
 		}
 		i += size - 1
@@ -148,7 +149,6 @@ func NeedsQuote(s string, ctx Context) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
 
 // AppendString appends s as a scalar in ctx, quoted only when SPEC §2.4
 // requires it.

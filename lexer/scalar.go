@@ -83,8 +83,9 @@ func ScanScalar(line []byte, pos int, delim byte, scratch *[]byte) (Scalar, int,
 		}
 		return Scalar{Kind: KindString, Quoted: true, Bytes: s, Col: start + 1}, end, nil
 	}
-	if pos+1 < len(line) && line[pos] == '^' && line[pos+1] == '{' {
+	if delim != ',' && pos+1 < len(line) && line[pos] == '^' && line[pos+1] == '{' {
 		// An inline schema marker; its declaration may quote the delimiter.
+		// (Markers never stand in comma lists, which split first.)
 		end, err := skipFieldDecl(line, pos+1)
 		if err == nil {
 			tok := end
