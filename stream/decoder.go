@@ -298,7 +298,7 @@ func (d *Decoder) step() (Event, error) {
 		case stAfterSummary:
 			if d.atEOF {
 				d.state = stEnded
-				return Event{Kind: KindEnd, Line: d.lineNo}, nil
+				return Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}, nil
 			}
 			return Event{}, d.bodyErr(0, lexer.InvalidSummary, "content after the ##! summary trailer")
 		}
@@ -315,7 +315,7 @@ func (d *Decoder) step() (Event, error) {
 		// stAfterRoot
 		if d.atEOF {
 			d.state = stEnded
-			return Event{Kind: KindEnd, Line: d.lineNo}, nil
+			return Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}, nil
 		}
 		if d.level == 0 && bytes.HasPrefix(d.body, []byte("##!")) {
 			return d.summary()
@@ -396,7 +396,7 @@ func (d *Decoder) root() (Event, error) {
 	if d.profile == "graph" {
 		if d.atEOF {
 			d.state = stEnded
-			return Event{Kind: KindEnd, Line: d.lineNo}, nil
+			return Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}, nil
 		}
 		return Event{}, d.bodyErr(0, lexer.InvalidLine, "graph-profile bodies are not supported by this decoder yet")
 	}
