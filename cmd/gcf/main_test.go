@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestEncodeDecodeRoundTrip(t *testing.T) {
+	example := filepath.Join("..", "..", "testdata", "examples", "orders.json")
+	data, err := os.ReadFile(example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, stderr, code := runCLI(t, "", "encode", example)
+	if code != 0 || !strings.HasPrefix(enc, "GCF profile=generic\n") {
+		t.Fatalf("encode: code %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stderr, "bytes saved") {
+		t.Fatalf("no size report on stderr: %q", stderr)
+	}
+	js, stderr, code := runCLI(t, enc, "decode")
+	if code != 0 {
+		t.Fatalf("decode: code %d, %s", code, stderr)
+	}
+	// Re-encoding the decoded JSON gives the same GCF.
+	enc2, _, code := runCLI(t, js, "encode", "-q")
+	if code != 0 || enc2 != enc {
+		t.Fatalf("round trip differs:\n%s\n---\n%s", enc, enc2)
+	}
+	_ = data
+}
+
+func TestErrorsArePositioned(t *testing.T) {
+	_, stderr, code := runCLI(t, "GCF profile=generic\n## rows [2]{id}\n1\n", "decode")
+	if code != 1 {
+		t.Fatalf("exit code %d", code)
+	}
+	if want := "<stdin>:4:1: count_mismatch: "; !strings.HasPrefix(stderr, want) {
+		t.Fatalf("stderr %q does not start with %q", stderr, want)
+	}
+	_, stderr, code = runCLI(t, `{"v": 9223372036854775808}`, "encode")
+	if code != 1 || !strings.Contains(stderr, "out_of_range") {
+		t.Fatalf("out of range: code %d, %q", code, stderr)
+	}
+}
+
+func TestUsage(t *testing.T) {
+	if _, _, code := runCLI(t, "", "bogus"); code != 2 {
+		t.Fatalf("unknown command exit %d", code)
+	}
+	if _, _, code := runCLI(t, ""); code != 2 {
+		t.Fatalf("no command exit %d", code)
+	}
+	if out, _, code := runCLI(t, "", "help"); code != 0 || !strings.Contains(out, "gcf encode") {
+		t.Fatalf("help: %d %q", code, out)
+	}
+}
