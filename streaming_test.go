@@ -98,3 +98,17 @@ func TestDecoderDecodeGenericFromReader(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// TestSharedSchemaOnGtField: a '>'-named attachment field establishes and
+// reuses a shared array schema by name (SPEC §7.4.5.3: scoped to one
+// decoded field name).
+func TestSharedSchemaOnGtField(t *testing.T) {
+	in := "GCF profile=generic\n## [2]{i}\n@0 1\n.\"x>y\" [1]{a}\n    1\n@1 2\n.\"x>y\" [1]\n    2\n"
+	v, err := DecodeGeneric([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustJSON(v), `[{"i":1,"x>y":[{"a":1}]},{"i":2,"x>y":[{"a":2}]}]`; got != want {
+		t.Fatalf("got %s want %s", got, want)
+	}
+}

@@ -62,8 +62,9 @@ type frame struct {
 	fieldData  []byte
 	fieldEnds  []int
 	fields     [][]byte
-	inlineDecl [][][]byte // per field: inline object schema, if established
-	sharedDecl [][][]byte // per field: shared array schema, if established
+	inlineDecl [][][]byte          // per field: inline object schema, if established
+	sharedDecl [][][]byte          // per column: shared array schema, if established
+	sharedName map[string][][]byte // the same for `>`-named (non-column) attachments
 	hadInline  bool
 
 	// the current row of a table and its attachments
@@ -457,6 +458,9 @@ func (d *Decoder) push(kind frameKind, indent int, endKind Kind) *frame {
 	f.fields = f.fields[:0]
 	f.inlineDecl = f.inlineDecl[:0]
 	f.sharedDecl = f.sharedDecl[:0]
+	if f.sharedName != nil {
+		clear(f.sharedName)
+	}
 	f.hadInline = false
 	f.rowActive = false
 	return f
@@ -733,10 +737,9 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 			d.push(fClosed, 0, KindArrayEnd)
 			return ev, d.err
 		}
-		if role == RoleAttachment && field >= 0 {
+		if role == RoleAttachment {
 			parent := &d.stack[d.depth-1]
-			if field < len(parent.sharedDecl) && parent.sharedDecl[field] != nil {
-				decl := parent.sharedDecl[field]
+			if decl := parent.shared(field, key); decl != nil {
 				fr := d.push(fTable, bodyIndent, KindArrayEnd)
 				for _, name := range decl {
 					fr.addField(name)
@@ -879,3 +882,35 @@ const (
 	blockOnly                       // `## key [N]...` sections: no inline values
 	inlineOnly                      // `key[N]: values`
 )
+
+// shared returns the shared array schema established for an attachment
+// field (SPEC §7.4.5.3): by column index, or by name for a `>`-named field
+// that is not a column.
+func (f *frame) shared(field int, name []byte) [][]byte {
+	if field >= 0 {
+		if field < len(f.sharedDecl) {
+			return f.sharedDecl[field]
+		}
+		return nil
+	}
+	return f.sharedName[string(name)]
+}
+
+// setShared establishes a shared array schema, keeping a copy of decl.
+func (f *frame) setShared(field int, name []byte, decl [][]byte) {
+	c := make([][]byte, len(decl))
+	for i, n := range decl {
+		c[i] = append([]byte(nil), n...)
+	}
+	if field >= 0 {
+		for len(f.sharedDecl) <= field {
+			f.sharedDecl = append(f.sharedDecl, nil)
+		}
+		f.sharedDecl[field] = c
+		return
+	}
+	if f.sharedName == nil {
+		f.sharedName = make(map[string][][]byte)
+	}
+	f.sharedName[string(name)] = c
+}

@@ -284,23 +284,15 @@ func (d *Decoder) attachment(f *frame) (Event, error) {
 		d.consume()
 		return Event{Kind: KindScalar, Role: RoleAttachment, Key: name, Field: j, Value: s, ID: -1, Line: d.lineNo}, nil
 	case b[p] == '[':
-		shared := j >= 0 && j < len(f.sharedDecl) && f.sharedDecl[j] != nil
+		shared := f.shared(j, name) != nil
 		ev, err := d.container(p, RoleAttachment, name, -1, j, body, anyForm)
 		if err != nil {
 			return ev, err
 		}
 		// The first explicit tabular declaration of a field establishes its
 		// shared array schema for later rows (SPEC §7.4.5.3).
-		if j >= 0 && !shared && ev.Kind == KindArrayStart && ev.Form == FormTabular {
-			t := &d.stack[d.depth-2]
-			for len(t.sharedDecl) <= j {
-				t.sharedDecl = append(t.sharedDecl, nil)
-			}
-			decl := make([][]byte, len(ev.Fields))
-			for i, n := range ev.Fields {
-				decl[i] = append([]byte(nil), n...)
-			}
-			t.sharedDecl[j] = decl
+		if !shared && ev.Kind == KindArrayStart && ev.Form == FormTabular {
+			d.stack[d.depth-2].setShared(j, name, ev.Fields)
 		}
 		return ev, nil
 	}

@@ -1,0 +1,1018 @@
+package gcf
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/valyala/bytebufferpool"
+
+	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// geHeader is the header line of every generic-profile payload.
+const geHeader = "GCF profile=generic\n"
+
+// gePoolMaxCap is the largest working buffer EncodeGeneric returns to the
+// pool; larger ones are dropped so one huge payload does not pin memory.
+const gePoolMaxCap = 1 << 20
+
+// EncodeGeneric encodes any JSON-model value as a GCF generic-profile
+// payload in buffered mode and canonical form (SPEC §7): the header line
+// `GCF profile=generic`, LF line endings, no trailing whitespace, and the
+// container layout selected by SPEC §7.2a, §7.3, §7.4 and §7.11.
+//
+// v may be a canonical tree (nil, bool, int64, float64, string, Object,
+// []any), as returned by ParseJSON and DecodeGeneric, or any Go value that
+// normalize accepts (integers of every kind, float32, json.Number, maps
+// with string keys, slices, arrays, pointers, structs with `json` tags,
+// json.Marshaler and encoding.TextMarshaler values). Map members are
+// emitted in key code point order, Object members in slice order. Strings
+// that are not valid UTF-8 are written quoted with each invalid byte
+// replaced by U+FFFD, as encoding/json does.
+//
+// decode(encode(v)) equals v structurally (SPEC §1.1). Member order also
+// survives except where the format cannot carry it: a tabular row is
+// decoded in field-union order (SPEC §7.4.3), so a row whose keys come in
+// another order than the union's, or that holds a '>'-named field (written
+// as an attachment, SPEC §7.4.6.1 rule 4), decodes with reordered members.
+//
+// Errors are *lexer.SyntaxError values: out_of_range (NaN, ±Inf, unsigned
+// integers above math.MaxInt64, integer json.Number outside int64),
+// duplicate_key (an Object with a repeated key), depth_exceeded (nesting
+// deeper than 10000) and unsupported_value (channels, functions, complex
+// numbers, ...). On error no bytes are returned.
+//
+// The result is a fresh slice owned by the caller.
+func EncodeGeneric(v any) ([]byte, error) {
+	bb := bytebufferpool.Get()
+	var err error
+	bb.B, err = AppendGeneric(bb.B[:0], v)
+	var out []byte
+	if err == nil {
+		out = make([]byte, len(bb.B))
+		copy(out, bb.B)
+	}
+	if cap(bb.B) <= gePoolMaxCap {
+		bb.B = bb.B[:0]
+		bytebufferpool.Put(bb)
+	}
+	return out, err
+}
+
+// AppendGeneric appends the generic-profile encoding of v (see
+// EncodeGeneric) to dst and returns the extended slice. On error it returns
+// dst truncated to its original length (bytes past it, within dst's
+// capacity, may have been overwritten).
+func AppendGeneric(dst []byte, v any) ([]byte, error) {
+	nv, err := normalize(v)
+	if err != nil {
+		return dst, err
+	}
+	start := len(dst)
+	e := getGE()
+	e.buf = append(dst, geHeader...)
+	err = e.root(nv)
+	out := e.buf
+	putGE(e)
+	if err != nil {
+		return out[:start], err
+	}
+	return out, nil
+}
+
+// Field kinds of a tabular plan (geEncoder.kinds). A positive kind is a
+// flattened field and gives its number of leaf columns (SPEC §7.4.6).
+const (
+	geColumn   int32 = 0  // one ordinary column
+	geExcluded int32 = -1 // name contains '>': per-row attachments only
+)
+
+// geRows is the row source of a tabular container: the elements of an
+// all-object array, or the member values of a keyed map (SPEC §7.2a), in
+// which case each row also carries its member key as cell 0.
+type geRows struct {
+	arr   []any
+	obj   Object
+	keyed bool
+}
+
+func (r geRows) len() int {
+	if r.keyed {
+		return len(r.obj)
+	}
+	return len(r.arr)
+}
+
+func (r geRows) at(i int) Object {
+	if r.keyed {
+		return r.obj[i].Value.(Object)
+	}
+	return r.arr[i].(Object)
+}
+
+// gePlan is the layout of one tabular container while it is being written.
+// Its slices live on the encoder's scratch stacks (indexes, not slices,
+// because nested containers may reallocate the stacks).
+type gePlan struct {
+	src   geRows
+	ub    int    // union: e.strs[ub : ub+un]
+	un    int    // number of fields in the union
+	kb    int    // kinds: e.kinds[kb : kb+un]
+	sb    int    // shared array schemas: e.sch[sb : sb+2*un] (start,end in e.buf, -1 unset)
+	label string // keyed maps: key-column label
+}
+
+// geAttachment is one pending attachment of the current row.
+type geAttachment struct {
+	fi int // union index of the field
+	v  any
+}
+
+// geKeyState tracks, during the shared-schema safety check, whether a
+// tabular array attachment has established a schema for a field.
+type geKeyState struct {
+	key string
+	est bool
+}
+
+// geEncoder is the buffered generic encoder. All scratch stacks are reused
+// across encodes through geEncoderPool.
+type geEncoder struct {
+	buf   []byte
+	strs  []string       // field unions
+	kinds []int32        // field kinds per union entry
+	sch   []int          // shared array schema ranges per union entry
+	att   []geAttachment // pending row attachments
+	objs  []Object       // flattening analysis
+	keyst []geKeyState   // shared-schema safety check
+	path  []byte         // flattened column path prefix (escaped, unquoted)
+	seen  map[string]int // union index for large unions
+}
+
+var geEncoderPool = sync.Pool{New: func() any { return new(geEncoder) }}
+
+func getGE() *geEncoder { return geEncoderPool.Get().(*geEncoder) }
+
+func putGE(e *geEncoder) {
+	e.buf = nil
+	// Stacks are cleared as they are popped; after an error some entries
+	// may remain, so clear what is left to drop references.
+	clear(e.strs)
+	clear(e.att)
+	clear(e.objs)
+	clear(e.keyst)
+	e.strs, e.kinds, e.sch, e.att = e.strs[:0], e.kinds[:0], e.sch[:0], e.att[:0]
+	e.objs, e.keyst, e.path = e.objs[:0], e.keyst[:0], e.path[:0]
+	e.seen = nil
+	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || cap(e.objs) > 1<<16 || cap(e.sch) > 1<<17 {
+		return // do not keep huge scratch space alive
+	}
+	geEncoderPool.Put(e)
+}
+
+// root writes the body for the root value (SPEC §7.1).
+func (e *geEncoder) root(v any) error {
+	switch x := v.(type) {
+	case Object:
+		if len(x) == 0 {
+			return nil // empty root object: header line only (SPEC §7.7)
+		}
+		if e.keyedOK(x) {
+			e.buf = append(e.buf, "## "...)
+			return e.table(geRows{obj: x, keyed: true}, 0, -1, 0)
+		}
+		return e.members(x, 0)
+	case []any:
+		e.buf = append(e.buf, "## "...)
+		return e.arrayTail(x, 0, -1, 0)
+	default:
+		e.buf = append(e.buf, '=')
+		if err := e.scalar(v, encoder.Value); err != nil {
+			return err
+		}
+		e.buf = append(e.buf, '\n')
+		return nil
+	}
+}
+
+// scalar appends a non-container value in context ctx.
+func (e *geEncoder) scalar(v any, ctx encoder.Context) error {
+	switch x := v.(type) {
+	case nil:
+		e.buf = append(e.buf, '-')
+	case bool:
+		e.buf = strconv.AppendBool(e.buf, x)
+	case int64:
+		e.buf = encoder.AppendInt(e.buf, x)
+	case float64:
+		var err error
+		if e.buf, err = encoder.AppendFloat(e.buf, x); err != nil {
+			return err
+		}
+	case string:
+		e.str(x, ctx)
+	default:
+		return lexer.Errorf(lexer.UnsupportedValue, "value of type %T is not in the generic data model", v)
+	}
+	return nil
+}
+
+// str appends a string scalar in ctx, quoted when SPEC §2.4 requires it.
+// A string that is not valid UTF-8 is quoted too: AppendQuoted replaces
+// each invalid byte with U+FFFD (as encoding/json does), so the payload
+// stays valid UTF-8 instead of carrying the raw bytes bare.
+func (e *geEncoder) str(s string, ctx encoder.Context) {
+	if encoder.NeedsQuote(s, ctx) || !utf8.ValidString(s) {
+		e.buf = encoder.AppendQuoted(e.buf, s)
+		return
+	}
+	e.buf = append(e.buf, s...)
+}
+
+func geIsContainer(v any) bool {
+	switch v.(type) {
+	case Object, []any:
+		return true
+	}
+	return false
+}
+
+// geAllPrimitive reports whether no element of a is an object or an array.
+func geAllPrimitive(a []any) bool {
+	for _, v := range a {
+		if geIsContainer(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// members writes the members of an object at indentation d (SPEC §7.2).
+func (e *geEncoder) members(o Object, d int) error {
+	for i := range o {
+		m := &o[i]
+		switch x := m.Value.(type) {
+		case Object:
+			e.buf = encoder.AppendIndent(e.buf, d)
+			e.buf = append(e.buf, "## "...)
+			e.buf = encoder.AppendKey(e.buf, m.Key)
+			if e.keyedOK(x) {
+				e.buf = append(e.buf, ' ')
+				if err := e.table(geRows{obj: x, keyed: true}, d, -1, 0); err != nil {
+					return err
+				}
+				continue
+			}
+			e.buf = append(e.buf, '\n')
+			if err := e.members(x, d+1); err != nil {
+				return err
+			}
+		case []any:
+			e.buf = encoder.AppendIndent(e.buf, d)
+			if len(x) > 0 && geAllPrimitive(x) {
+				// Named inline primitive array: `key[N]: v1,v2` (SPEC §7.5).
+				e.buf = encoder.AppendKey(e.buf, m.Key)
+				if err := e.inline(x); err != nil {
+					return err
+				}
+				continue
+			}
+			e.buf = append(e.buf, "## "...)
+			e.buf = encoder.AppendKey(e.buf, m.Key)
+			e.buf = append(e.buf, ' ')
+			if err := e.arrayTail(x, d, -1, 0); err != nil {
+				return err
+			}
+		default:
+			e.buf = encoder.AppendIndent(e.buf, d)
+			e.buf = encoder.AppendKey(e.buf, m.Key)
+			e.buf = append(e.buf, '=')
+			if err := e.scalar(m.Value, encoder.Value); err != nil {
+				return err
+			}
+			e.buf = append(e.buf, '\n')
+		}
+	}
+	return nil
+}
+
+// inline writes `[N]: v1,v2,...` and the line end for a non-empty
+// all-primitive array.
+func (e *geEncoder) inline(a []any) error {
+	e.buf = encoder.AppendCount(e.buf, len(a), false)
+	e.buf = append(e.buf, ':', ' ')
+	for i, v := range a {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		if err := e.scalar(v, encoder.Element); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, '\n')
+	return nil
+}
+
+// arrayTail writes an array from its count bracket on (the caller has
+// written the `## name `, `@i ` or `.f ` prefix) and then its body at
+// indentation bi, choosing the form by SPEC §7.3. For an array attachment
+// of a tabular row, sb/fi locate the parent's shared schema slot for the
+// field (SPEC §7.4.5.3); sb < 0 means no sharing.
+func (e *geEncoder) arrayTail(a []any, bi, sb, fi int) error {
+	switch {
+	case len(a) == 0:
+		e.buf = append(e.buf, "[0]\n"...)
+		return nil
+	case geAllPrimitive(a):
+		return e.inline(a)
+	case e.tabularOK(a):
+		return e.table(geRows{arr: a}, bi, sb, fi)
+	}
+	e.buf = encoder.AppendCount(e.buf, len(a), false)
+	e.buf = append(e.buf, '\n')
+	return e.items(a, bi)
+}
+
+// items writes the expanded items of a at indentation d (SPEC §7.6).
+func (e *geEncoder) items(a []any, d int) error {
+	for i, v := range a {
+		e.buf = encoder.AppendIndent(e.buf, d)
+		e.buf = append(e.buf, '@')
+		e.buf = strconv.AppendInt(e.buf, int64(i), 10)
+		e.buf = append(e.buf, ' ')
+		var err error
+		switch x := v.(type) {
+		case Object:
+			if e.keyedOK(x) {
+				err = e.table(geRows{obj: x, keyed: true}, d+1, -1, 0)
+			} else {
+				e.buf = append(e.buf, "{}\n"...)
+				err = e.members(x, d+1)
+			}
+		case []any:
+			err = e.arrayTail(x, d+1, -1, 0)
+		default:
+			e.buf = append(e.buf, '=')
+			err = e.scalar(v, encoder.Value)
+			e.buf = append(e.buf, '\n')
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// geHasColumnKey reports whether some member key of o can be a tabular
+// column, that is, does not contain '>' (SPEC §7.4.6.1 rule 4).
+func geHasColumnKey(o Object) bool {
+	for i := range o {
+		if strings.IndexByte(o[i].Key, '>') < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// tabularOK reports whether a non-empty array that is not all-primitive
+// takes tabular form (SPEC §7.3 rule 3): every element is an object, some
+// field can be a column, and the shared-schema check passes.
+func (e *geEncoder) tabularOK(a []any) bool {
+	cols := false
+	for _, v := range a {
+		o, ok := v.(Object)
+		if !ok {
+			return false
+		}
+		if !cols {
+			cols = geHasColumnKey(o)
+		}
+	}
+	return cols && e.sharedSafe(geRows{arr: a})
+}
+
+// keyedOK reports whether an object is encoded as a keyed table (SPEC
+// §7.2a.1): at least two members, every value an object, some value field
+// usable as a column (the values are not all empty, nor all fields
+// '>'-named), and the shared-schema check passes.
+func (e *geEncoder) keyedOK(o Object) bool {
+	if len(o) < 2 {
+		return false
+	}
+	cols := false
+	for i := range o {
+		v, ok := o[i].Value.(Object)
+		if !ok {
+			return false
+		}
+		if !cols {
+			cols = geHasColumnKey(v)
+		}
+	}
+	return cols && e.sharedSafe(geRows{obj: o, keyed: true})
+}
+
+// sharedSafe reports whether the rows can be written as one tabular
+// container without misleading a decoder through shared array schemas.
+//
+// SPEC §7.4.5.3 gap: a tabular array attachment `.f [N]{fields}` in one row
+// establishes a shared schema for field f in the whole container, and from
+// then on a decoder reads every `.f [N]` without a field declaration as
+// tabular with that schema. A later non-empty array for f that takes
+// expanded form would also be written `.f [N]`, and no syntax can mark it
+// as expanded, so it would be misread. When that would happen the
+// container is not written in tabular form at all: an array falls back to
+// expanded form (SPEC §7.6) and an object to section form (SPEC §7.2), both
+// of which are lossless. Keyed-map attachments (`.f [N:]{...}`) are not
+// array attachments and neither establish nor use a shared array schema.
+func (e *geEncoder) sharedSafe(src geRows) bool {
+	// Cheap pre-pass: conflicts need two non-empty, non-primitive array
+	// values under some field.
+	n := src.len()
+	cand := 0
+	for i := 0; i < n && cand < 2; i++ {
+		row := src.at(i)
+		for j := range row {
+			if a, ok := row[j].Value.([]any); ok && len(a) > 0 && !geAllPrimitive(a) {
+				if cand++; cand == 2 {
+					break
+				}
+			}
+		}
+	}
+	if cand < 2 {
+		return true
+	}
+	kb := len(e.keyst)
+	var large map[string]bool // per-field state once many fields are tracked
+	safe := true
+rowLoop:
+	for i := 0; i < n; i++ {
+		row := src.at(i)
+		for j := range row {
+			a, ok := row[j].Value.([]any)
+			if !ok || len(a) == 0 || geAllPrimitive(a) {
+				continue
+			}
+			key := row[j].Key
+			// Find the field's state.
+			est, idx := false, -1
+			if large != nil {
+				est = large[key]
+			} else {
+				for k := kb; k < len(e.keyst); k++ {
+					if e.keyst[k].key == key {
+						est, idx = e.keyst[k].est, k
+						break
+					}
+				}
+			}
+			tab := e.tabularOK(a)
+			if est {
+				if !tab {
+					safe = false
+					break rowLoop
+				}
+				continue
+			}
+			if large != nil {
+				if tab {
+					large[key] = true
+				}
+				continue
+			}
+			if idx >= 0 {
+				e.keyst[idx].est = tab
+				continue
+			}
+			e.keyst = append(e.keyst, geKeyState{key, tab})
+			if len(e.keyst)-kb > 32 {
+				large = make(map[string]bool, 64)
+				for _, s := range e.keyst[kb:] {
+					large[s.key] = s.est
+				}
+				clear(e.keyst[kb:])
+				e.keyst = e.keyst[:kb]
+			}
+		}
+	}
+	clear(e.keyst[kb:])
+	e.keyst = e.keyst[:kb]
+	return safe
+}
+
+// geLookup finds field f in row, trying position cur first (rows usually
+// list their keys in union order). It returns the value, whether it is
+// present, and the position to try for the next union field.
+func geLookup(row Object, f string, cur int) (any, bool, int) {
+	if cur < len(row) && row[cur].Key == f {
+		return row[cur].Value, true, cur + 1
+	}
+	for j := range row {
+		if row[j].Key == f {
+			return row[j].Value, true, j + 1
+		}
+	}
+	return nil, false, cur
+}
+
+// unionHas reports whether the union of p contains name.
+func (e *geEncoder) unionHas(p *gePlan, name string) bool {
+	for _, s := range e.strs[p.ub : p.ub+p.un] {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Value classes of a field over all rows, gathered with the union.
+const (
+	geHasObject int32 = 1 // some row holds a (non-null) object
+	geHasOther  int32 = 2 // some row holds a non-null scalar or an array
+)
+
+// newPlan computes the layout of a tabular container and pushes it on the
+// scratch stacks: the ordered field union (SPEC §7.4.3), the kind of each
+// field (column, flattened, '>'-named), the shared-schema slots and, for a
+// keyed map, the key-column label (SPEC §7.2a.2).
+func (e *geEncoder) newPlan(src geRows) gePlan {
+	p := gePlan{src: src, ub: len(e.strs), kb: len(e.kinds), sb: len(e.sch)}
+	n := src.len()
+	var seen map[string]int
+	for i := 0; i < n; i++ {
+		row := src.at(i)
+		next := 0 // union index after the previous member's
+		for j := range row {
+			k := row[j].Key
+			un := len(e.strs) - p.ub
+			ui := -1
+			switch {
+			case next < un && e.strs[p.ub+next] == k:
+				ui = next // rows usually follow the union order
+			case seen != nil:
+				if x, ok := seen[k]; ok {
+					ui = x
+				}
+			default:
+				for x, s := range e.strs[p.ub:] {
+					if s == k {
+						ui = x
+						break
+					}
+				}
+			}
+			if ui < 0 {
+				ui = un
+				e.strs = append(e.strs, k)
+				e.kinds = append(e.kinds, 0)
+				if seen != nil {
+					seen[k] = ui
+				} else if un+1 > 32 {
+					if e.seen == nil {
+						e.seen = make(map[string]int, 64)
+					}
+					// e.seen is shared scratch; nested plans are built only
+					// after this loop ends, so it is free to reuse here.
+					seen = e.seen
+					clear(seen)
+					for x, s := range e.strs[p.ub:] {
+						seen[s] = x
+					}
+				}
+			}
+			next = ui + 1
+			switch row[j].Value.(type) {
+			case nil:
+			case Object:
+				e.kinds[p.kb+ui] |= geHasObject
+			default:
+				e.kinds[p.kb+ui] |= geHasOther
+			}
+		}
+	}
+	if seen != nil {
+		clear(seen)
+	}
+	p.un = len(e.strs) - p.ub
+	for fi := 0; fi < p.un; fi++ {
+		f := e.strs[p.ub+fi]
+		k := geColumn
+		switch {
+		case strings.IndexByte(f, '>') >= 0:
+			k = geExcluded
+		case f != "" && e.kinds[p.kb+fi] == geHasObject:
+			// Only objects (and nulls): a flattening candidate.
+			k = int32(e.flatLeaves(src, f, fi))
+		}
+		e.kinds[p.kb+fi] = k
+		e.sch = append(e.sch, -1, -1)
+	}
+	if src.keyed {
+		p.label = "key"
+		for e.unionHas(&p, p.label) {
+			p.label = "_" + p.label
+		}
+	}
+	return p
+}
+
+// popPlan releases the scratch space of p.
+func (e *geEncoder) popPlan(p *gePlan) {
+	clear(e.strs[p.ub:])
+	e.strs = e.strs[:p.ub]
+	e.kinds = e.kinds[:p.kb]
+	e.sch = e.sch[:p.sb]
+}
+
+// flatLeaves returns the number of leaf columns field f flattens into
+// (SPEC §7.4.6), or 0 if it stays one column. f is non-empty and has no
+// '>'. Every present non-null value must be an object (newPlan only asks
+// for such fields), there must be at least one, and flatLevel must accept
+// them.
+func (e *geEncoder) flatLeaves(src geRows, f string, fi int) int {
+	base := len(e.objs)
+	n := src.len()
+	for i := 0; i < n; i++ {
+		v, ok, _ := geLookup(src.at(i), f, fi)
+		if !ok || v == nil {
+			continue
+		}
+		o, isObj := v.(Object)
+		if !isObj {
+			e.popObjs(base)
+			return 0
+		}
+		e.objs = append(e.objs, o)
+	}
+	leaves := e.flatLevel(base, true)
+	e.popObjs(base)
+	return leaves
+}
+
+func (e *geEncoder) popObjs(base int) {
+	clear(e.objs[base:])
+	e.objs = e.objs[:base]
+}
+
+// flatLevel checks that the objects e.objs[base:] (all present, non-null)
+// can be flattened together and returns their leaf count, or 0. They must
+// share one non-empty ordered key list whose keys are non-empty and free of
+// '>'; under each key the values must be all scalars (null allowed) or all
+// objects that recursively satisfy the same rules (an intermediate object
+// that is null or absent in some row would be lost). No object, at any
+// level, may have only null leaves: its columns would all read `-` and
+// decode as a null object (SPEC §7.4.6.2 rule 5), so such data keeps
+// attachments. nullCheck (set at the top level) checks that for the whole
+// subtrees at once.
+func (e *geEncoder) flatLevel(base int, nullCheck bool) int {
+	top := len(e.objs)
+	if top == base {
+		return 0
+	}
+	first := e.objs[base]
+	if len(first) == 0 {
+		return 0
+	}
+	for j := range first {
+		if k := first[j].Key; k == "" || strings.IndexByte(k, '>') >= 0 {
+			return 0
+		}
+	}
+	for k := base + 1; k < top; k++ {
+		o := e.objs[k]
+		if len(o) != len(first) {
+			return 0
+		}
+		for j := range o {
+			if o[j].Key != first[j].Key {
+				return 0
+			}
+		}
+	}
+	leaves := 0
+	for j := range first {
+		switch first[j].Value.(type) {
+		case Object:
+			for k := base; k < top; k++ {
+				sub, ok := e.objs[k][j].Value.(Object)
+				if !ok {
+					e.popObjs(top)
+					return 0
+				}
+				e.objs = append(e.objs, sub)
+			}
+			n := e.flatLevel(top, false)
+			e.popObjs(top)
+			if n == 0 {
+				return 0
+			}
+			leaves += n
+		case []any:
+			return 0
+		default:
+			for k := base + 1; k < top; k++ {
+				if geIsContainer(e.objs[k][j].Value) {
+					return 0
+				}
+			}
+			leaves++
+		}
+	}
+	if nullCheck {
+		// Checked last, so only shapes that flatten are walked.
+		for k := base; k < top; k++ {
+			if _, bad := geNullTree(e.objs[k]); bad {
+				return 0
+			}
+		}
+	}
+	return leaves
+}
+
+// geNullTree reports whether every scalar reachable through o's nested
+// objects is null (allNull), and whether o or some object nested in it has
+// only null leaves (bad). o holds only objects and scalars when this is
+// asked.
+func geNullTree(o Object) (allNull, bad bool) {
+	allNull = true
+	for i := range o {
+		switch x := o[i].Value.(type) {
+		case nil:
+		case Object:
+			a, b := geNullTree(x)
+			if b {
+				return false, true
+			}
+			if !a {
+				allNull = false
+			}
+		default:
+			allNull = false
+		}
+	}
+	return allNull, allNull
+}
+
+// table writes a tabular array or keyed map from its count bracket on:
+// `[N]{fields}` or `[N:]{label,fields}`, the line end, then the rows at
+// indentation bi with their attachments. sb/fi locate the parent's shared
+// schema slot when this array is an attachment (sb < 0: none); if the
+// declaration equals the schema already established there it is omitted,
+// and if none is established this declaration establishes it.
+func (e *geEncoder) table(src geRows, bi, sb, fi int) error {
+	p := e.newPlan(src)
+	e.buf = encoder.AppendCount(e.buf, src.len(), src.keyed)
+	ds := len(e.buf)
+	e.decl(&p)
+	if sb >= 0 && !src.keyed {
+		slot := sb + 2*fi
+		if s := e.sch[slot]; s >= 0 {
+			if string(e.buf[s:e.sch[slot+1]]) == string(e.buf[ds:]) {
+				e.buf = e.buf[:ds] // reuse the shared schema: `.f [N]`
+			}
+		} else {
+			e.sch[slot], e.sch[slot+1] = ds, len(e.buf)
+		}
+	}
+	e.buf = append(e.buf, '\n')
+	err := e.writeRows(&p, bi)
+	e.popPlan(&p)
+	return err
+}
+
+// decl writes the field declaration `{...}` of p: the key-column label for
+// a keyed map, then each field in union order, flattened fields as their
+// quoted `"f>k"` path columns, '>'-named fields omitted.
+func (e *geEncoder) decl(p *gePlan) {
+	e.buf = append(e.buf, '{')
+	if p.src.keyed {
+		e.buf = encoder.AppendKey(e.buf, p.label)
+		e.buf = append(e.buf, ',')
+	}
+	for fi := 0; fi < p.un; fi++ {
+		f := e.strs[p.ub+fi]
+		switch k := e.kinds[p.kb+fi]; {
+		case k == geExcluded:
+		case k == geColumn:
+			e.buf = encoder.AppendKey(e.buf, f)
+			e.buf = append(e.buf, ',')
+		default:
+			// Walk the first present object: all rows share its shape.
+			n := p.src.len()
+			for i := 0; i < n; i++ {
+				if v, ok, _ := geLookup(p.src.at(i), f, fi); ok && v != nil {
+					e.path = geAppendEscaped(e.path[:0], f)
+					e.flatDecl(v.(Object))
+					break
+				}
+			}
+		}
+	}
+	e.buf[len(e.buf)-1] = '}' // at least one column: replace the last ','
+}
+
+// flatDecl writes the path columns below the prefix in e.path.
+func (e *geEncoder) flatDecl(o Object) {
+	for i := range o {
+		mark := len(e.path)
+		e.path = append(e.path, '>')
+		e.path = geAppendEscaped(e.path, o[i].Key)
+		if sub, ok := o[i].Value.(Object); ok {
+			e.flatDecl(sub)
+		} else {
+			e.buf = append(e.buf, '"')
+			e.buf = append(e.buf, e.path...)
+			e.buf = append(e.buf, '"', ',')
+		}
+		e.path = e.path[:mark]
+	}
+}
+
+// geAppendEscaped appends s as the inside of a quoted string (SPEC §2.2).
+func geAppendEscaped(dst []byte, s string) []byte {
+	n := len(dst)
+	dst = encoder.AppendQuoted(dst, s)
+	copy(dst[n:], dst[n+1:len(dst)-1])
+	return dst[:len(dst)-2]
+}
+
+// writeRows writes the rows of p at indentation bi. Cells: scalars in Cell
+// context, `-` for null, `~` for absent, `^` for a nested value of an
+// ordinary column, flattened leaves for flattened fields. A row with any
+// attachment (including a '>'-named field's value) is prefixed `@i ` and
+// followed by its attachments in union order (SPEC §7.4.4).
+func (e *geEncoder) writeRows(p *gePlan, bi int) error {
+	n := p.src.len()
+	for i := 0; i < n; i++ {
+		row := p.src.at(i)
+		e.buf = encoder.AppendIndent(e.buf, bi)
+		rs := len(e.buf)
+		ab := len(e.att)
+		// First assume the row lists its keys in union order (the common
+		// case): a union field not at the row's cursor is then absent. If
+		// the row was not consumed entirely the assumption failed: redo
+		// the row with full lookups.
+		done, err := e.rowCells(p, i, row, true)
+		if err != nil {
+			return err
+		}
+		if !done {
+			e.buf = e.buf[:rs]
+			clear(e.att[ab:])
+			e.att = e.att[:ab]
+			if _, err := e.rowCells(p, i, row, false); err != nil {
+				return err
+			}
+		}
+		if len(e.att) > ab {
+			e.insertRowID(rs, i)
+		}
+		for j := ab; j < len(e.att); j++ {
+			a := e.att[j]
+			if err := e.attach(p, a.fi, a.v, bi); err != nil {
+				return err
+			}
+		}
+		clear(e.att[ab:])
+		e.att = e.att[:ab]
+	}
+	return nil
+}
+
+// rowCells writes the cells of row i and its line end, and pushes its
+// attachments. In ordered mode a field is looked up only at the row's
+// cursor, and the result is valid only if it reports done (every member
+// of the row was matched); otherwise every field is searched for.
+func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done bool, err error) {
+	if p.src.keyed {
+		e.str(p.src.obj[i].Key, encoder.Cell)
+		e.buf = append(e.buf, '|')
+	}
+	cur := 0
+	for fi := 0; fi < p.un; fi++ {
+		f := e.strs[p.ub+fi]
+		var v any
+		var ok bool
+		if ordered {
+			if cur < len(row) && row[cur].Key == f {
+				v, ok = row[cur].Value, true
+				cur++
+			}
+		} else {
+			v, ok, cur = geLookup(row, f, cur)
+		}
+		switch k := e.kinds[p.kb+fi]; {
+		case k == geExcluded:
+			if ok {
+				e.att = append(e.att, geAttachment{fi, v})
+			}
+			continue
+		case k > 0:
+			switch {
+			case !ok:
+				e.repeatCell('~', int(k))
+			case v == nil:
+				e.repeatCell('-', int(k))
+			default:
+				if err := e.flatCells(v.(Object)); err != nil {
+					return false, err
+				}
+			}
+			continue
+		}
+		switch {
+		case !ok:
+			e.buf = append(e.buf, '~')
+		case geIsContainer(v):
+			e.buf = append(e.buf, '^')
+			e.att = append(e.att, geAttachment{fi, v})
+		default:
+			if err := e.scalar(v, encoder.Cell); err != nil {
+				return false, err
+			}
+		}
+		e.buf = append(e.buf, '|')
+	}
+	e.buf[len(e.buf)-1] = '\n' // replace the last '|'
+	return !ordered || cur == len(row), nil
+}
+
+// repeatCell writes n cells holding the one-byte token c.
+func (e *geEncoder) repeatCell(c byte, n int) {
+	for ; n > 0; n-- {
+		e.buf = append(e.buf, c, '|')
+	}
+}
+
+// flatCells writes the leaves of a flattened object, in key order.
+func (e *geEncoder) flatCells(o Object) error {
+	for i := range o {
+		if sub, ok := o[i].Value.(Object); ok {
+			if err := e.flatCells(sub); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := e.scalar(o[i].Value, encoder.Cell); err != nil {
+			return err
+		}
+		e.buf = append(e.buf, '|')
+	}
+	return nil
+}
+
+// insertRowID inserts `@i ` at offset at (the start of the row after its
+// indentation).
+func (e *geEncoder) insertRowID(at, i int) {
+	var tmp [24]byte
+	id := append(tmp[:0], '@')
+	id = strconv.AppendInt(id, int64(i), 10)
+	id = append(id, ' ')
+	old := len(e.buf)
+	e.buf = append(e.buf, id...)
+	copy(e.buf[at+len(id):], e.buf[at:old])
+	copy(e.buf[at:], id)
+}
+
+// attach writes one attachment of a row at indentation d, its body at d+2
+// (SPEC §7.4.4): `.f =scalar` for a '>'-named field's scalar, `.f {}` plus
+// members or `.f [N:]{...}` plus rows for an object, and the array forms of
+// SPEC §7.3 (with shared schemas) for an array.
+func (e *geEncoder) attach(p *gePlan, fi int, v any, d int) error {
+	e.buf = encoder.AppendIndent(e.buf, d)
+	e.buf = append(e.buf, '.')
+	e.buf = encoder.AppendKey(e.buf, e.strs[p.ub+fi])
+	e.buf = append(e.buf, ' ')
+	switch x := v.(type) {
+	case Object:
+		if e.keyedOK(x) {
+			return e.table(geRows{obj: x, keyed: true}, d+2, -1, 0)
+		}
+		e.buf = append(e.buf, "{}\n"...)
+		return e.members(x, d+2)
+	case []any:
+		sb := p.sb
+		if e.kinds[p.kb+fi] == geExcluded {
+			// A '>'-named field has no column, and decoders differ on
+			// whether its attachments take part in shared array schemas
+			// (SPEC §7.4.5.3 speaks of "the field" of a marker cell). Its
+			// tabular attachments therefore always carry their complete
+			// declaration, which every reading decodes the same way;
+			// sharedSafe still treats them as establishing a schema, so an
+			// expanded `.f [N]` never follows one.
+			sb = -1
+		}
+		return e.arrayTail(x, d+2, sb, fi)
+	default:
+		e.buf = append(e.buf, '=')
+		if err := e.scalar(v, encoder.Value); err != nil {
+			return err
+		}
+		e.buf = append(e.buf, '\n')
+		return nil
+	}
+}
