@@ -101,7 +101,7 @@ type Decoder struct {
 	rootKind rootKind
 	err      error
 	profile  string
-	evCount  int
+	g        graphState
 }
 
 type rootState uint8
@@ -165,6 +165,7 @@ func (d *Decoder) resetState() {
 	d.err = nil
 	d.profile = ""
 	d.lineNo, d.lineOff = 0, 0
+	d.g.reset()
 }
 
 // Line returns the 1-based number of the line most recently read.
@@ -310,6 +311,9 @@ func (d *Decoder) step() (Event, error) {
 			}
 			continue
 		}
+		if d.profile == "graph" {
+			return d.graphStep()
+		}
 		if d.state == stBody {
 			return d.root()
 		}
@@ -374,6 +378,7 @@ func (d *Decoder) header() (Event, error) {
 		if string(key) == "profile" {
 			profile = val
 		}
+		d.g.headerField(key, val)
 		pos = end
 	}
 	if profile == nil {
@@ -394,13 +399,6 @@ func (d *Decoder) header() (Event, error) {
 
 // root parses the first body line and opens the root value (SPEC §7.1).
 func (d *Decoder) root() (Event, error) {
-	if d.profile == "graph" {
-		if d.atEOF {
-			d.state = stEnded
-			return Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}, nil
-		}
-		return Event{}, d.bodyErr(0, lexer.InvalidLine, "graph-profile bodies are not supported by this decoder yet")
-	}
 	d.state = stAfterRoot
 	if d.atEOF || (d.level == 0 && bytes.HasPrefix(d.body, []byte("##!"))) {
 		// empty root object

@@ -46,9 +46,32 @@ const (
 	KindSummary
 	// KindEnd marks the end of a complete, validated payload.
 	KindEnd
+
+	// Graph profile (SPEC §5, §6, §6a, §9, §10).
+
+	// KindGroup is a graph group header `## name [N]`: Key is the name, ID
+	// the distance of a symbol group (targets 0, related 1, extended 2,
+	// distance_N N) or -1 for edges and delta sections, Count the declared
+	// count or lexer.Deferred (-1) when there is none or it is `?`.
+	KindGroup
+	// KindSymbol is a node line: ID is the symbol id and Cells hold kind,
+	// qualified name, score (KindFloat), provenance and, on a delta
+	// `## added` line, distance (KindInt) as a fifth cell.
+	KindSymbol
+	// KindReference is a session reference `@N  # previously transmitted`; ID is N.
+	KindReference
+	// KindEdge is an edge line `@T<@S type [status]`: Cells hold target
+	// and source ids (KindInt), the edge type and, if present, the status.
+	KindEdge
+	// KindRemoved is a delta `## removed` line: Cells hold kind and qualified name.
+	KindRemoved
+	// KindDeltaEdge is a delta edge line `source -> target type`: Cells
+	// hold the source and target qualified names and the edge type.
+	KindDeltaEdge
 )
 
-var kindNames = [...]string{"invalid", "header", "object start", "object end", "array start", "array end", "scalar", "row", "inline body", "summary", "end"}
+var kindNames = [...]string{"invalid", "header", "object start", "object end", "array start", "array end", "scalar", "row",
+	"inline body", "summary", "end", "group", "symbol", "reference", "edge", "removed", "delta edge"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

@@ -1,0 +1,490 @@
+package stream
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// graphSection is the kind of the current graph group.
+type graphSection uint8
+
+const (
+	gsNone       graphSection = iota
+	gsSymbols                 // targets, related, extended, distance_N, or another group name
+	gsEdges                   // edges
+	gsRemoved                 // delta: removed
+	gsAdded                   // delta: added
+	gsDeltaEdges              // delta: edges_removed, edges_added
+)
+
+// graphState is the decoder state of a graph-profile body. Graph bodies are
+// flat: a sequence of group sections, each holding one line form.
+type graphState struct {
+	session, delta, unchanged bool
+	hdrSymbols, hdrEdges      int64 // header counts, -1 when absent
+	section                   graphSection
+	count, seen               int64 // the current section's declared count (or -1) and lines
+	deferred                  bool  // the current section is `[?]`
+	groupLine                 int
+	symbols, edges            int64 // lines seen in the payload
+	deferredEdges             int64 // edges under `[?]` sections, -1 if none
+	ids                       map[int64]struct{}
+	addedIDs                  int64
+}
+
+func (g *graphState) reset() {
+	*g = graphState{hdrSymbols: -1, hdrEdges: -1, deferredEdges: -1, ids: g.ids}
+	if g.ids != nil {
+		clear(g.ids)
+	}
+}
+
+// headerField records the header fields the graph body depends on.
+func (g *graphState) headerField(key, val []byte) {
+	switch string(key) {
+	case "session":
+		g.session = string(val) == "true"
+	case "delta":
+		g.delta = string(val) == "true"
+	case "unchanged":
+		g.unchanged = string(val) == "true"
+	case "symbols":
+		if v, ok := parseCount(val); ok {
+			g.hdrSymbols = v
+		}
+	case "edges":
+		if v, ok := parseCount(val); ok {
+			g.hdrEdges = v
+		}
+	}
+}
+
+// graphStep reads the next graph-profile line (SPEC §5, §6, §6a, §9, §10).
+func (d *Decoder) graphStep() (Event, error) {
+	g := &d.g
+	if d.atEOF || d.level == 0 && bytes.HasPrefix(d.body, []byte("##!")) {
+		if err := d.graphClose(); err != nil {
+			return Event{}, err
+		}
+		if d.atEOF {
+			d.state = stEnded
+			return Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}, nil
+		}
+		ev, err := d.summary()
+		if err != nil {
+			return ev, err
+		}
+		if err := d.graphSummary(ev); err != nil {
+			return Event{}, err
+		}
+		return ev, nil
+	}
+	if d.level != 0 {
+		return Event{}, d.bodyErr(0, lexer.InvalidIndent, "graph-profile lines are not indented")
+	}
+	d.beginLine()
+	b := d.body
+	if bytes.HasPrefix(b, []byte("## ")) {
+		if err := d.graphSectionEnd(); err != nil {
+			return Event{}, err
+		}
+		return d.graphGroup(b)
+	}
+	if g.section == gsNone {
+		if g.delta {
+			return Event{}, d.bodyErr(0, lexer.MalformedDelta, "delta line outside a delta section")
+		}
+		if b[0] == '@' && bytes.IndexByte(b, '<') >= 0 {
+			return Event{}, d.bodyErr(0, lexer.InvalidEdgeSyntax, "edge line outside an ## edges section")
+		}
+		return Event{}, d.bodyErr(0, lexer.InvalidNodeLine, "graph line outside a group section")
+	}
+	if g.seen++; g.seen > int64(d.limits.MaxElements) {
+		return Event{}, d.bodyErr(0, lexer.TooManyElements, "graph section exceeds the element limit")
+	}
+	d.consume()
+	switch g.section {
+	case gsSymbols:
+		return d.graphNode(b, false)
+	case gsEdges:
+		return d.graphEdge(b)
+	case gsAdded:
+		return d.graphNode(b, true)
+	case gsRemoved:
+		return d.graphRemoved(b)
+	default:
+		return d.graphDeltaEdge(b)
+	}
+}
+
+// fields splits a graph line on runs of spaces and tabs into d.cells as
+// string scalars, returning false if there are more than max fields.
+func (d *Decoder) fields(b []byte, max int) bool {
+	i := 0
+	for i < len(b) {
+		for i < len(b) && lexer.IsSpace(b[i]) {
+			i++
+		}
+		if i >= len(b) {
+			break
+		}
+		j := i
+		for j < len(b) && !lexer.IsSpace(b[j]) {
+			j++
+		}
+		if len(d.cells) == max {
+			return false
+		}
+		d.cells = append(d.cells, lexer.Scalar{Kind: lexer.KindString, Bytes: b[i:j], Col: 2*d.level + i + 1})
+		i = j
+	}
+	return true
+}
+
+// printable reports whether t is non-empty printable non-space ASCII (%x21-7E).
+func printable(t []byte) bool {
+	if len(t) == 0 {
+		return false
+	}
+	for _, c := range t {
+		if c < 0x21 || c > 0x7E {
+			return false
+		}
+	}
+	return true
+}
+
+func parseID(t []byte) (int64, bool) {
+	if len(t) == 0 || len(t) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range t {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
+}
+
+// validScore reports whether t matches `[-]1*DIGIT "." 2DIGIT` (SPEC §4).
+func validScore(t []byte) bool {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	j := i
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == j || i+3 != len(t) || t[i] != '.' {
+		return false
+	}
+	return t[i+1] >= '0' && t[i+1] <= '9' && t[i+2] >= '0' && t[i+2] <= '9'
+}
+
+func (d *Decoder) graphGroup(b []byte) (Event, error) {
+	g := &d.g
+	name, p, lerr := lexer.ScanKey(b, 3, &d.scratch)
+	if lerr != nil || bytes.IndexByte(name, '"') >= 0 || b[3] == '"' {
+		if g.delta {
+			return Event{}, d.bodyErr(3, lexer.MalformedDelta, "delta section names are bare")
+		}
+		return Event{}, d.bodyErr(3, lexer.InvalidLine, "graph group names are bare keys")
+	}
+	ev := Event{Kind: KindGroup, Key: name, ID: -1, Field: -1, Count: lexer.Deferred, Line: d.lineNo}
+	g.count, g.seen, g.deferred, g.groupLine = -1, 0, false, d.lineNo
+	if p < len(b) {
+		if b[p] != ' ' || p+1 >= len(b) || b[p+1] != '[' {
+			return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected a count bracket after the group name")
+		}
+		count, keyed, end, lerr := lexer.ScanCount(b, p+1, int64(d.limits.MaxElements))
+		if lerr != nil {
+			return Event{}, d.wrap(lerr, 2*d.level)
+		}
+		if keyed || end != len(b) {
+			return Event{}, d.bodyErr(p+1, lexer.InvalidLine, "unexpected text after the group count")
+		}
+		ev.Count, g.count = count, count
+		g.deferred = count == lexer.Deferred
+	}
+	n := string(name)
+	if g.delta {
+		switch n {
+		case "removed":
+			g.section = gsRemoved
+		case "added":
+			g.section = gsAdded
+		case "edges_removed", "edges_added":
+			g.section = gsDeltaEdges
+		default:
+			return Event{}, d.bodyErr(3, lexer.MalformedDelta, "unknown delta section "+strconv.Quote(n))
+		}
+	} else {
+		switch {
+		case n == "edges":
+			g.section = gsEdges
+		case n == "targets":
+			g.section, ev.ID = gsSymbols, 0
+		case n == "related":
+			g.section, ev.ID = gsSymbols, 1
+		case n == "extended":
+			g.section, ev.ID = gsSymbols, 2
+		case n == "removed" || n == "added" || n == "edges_removed" || n == "edges_added":
+			return Event{}, d.bodyErr(3, lexer.MalformedDelta, "delta section "+strconv.Quote(n)+" in a payload without delta=true")
+		default:
+			g.section = gsSymbols
+			if rest, ok := bytes.CutPrefix(name, []byte("distance_")); ok {
+				if v, ok := parseID(rest); ok {
+					ev.ID = v
+				}
+			}
+		}
+	}
+	d.consume()
+	return ev, nil
+}
+
+// graphSectionEnd validates the count of the section being closed.
+func (d *Decoder) graphSectionEnd() error {
+	g := &d.g
+	if g.count >= 0 && g.seen != g.count {
+		msg := "group on line " + strconv.Itoa(g.groupLine) + " declares " + strconv.FormatInt(g.count, 10) +
+			" lines but has " + strconv.FormatInt(g.seen, 10)
+		if d.atEOF {
+			return d.eofErr(lexer.CountMismatch, msg)
+		}
+		return d.bodyErr(0, lexer.CountMismatch, msg)
+	}
+	if g.deferred && g.section == gsEdges {
+		if g.deferredEdges < 0 {
+			g.deferredEdges = 0
+		}
+		g.deferredEdges += g.seen
+	}
+	g.count, g.seen, g.deferred = -1, 0, false
+	return nil
+}
+
+// graphClose ends the body: the open section's count and the header's
+// symbols= and edges= counts (not for delta or unchanged payloads).
+func (d *Decoder) graphClose() error {
+	if err := d.graphSectionEnd(); err != nil {
+		return err
+	}
+	g := &d.g
+	g.section = gsNone
+	if g.delta || g.unchanged {
+		return nil
+	}
+	check := func(what string, declared, actual int64) error {
+		if declared >= 0 && declared != actual {
+			msg := "header declares " + what + "=" + strconv.FormatInt(declared, 10) + " but the payload has " + strconv.FormatInt(actual, 10)
+			if d.atEOF {
+				return d.eofErr(lexer.CountMismatch, msg)
+			}
+			return d.bodyErr(0, lexer.CountMismatch, msg)
+		}
+		return nil
+	}
+	if err := check("symbols", g.hdrSymbols, g.symbols); err != nil {
+		return err
+	}
+	return check("edges", g.hdrEdges, g.edges)
+}
+
+// graphSummary validates a graph trailer: its edges= field must match the
+// edges under `[?]` (SPEC §13.2); counts= is informational (§8.4.1).
+func (d *Decoder) graphSummary(ev Event) error {
+	g := &d.g
+	for i, k := range ev.Fields {
+		v, ok := parseCount(ev.Cells[i].Bytes)
+		switch string(k) {
+		case "edges":
+			if ok && g.deferredEdges >= 0 && v != g.deferredEdges {
+				return d.errAt(1, lexer.CountMismatch, "summary edges="+strconv.FormatInt(v, 10)+" but the [?] edges section has "+
+					strconv.FormatInt(g.deferredEdges, 10))
+			}
+		case "symbols":
+			if ok && g.hdrSymbols < 0 && v != g.symbols {
+				return d.errAt(1, lexer.CountMismatch, "summary symbols="+strconv.FormatInt(v, 10)+" but the payload has "+
+					strconv.FormatInt(g.symbols, 10))
+			}
+		}
+	}
+	return nil
+}
+
+// graphNode parses a node line, a session reference, or (delta) an added line.
+func (d *Decoder) graphNode(b []byte, delta bool) (Event, error) {
+	g := &d.g
+	if b[0] != '@' {
+		if delta {
+			return Event{}, d.bodyErr(0, lexer.MalformedDelta, "## added lines are @id kind qname score provenance distance")
+		}
+		return Event{}, d.bodyErr(0, lexer.InvalidNodeLine, "a node line starts with @id")
+	}
+	end := 1
+	for end < len(b) && !lexer.IsSpace(b[end]) {
+		end++
+	}
+	id, ok := parseID(b[1:end])
+	if !ok {
+		return Event{}, d.bodyErr(1, lexer.InvalidSymbolID, "@ must be followed by a decimal symbol id")
+	}
+	rest := end
+	for rest < len(b) && lexer.IsSpace(b[rest]) {
+		rest++
+	}
+	if !delta && rest < len(b) && b[rest] == '#' {
+		if !g.session {
+			return Event{}, d.bodyErr(0, lexer.InvalidNodeLine, "a bare reference needs session=true in the header")
+		}
+		if err := d.declare(id, 1); err != nil {
+			return Event{}, err
+		}
+		return Event{Kind: KindReference, ID: id, Field: -1, Line: d.lineNo}, nil
+	}
+	want := 5
+	if delta {
+		want = 6
+	}
+	if !d.fields(b, want) || len(d.cells) != want {
+		if delta {
+			return Event{}, d.bodyErr(0, lexer.MalformedDelta, "## added lines are @id kind qname score provenance distance")
+		}
+		return Event{}, d.bodyErr(0, lexer.InvalidNodeLine, "a node line has exactly 5 fields: @id kind qname score provenance")
+	}
+	for i := 1; i < want; i++ {
+		if !printable(d.cells[i].Bytes) {
+			return Event{}, d.bodyErr(d.cells[i].Col-1-2*d.level, lexer.InvalidNodeLine, "node fields are printable non-space ASCII")
+		}
+	}
+	if kind := d.cells[1].Bytes; !lexer.IsBareKey(string(kind)) {
+		return Event{}, d.bodyErr(d.cells[1].Col-1, lexer.InvalidNodeLine, "kind "+strconv.Quote(string(kind))+" is not a bare key")
+	}
+	if !validScore(d.cells[3].Bytes) {
+		return Event{}, d.bodyErr(d.cells[3].Col-1, lexer.InvalidScore, "score "+strconv.Quote(string(d.cells[3].Bytes))+" does not match [-]DIGITS.2DIGIT")
+	}
+	d.cells[3].Kind = lexer.KindFloat
+	if delta {
+		dist, ok := parseID(d.cells[5].Bytes)
+		if !ok {
+			return Event{}, d.bodyErr(d.cells[5].Col-1, lexer.MalformedDelta, "distance must be a decimal integer")
+		}
+		d.cells[5].Kind, d.cells[5].Int = lexer.KindInt, dist
+		if id != g.addedIDs {
+			return Event{}, d.bodyErr(1, lexer.InvalidSymbolID, "## added ids are sequential from 0")
+		}
+		g.addedIDs++
+	} else if err := d.declare(id, 0); err != nil {
+		return Event{}, err
+	}
+	// Cells: kind, qname, score, provenance[, distance]; ID carries the id.
+	copy(d.cells, d.cells[1:])
+	d.cells = d.cells[:want-1]
+	return Event{Kind: KindSymbol, ID: id, Field: -1, Cells: d.cells, Line: d.lineNo}, nil
+}
+
+// declare records a symbol id: sequential from 0 without a session (SPEC
+// §5), unique with one.
+func (d *Decoder) declare(id int64, col int) error {
+	g := &d.g
+	if !g.session {
+		if id != g.symbols {
+			return d.bodyErr(col+1, lexer.InvalidSymbolID, "symbol id @"+strconv.FormatInt(id, 10)+
+				" is not the next sequential id @"+strconv.FormatInt(g.symbols, 10))
+		}
+	} else {
+		if g.ids == nil {
+			g.ids = make(map[int64]struct{})
+		}
+		if _, dup := g.ids[id]; dup {
+			return d.bodyErr(col+1, lexer.InvalidSymbolID, "symbol id @"+strconv.FormatInt(id, 10)+" is declared twice")
+		}
+		g.ids[id] = struct{}{}
+	}
+	g.symbols++
+	return nil
+}
+
+func (d *Decoder) declared(id int64) bool {
+	g := &d.g
+	if !g.session {
+		return id < g.symbols
+	}
+	_, ok := g.ids[id]
+	return ok
+}
+
+// graphEdge parses `@T<@S type [status]` (SPEC §6).
+func (d *Decoder) graphEdge(b []byte) (Event, error) {
+	if !d.fields(b, 3) || len(d.cells) < 2 {
+		return Event{}, d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
+	}
+	ref := d.cells[0].Bytes
+	lt := bytes.IndexByte(ref, '<')
+	if lt < 0 {
+		return Event{}, d.bodyErr(0, lexer.InvalidEdgeSyntax, "edge line is missing the < separator")
+	}
+	if ref[0] != '@' || lt+1 >= len(ref) || ref[lt+1] != '@' {
+		return Event{}, d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
+	}
+	tgt, ok1 := parseID(ref[1:lt])
+	src, ok2 := parseID(ref[lt+2:])
+	if !ok1 || !ok2 {
+		return Event{}, d.bodyErr(0, lexer.InvalidSymbolID, "edge ids must be decimal integers")
+	}
+	if !d.declared(tgt) {
+		return Event{}, d.bodyErr(1, lexer.UnknownEdgeReference, "edge target @"+strconv.FormatInt(tgt, 10)+" is not a declared symbol")
+	}
+	if !d.declared(src) {
+		return Event{}, d.bodyErr(lt+2, lexer.UnknownEdgeReference, "edge source @"+strconv.FormatInt(src, 10)+" is not a declared symbol")
+	}
+	if !printable(d.cells[1].Bytes) {
+		return Event{}, d.bodyErr(d.cells[1].Col-1, lexer.InvalidEdgeSyntax, "edge type is printable non-space ASCII")
+	}
+	if len(d.cells) == 3 {
+		if s := string(d.cells[2].Bytes); s != "added" && s != "removed" {
+			return Event{}, d.bodyErr(d.cells[2].Col-1, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+strconv.Quote(s))
+		}
+	}
+	d.g.edges++
+	typ := d.cells[1]
+	status, hasStatus := lexer.Scalar{}, len(d.cells) == 3
+	if hasStatus {
+		status = d.cells[2]
+	}
+	base := 2 * d.level
+	d.cells = append(d.cells[:0],
+		lexer.Scalar{Kind: lexer.KindInt, Int: tgt, Bytes: ref[1:lt], Col: base + 2},
+		lexer.Scalar{Kind: lexer.KindInt, Int: src, Bytes: ref[lt+2:], Col: base + lt + 3},
+		typ)
+	if hasStatus {
+		d.cells = append(d.cells, status)
+	}
+	return Event{Kind: KindEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}, nil
+}
+
+// graphRemoved parses a delta `kind qname` line (SPEC §10.1).
+func (d *Decoder) graphRemoved(b []byte) (Event, error) {
+	if !d.fields(b, 2) || len(d.cells) != 2 || !lexer.IsBareKey(string(d.cells[0].Bytes)) || !printable(d.cells[1].Bytes) {
+		return Event{}, d.bodyErr(0, lexer.MalformedDelta, "## removed lines are kind qname")
+	}
+	return Event{Kind: KindRemoved, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}, nil
+}
+
+// graphDeltaEdge parses a delta `source -> target type` line (SPEC §10.1).
+func (d *Decoder) graphDeltaEdge(b []byte) (Event, error) {
+	if !d.fields(b, 4) || len(d.cells) != 4 || string(d.cells[1].Bytes) != "->" ||
+		!printable(d.cells[0].Bytes) || !printable(d.cells[2].Bytes) || !printable(d.cells[3].Bytes) {
+		return Event{}, d.bodyErr(0, lexer.MalformedDelta, "delta edge lines are source -> target type")
+	}
+	d.cells[1] = d.cells[2]
+	d.cells[2] = d.cells[3]
+	d.cells = d.cells[:3]
+	return Event{Kind: KindDeltaEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}, nil
+}
