@@ -1,0 +1,98 @@
+package stream
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+func TestGraphEvents(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"buffered", "GCF profile=graph tool=t symbols=2 edges=1\n## targets\n@0 fn pkg.A 0.78 lsp\n## related\n@1 type pkg.B 0.50 ast\n## edges [1]\n@0<@1 calls\n",
+			"header [string:profile=graph|string:t|string:2|string:1]\n" +
+				"group key=\"targets\" id=0\nsymbol id=0 [string:fn|string:pkg.A|float:0.78|string:lsp]\n" +
+				"group key=\"related\" id=1\nsymbol id=1 [string:type|string:pkg.B|float:0.50|string:ast]\n" +
+				"group key=\"edges\"\nedge [int:0|int:1|string:calls]\nend\n"},
+		{"distance_N, status and streaming trailer", "GCF profile=graph\n## distance_7\n@0 fn a.B -1.25 x\n## edges [?]\n@0<@0 calls added\n##! summary symbols=1 edges=1 counts=1,1\n",
+			"header [string:profile=graph]\ngroup key=\"distance_7\" id=7\nsymbol id=0 [string:fn|string:a.B|float:-1.25|string:x]\n" +
+				"group key=\"edges\"\nedge [int:0|int:0|string:calls|string:added]\nsummary [string:1|string:1|string:1,1]\nend\n"},
+		{"session reference", "GCF profile=graph symbols=2 session=true\n## targets\n@4  # previously transmitted\n@9 fn p.Q 0.10 x\n## edges [1]\n@4<@9 calls\n",
+			"header [string:profile=graph|string:2|string:true]\ngroup key=\"targets\" id=0\nreference id=4\nsymbol id=9 [string:fn|string:p.Q|float:0.10|string:x]\n" +
+				"group key=\"edges\"\nedge [int:4|int:9|string:calls]\nend\n"},
+		{"delta", "GCF profile=graph delta=true base_root=a new_root=b\n## removed\nfn p.Old\n## added\n@0 fn p.New 0.85 rwr 2\n## edges_removed\np.X -> p.Old calls\n## edges_added\np.X -> p.New calls\n",
+			"header [string:profile=graph|string:true|string:a|string:b]\ngroup key=\"removed\"\nremoved [string:fn|string:p.Old]\n" +
+				"group key=\"added\"\nsymbol id=0 [string:fn|string:p.New|float:0.85|string:rwr|int:2]\n" +
+				"group key=\"edges_removed\"\ndelta edge [string:p.X|string:p.Old|string:calls]\n" +
+				"group key=\"edges_added\"\ndelta edge [string:p.X|string:p.New|string:calls]\nend\n"},
+		{"header only unchanged", "GCF profile=graph unchanged=true pack_root=sha256:00 symbols=10\n",
+			"header [string:profile=graph|string:true|string:sha256:00|string:10]\nend\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := render(t, tt.in)
+			if err != nil {
+				t.Fatalf("unexpected error %v after\n%s", err, got)
+			}
+			// The header's cells are its values; show the profile pair plainly.
+			if got != fixHeader(tt.want) {
+				t.Fatalf("events differ\n got:\n%s\nwant:\n%s", got, fixHeader(tt.want))
+			}
+		})
+	}
+}
+
+// fixHeader rewrites the expected header cell "profile=graph" to the value
+// the decoder reports ("graph").
+func fixHeader(s string) string {
+	const from, to = "string:profile=graph", "string:graph"
+	for i := 0; i+len(from) <= len(s); i++ {
+		if s[i:i+len(from)] == from {
+			return s[:i] + to + s[i+len(from):]
+		}
+	}
+	return s
+}
+
+func TestGraphErrors(t *testing.T) {
+	tests := []struct {
+		name, in  string
+		cat       lexer.Category
+		line, col int
+	}{
+		{"four fields", "GCF profile=graph\n## targets\n@0 fn pkg.Foo 0.90\n", lexer.InvalidNodeLine, 3, 1},
+		{"six fields", "GCF profile=graph\n## targets\n@0 fn pkg.Foo 0.90 lsp 3\n", lexer.InvalidNodeLine, 3, 1},
+		{"symbol id", "GCF profile=graph\n## targets\n@x fn pkg.Foo 0.90 lsp\n", lexer.InvalidSymbolID, 3, 2},
+		{"non-sequential id", "GCF profile=graph\n## targets\n@1 fn pkg.Foo 0.90 lsp\n", lexer.InvalidSymbolID, 3, 2},
+		{"duplicate session id", "GCF profile=graph session=true\n## targets\n@3 fn a.A 0.90 lsp\n@3 fn a.B 0.90 lsp\n", lexer.InvalidSymbolID, 4, 2},
+		{"score word", "GCF profile=graph\n## targets\n@0 fn pkg.Foo nope lsp\n", lexer.InvalidScore, 3, 15},
+		{"score one decimal", "GCF profile=graph\n## targets\n@0 fn pkg.Foo 0.9 lsp\n", lexer.InvalidScore, 3, 15},
+		{"edge without <", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0 @0 calls\n", lexer.InvalidEdgeSyntax, 5, 1},
+		{"bad status", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0<@0 calls maybe\n", lexer.InvalidEdgeSyntax, 5, 13},
+		{"unknown edge ref", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0<@1 calls\n", lexer.UnknownEdgeReference, 5, 5},
+		{"edges surplus", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0<@0 a\n@0<@0 b\n", lexer.CountMismatch, 7, 1},
+		{"edges deficit", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [2]\n@0<@0 a\n", lexer.CountMismatch, 6, 1},
+		{"header symbols", "GCF profile=graph symbols=2\n## targets\n@0 fn a.A 0.90 l\n", lexer.CountMismatch, 4, 1},
+		{"summary edges", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [?]\n@0<@0 a\n##! summary edges=2\n", lexer.CountMismatch, 6, 1},
+		{"reference without session", "GCF profile=graph\n## targets\n@0  # previously transmitted\n", lexer.InvalidNodeLine, 3, 1},
+		{"unknown delta section", "GCF profile=graph delta=true\n## changed\n", lexer.MalformedDelta, 2, 4},
+		{"removed line form", "GCF profile=graph delta=true\n## removed\n@0 fn a.A 0.90 l\n", lexer.MalformedDelta, 3, 1},
+		{"added without distance", "GCF profile=graph delta=true\n## added\n@0 fn a.A 0.90 l\n", lexer.MalformedDelta, 3, 1},
+		{"delta edge form", "GCF profile=graph delta=true\n## edges_added\na.A calls a.B\n", lexer.MalformedDelta, 3, 1},
+		{"delta section without delta", "GCF profile=graph\n## added\n", lexer.MalformedDelta, 2, 4},
+		{"line before any group", "GCF profile=graph\n@0 fn a.A 0.90 l\n", lexer.InvalidNodeLine, 2, 1},
+		{"non-ascii qname", "GCF profile=graph\n## targets\n@0 fn a.é 0.90 l\n", lexer.InvalidNodeLine, 3, 7},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := render(t, tt.in)
+			var se *lexer.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("want %s, got %v", tt.cat, err)
+			}
+			if se.Category != tt.cat || se.Line != tt.line || se.Column != tt.col {
+				t.Fatalf("want %s at %d:%d, got %s at %d:%d (%s)", tt.cat, tt.line, tt.col, se.Category, se.Line, se.Column, se.Msg)
+			}
+		})
+	}
+}
