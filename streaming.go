@@ -71,9 +71,13 @@ type missing struct{}
 
 // Encoder writes GCF to an io.Writer through pooled buffers. Encode writes
 // one complete buffered payload; BeginTable, WriteRow/WriteRecord and
-// EndTable write streaming tables with deferred counts (SPEC §8), and Close
-// adds the `##! summary` trailer. Every method returns an error and leaves
-// the encoder unchanged when it fails. Not safe for concurrent use.
+// EndTable write streaming generic-profile tables with deferred counts
+// (SPEC §8), and Close adds the `##! summary` trailer. BeginGraph,
+// WriteSymbol and WriteEdge write a streaming graph-profile payload instead
+// (see BeginGraph); one encoder writes one payload of one profile, and the
+// methods of the other profile are rejected. Every method returns an error
+// and leaves the encoder unchanged when it fails. Not safe for concurrent
+// use.
 type Encoder struct {
 	w        *encoder.Writer
 	started  bool // header written
@@ -81,6 +85,7 @@ type Encoder struct {
 	keys     map[string]struct{}
 	table    *streamTable
 	deferred []int
+	graph    *graphStream // non-nil once BeginGraph has written the header
 }
 
 type streamTable struct {
@@ -102,6 +107,9 @@ var errClosed = errors.New("gcf: encoder is closed")
 func (e *Encoder) Encode(v any) error {
 	if e.closed {
 		return errClosed
+	}
+	if e.graph != nil {
+		return errGraphMode("Encode")
 	}
 	if e.started {
 		return lexer.Errorf(lexer.InvalidSchema, "Encode writes a whole payload; this encoder has already started one")
@@ -131,6 +139,9 @@ func (e *Encoder) header(b []byte) []byte {
 func (e *Encoder) WriteField(key string, value any) error {
 	if e.closed {
 		return errClosed
+	}
+	if e.graph != nil {
+		return errGraphMode("WriteField")
 	}
 	if e.table != nil || len(e.deferred) > 0 {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteField(%q) after a streaming table: fields must come first", key)
@@ -169,6 +180,9 @@ func (e *Encoder) BeginKeyedTable(name string, fields ...string) error {
 func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	if e.closed {
 		return errClosed
+	}
+	if e.graph != nil {
+		return errGraphMode("BeginTable")
 	}
 	if len(fields) == 0 {
 		return lexer.Errorf(lexer.InvalidSchema, "table %q needs at least one field", name)
@@ -234,6 +248,9 @@ func (e *Encoder) WriteRow(values ...any) error {
 	if e.closed {
 		return errClosed
 	}
+	if e.graph != nil {
+		return errGraphMode("WriteRow")
+	}
 	t := e.table
 	if t == nil {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteRow without an open table")
@@ -287,6 +304,9 @@ func (e *Encoder) writeRecord(key string, rec any, keyed bool) error {
 	if e.closed {
 		return errClosed
 	}
+	if e.graph != nil {
+		return errGraphMode("WriteRecord")
+	}
 	t := e.table
 	if t == nil {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteRecord without an open table")
@@ -327,6 +347,9 @@ func (e *Encoder) EndTable() error {
 	if e.closed {
 		return errClosed
 	}
+	if e.graph != nil {
+		return errGraphMode("EndTable")
+	}
 	if e.table == nil {
 		return lexer.Errorf(lexer.InvalidSchema, "EndTable without an open table")
 	}
@@ -340,10 +363,15 @@ func (e *Encoder) Flush() error { return e.w.Flush() }
 
 // Close ends an open table, writes the header if nothing was written and
 // the `##! summary counts=...` trailer if any table was streamed, flushes
-// and releases the buffer. Close does not close the underlying writer.
+// and releases the buffer. For a graph payload (BeginGraph) it writes the
+// graph trailer `##! summary symbols=N edges=M counts=...` instead (see
+// BeginGraph). Close does not close the underlying writer.
 func (e *Encoder) Close() error {
 	if e.closed {
 		return nil
+	}
+	if e.graph != nil {
+		return e.closeGraph()
 	}
 	if e.table != nil {
 		if err := e.EndTable(); err != nil {

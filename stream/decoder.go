@@ -128,6 +128,7 @@ const (
 func NewDecoder(r io.Reader, limits Limits) *Decoder {
 	d := &Decoder{}
 	d.limits = limits.withDefaults()
+	d.resetState()
 	d.lr.reset(r, d.limits.MaxLineBytes, d.limits.MaxBytes)
 	return d
 }

@@ -1,0 +1,391 @@
+package gcf
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// Encode encodes p as a buffered, canonical graph-profile payload (SPEC
+// §3.2, §5, §6, §6a, §16.1) and returns a fresh slice owned by the caller.
+//
+// Layout:
+//
+//   - Header `GCF profile=graph`, then ` tool=T` when p.Tool is non-empty,
+//     ` budget=N` and ` tokens=N` when nonzero, ` symbols=N` always,
+//     ` edges=N` when nonzero and ` pack_root=R` when p.PackRoot is
+//     non-empty, in that order.
+//   - Symbols grouped by Distance in ascending order (`## targets` 0,
+//     `## related` 1, `## extended` 2, `## distance_N` N>2); only non-empty
+//     groups get a header. Within a group symbols are ordered by Score
+//     descending; ties keep their input order. IDs are assigned after
+//     sorting, sequentially from 0 in emission order.
+//   - Node lines `@id kind qname score provenance`: kind is KindAbbrev(Kind),
+//     score has exactly two decimals, rounded half-to-even on the exact
+//     double (0.125 -> 0.12, 0.375 -> 0.38); a result that rounds to
+//     negative zero is written 0.00 (SPEC §2.3.1 forbids -0).
+//   - `## edges [N]` when there are edges, then `@target<@source type`
+//     (plus ` status`) sorted by source ID, target ID, then edge type;
+//     ties keep input order. Edge endpoints are qualified names resolved to
+//     the first symbol of p.Symbols (input order) with that name.
+//
+// Errors are *SyntaxError values without position; on error no bytes are
+// returned:
+//
+//   - invalid_node_line: a Kind, QualifiedName or Provenance that is empty
+//     or not printable non-whitespace ASCII (SPEC §4 qname/provenance
+//     grammar), a wire kind that is not a bare key (SPEC §4 kind grammar),
+//     a negative Distance, or a Tool / PackRoot that is not a valid header
+//     value (printable non-whitespace ASCII);
+//   - out_of_range: a NaN or infinite Score, a negative budget or token
+//     count;
+//   - invalid_edge_syntax: an empty or non-ASCII-printable edge type, or a
+//     Status other than "", "added" or "removed";
+//   - unknown_edge_reference: an edge naming a symbol absent from p. Such an
+//     edge is never dropped silently.
+//
+// p is not modified. A nil p is an error.
+func Encode(p *Payload) ([]byte, error) {
+	buf := encoder.GetBuffer()
+	b, err := appendGraph(buf.B[:0], p, nil)
+	var out []byte
+	if err == nil {
+		out = make([]byte, len(b))
+		copy(out, b)
+	}
+	buf.B = b
+	encoder.PutBuffer(buf)
+	return out, err
+}
+
+// AppendEncode appends the canonical encoding of p (see Encode) to dst and
+// returns the extended slice. On error it returns dst unchanged in length
+// (bytes past len(dst) in its capacity may have been overwritten).
+func AppendEncode(dst []byte, p *Payload) ([]byte, error) {
+	out, err := appendGraph(dst, p, nil)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
+// grLine is one symbol in emission order: the index into Payload.Symbols,
+// its wire ID and whether it is a bare session reference.
+type grLine struct {
+	sym int
+	id  int
+	ref bool
+}
+
+// grEdge is one resolved edge.
+type grEdge struct {
+	src, tgt int
+	typ      string
+	status   string
+}
+
+// grSessionPlan lets a session assign IDs and decide references. assign is
+// called once per symbol, in emission order, and returns the ID and whether
+// the symbol is a bare reference.
+type grSessionPlan interface {
+	assign(s *Symbol) (id int, ref bool)
+}
+
+// appendGraph appends the buffered encoding of p. With a non-nil plan, IDs
+// and references come from the session and ` session=true` ends the header.
+func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
+	if p == nil {
+		return dst, lexer.Errorf(lexer.InvalidNodeLine, "nil graph payload")
+	}
+	if err := grCheckHeader(p.Tool, p.TokenBudget, p.TokensUsed); err != nil {
+		return dst, err
+	}
+	if p.PackRoot != "" && !grIsToken(p.PackRoot) {
+		return dst, lexer.Errorf(lexer.InvalidNodeLine, "pack_root %q is not a header value (printable non-whitespace ASCII)", p.PackRoot)
+	}
+	for i := range p.Symbols {
+		if err := grCheckSymbol(&p.Symbols[i], i); err != nil {
+			return dst, err
+		}
+	}
+	order := grOrder(p.Symbols)
+	lines := make([]grLine, len(order))
+	var idOf []int // symbol index -> wire id
+	if len(p.Edges) > 0 {
+		idOf = make([]int, len(p.Symbols))
+	}
+	for pos, si := range order {
+		id, ref := pos, false
+		if plan != nil {
+			id, ref = plan.assign(&p.Symbols[si])
+		}
+		lines[pos] = grLine{sym: si, id: id, ref: ref}
+		if idOf != nil {
+			idOf[si] = id
+		}
+	}
+	edges, err := grResolveEdges(p, idOf)
+	if err != nil {
+		return dst, err
+	}
+
+	b := dst
+	b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
+	b = append(b, " symbols="...)
+	b = strconv.AppendInt(b, int64(len(p.Symbols)), 10)
+	if len(edges) > 0 {
+		b = append(b, " edges="...)
+		b = strconv.AppendInt(b, int64(len(edges)), 10)
+	}
+	if p.PackRoot != "" {
+		b = append(b, " pack_root="...)
+		b = append(b, p.PackRoot...)
+	}
+	if plan != nil {
+		b = append(b, " session=true"...)
+	}
+	b = append(b, '\n')
+
+	group := -1
+	for _, ln := range lines {
+		s := &p.Symbols[ln.sym]
+		if s.Distance != group {
+			group = s.Distance
+			b = append(b, "## "...)
+			b = grAppendGroupName(b, group)
+			b = append(b, '\n')
+		}
+		if ln.ref {
+			b = append(b, '@')
+			b = strconv.AppendInt(b, int64(ln.id), 10)
+			b = append(b, "  # previously transmitted\n"...)
+			continue
+		}
+		b = grAppendNode(b, ln.id, s)
+		b = append(b, '\n')
+	}
+	if len(edges) > 0 {
+		b = append(b, "## edges "...)
+		b = encoder.AppendCount(b, len(edges), false)
+		b = append(b, '\n')
+		for i := range edges {
+			b = grAppendEdge(b, &edges[i])
+		}
+	}
+	return b, nil
+}
+
+// grOrder returns the indices of syms in emission order: distance
+// ascending, score descending, input order for ties. Scores must already
+// be finite.
+func grOrder(syms []Symbol) []int {
+	order := make([]int, len(syms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		sa, sb := &syms[a], &syms[b]
+		if c := cmp.Compare(sa.Distance, sb.Distance); c != 0 {
+			return c
+		}
+		return cmp.Compare(sb.Score, sa.Score)
+	})
+	return order
+}
+
+// grFirstByName maps each qualified name to the index of its first symbol
+// in input order.
+func grFirstByName(syms []Symbol) map[string]int {
+	m := make(map[string]int, len(syms))
+	for i := range syms {
+		if _, ok := m[syms[i].QualifiedName]; !ok {
+			m[syms[i].QualifiedName] = i
+		}
+	}
+	return m
+}
+
+// grResolveEdges validates p.Edges, maps their endpoints to wire IDs
+// through idOf (symbol index -> id) and sorts them by source ID, target ID
+// and edge type (stable).
+func grResolveEdges(p *Payload, idOf []int) ([]grEdge, error) {
+	if len(p.Edges) == 0 {
+		return nil, nil
+	}
+	byName := grFirstByName(p.Symbols)
+	edges := make([]grEdge, len(p.Edges))
+	for i := range p.Edges {
+		e := &p.Edges[i]
+		if err := grCheckEdge(e, i); err != nil {
+			return nil, err
+		}
+		si, ok := byName[e.Source]
+		if !ok {
+			return nil, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the payload", i, e.Source)
+		}
+		ti, ok := byName[e.Target]
+		if !ok {
+			return nil, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
+		}
+		edges[i] = grEdge{src: idOf[si], tgt: idOf[ti], typ: e.EdgeType, status: e.Status}
+	}
+	slices.SortStableFunc(edges, grCompareEdges)
+	return edges, nil
+}
+
+func grCompareEdges(a, b grEdge) int {
+	if c := cmp.Compare(a.src, b.src); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.tgt, b.tgt); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.typ, b.typ)
+}
+
+// grCheckHeader validates the header fields shared by buffered, session,
+// streaming and delta payloads.
+func grCheckHeader(tool string, budget, tokens int) error {
+	if tool != "" && !grIsToken(tool) {
+		return lexer.Errorf(lexer.InvalidNodeLine, "tool %q is not a header value (printable non-whitespace ASCII)", tool)
+	}
+	if budget < 0 {
+		return lexer.Errorf(lexer.OutOfRange, "token budget %d is negative", budget)
+	}
+	if tokens < 0 {
+		return lexer.Errorf(lexer.OutOfRange, "tokens used %d is negative", tokens)
+	}
+	return nil
+}
+
+// grAppendHeaderStart appends `GCF profile=graph` with the optional tool,
+// budget and tokens fields (each only when set).
+func grAppendHeaderStart(b []byte, tool string, budget, tokens int) []byte {
+	b = append(b, "GCF profile=graph"...)
+	if tool != "" {
+		b = append(b, " tool="...)
+		b = append(b, tool...)
+	}
+	if budget != 0 {
+		b = append(b, " budget="...)
+		b = strconv.AppendInt(b, int64(budget), 10)
+	}
+	if tokens != 0 {
+		b = append(b, " tokens="...)
+		b = strconv.AppendInt(b, int64(tokens), 10)
+	}
+	return b
+}
+
+// grCheckSymbol validates everything a node line carries. i is the
+// symbol's input index, for the message.
+func grCheckSymbol(s *Symbol, i int) error {
+	if s.Kind == "" {
+		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d (%q): empty kind", i, s.QualifiedName)
+	}
+	if k := KindAbbrev(s.Kind); !lexer.IsBareKey(k) {
+		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d (%q): kind %q is not a bare key (SPEC §4 kind grammar)", i, s.QualifiedName, k)
+	}
+	if !grIsToken(s.QualifiedName) {
+		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d: qualified name %q must be non-empty printable non-whitespace ASCII", i, s.QualifiedName)
+	}
+	if !grIsToken(s.Provenance) {
+		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d (%q): provenance %q must be non-empty printable non-whitespace ASCII", i, s.QualifiedName, s.Provenance)
+	}
+	if math.IsNaN(s.Score) || math.IsInf(s.Score, 0) {
+		return lexer.Errorf(lexer.OutOfRange, "symbol %d (%q): non-finite score %v", i, s.QualifiedName, s.Score)
+	}
+	if s.Distance < 0 {
+		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d (%q): negative distance %d", i, s.QualifiedName, s.Distance)
+	}
+	return nil
+}
+
+// grCheckEdge validates the edge type and status of an edge.
+func grCheckEdge(e *Edge, i int) error {
+	if !grIsToken(e.EdgeType) {
+		return lexer.Errorf(lexer.InvalidEdgeSyntax, "edge %d (%s -> %s): edge type %q must be non-empty printable non-whitespace ASCII", i, e.Source, e.Target, e.EdgeType)
+	}
+	switch e.Status {
+	case "", "added", "removed":
+	default:
+		return lexer.Errorf(lexer.InvalidEdgeSyntax, "edge %d (%s -> %s): status %q is not \"added\" or \"removed\"", i, e.Source, e.Target, e.Status)
+	}
+	return nil
+}
+
+// grIsToken reports whether s is 1*(%x21-7E): non-empty printable
+// non-whitespace ASCII.
+func grIsToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7E {
+			return false
+		}
+	}
+	return true
+}
+
+// grAppendGroupName appends the group header name of a distance.
+func grAppendGroupName(b []byte, distance int) []byte {
+	switch distance {
+	case 0:
+		return append(b, "targets"...)
+	case 1:
+		return append(b, "related"...)
+	case 2:
+		return append(b, "extended"...)
+	}
+	b = append(b, "distance_"...)
+	return strconv.AppendInt(b, int64(distance), 10)
+}
+
+// grAppendNode appends `@id kind qname score provenance` (no newline). The
+// symbol must have passed grCheckSymbol.
+func grAppendNode(b []byte, id int, s *Symbol) []byte {
+	b = append(b, '@')
+	b = strconv.AppendInt(b, int64(id), 10)
+	b = append(b, ' ')
+	b = append(b, KindAbbrev(s.Kind)...)
+	b = append(b, ' ')
+	b = append(b, s.QualifiedName...)
+	b = append(b, ' ')
+	b = grAppendScore(b, s.Score)
+	b = append(b, ' ')
+	return append(b, s.Provenance...)
+}
+
+// grAppendScore appends a finite score with exactly two decimals, rounded
+// half-to-even on the exact binary value (strconv rounds the exact decimal
+// expansion of the double, which is what SPEC §5 requires). A result of
+// "-0.00" is written "0.00": it denotes zero, and SPEC §2.3.1 forbids a
+// negative zero on the wire.
+func grAppendScore(b []byte, v float64) []byte {
+	start := len(b)
+	b = strconv.AppendFloat(b, v, 'f', 2, 64)
+	if string(b[start:]) == "-0.00" {
+		b = append(b[:start], "0.00"...)
+	}
+	return b
+}
+
+// grAppendEdge appends `@target<@source type[ status]` and a newline.
+func grAppendEdge(b []byte, e *grEdge) []byte {
+	b = append(b, '@')
+	b = strconv.AppendInt(b, int64(e.tgt), 10)
+	b = append(b, '<', '@')
+	b = strconv.AppendInt(b, int64(e.src), 10)
+	b = append(b, ' ')
+	b = append(b, e.typ...)
+	if e.status != "" {
+		b = append(b, ' ')
+		b = append(b, e.status...)
+	}
+	return append(b, '\n')
+}

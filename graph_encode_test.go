@@ -1,0 +1,465 @@
+package gcf
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestGraphEncodeScoreRounding(t *testing.T) {
+	cases := []struct {
+		score float64
+		want  string
+	}{
+		// Exact binary midpoints round half to even.
+		{0.125, "0.12"},
+		{0.625, "0.62"},
+		{0.375, "0.38"},
+		{0.875, "0.88"},
+		{-0.125, "-0.12"},
+		{-0.375, "-0.38"},
+		// Not midpoints: the exact double decides.
+		{0.005, "0.01"}, // 0.005000000000000000104...
+		{0.015, "0.01"}, // 0.01499999999999999944...
+		{2.675, "2.67"}, // 2.67499999999999982236...
+		{1.005, "1.00"}, // 1.00499999999999989342...
+		{0.78, "0.78"},
+		{1, "1.00"},
+		{0, "0.00"},
+		{100, "100.00"},
+		{0.999, "1.00"},
+		{-1.5, "-1.50"},
+		// Negative zero results are written as zero.
+		{math.Copysign(0, -1), "0.00"},
+		{-0.001, "0.00"},
+		{1e21, "1000000000000000000000.00"},
+	}
+	for _, c := range cases {
+		p := &Payload{Symbols: []Symbol{{QualifiedName: "q", Kind: "function", Score: c.score, Provenance: "p"}}}
+		out, err := Encode(p)
+		if err != nil {
+			t.Fatalf("score %v: %v", c.score, err)
+		}
+		want := "GCF profile=graph symbols=1\n## targets\n@0 fn q " + c.want + " p\n"
+		if string(out) != want {
+			t.Errorf("score %v: got %q, want %q", c.score, out, want)
+		}
+	}
+}
+
+func TestGraphEncodeHeaderOmission(t *testing.T) {
+	sym := []Symbol{{QualifiedName: "a.A", Kind: "type", Score: 0.5, Provenance: "x"}}
+	cases := []struct {
+		name string
+		p    Payload
+		want string
+	}{
+		{"empty", Payload{}, "GCF profile=graph symbols=0\n"},
+		{"tool only", Payload{Tool: "t"}, "GCF profile=graph tool=t symbols=0\n"},
+		{"zero counts omitted", Payload{Tool: "t", Symbols: sym}, "GCF profile=graph tool=t symbols=1\n## targets\n@0 type a.A 0.50 x\n"},
+		{"budget only", Payload{TokenBudget: 10, Symbols: sym}, "GCF profile=graph budget=10 symbols=1\n## targets\n@0 type a.A 0.50 x\n"},
+		{"tokens only", Payload{TokensUsed: 7}, "GCF profile=graph tokens=7 symbols=0\n"},
+		{"all", Payload{Tool: "ctx", TokenBudget: 5000, TokensUsed: 12, PackRoot: "sha256:ab", Symbols: sym,
+			Edges: []Edge{{Source: "a.A", Target: "a.A", EdgeType: "calls"}}},
+			"GCF profile=graph tool=ctx budget=5000 tokens=12 symbols=1 edges=1 pack_root=sha256:ab\n## targets\n@0 type a.A 0.50 x\n## edges [1]\n@0<@0 calls\n"},
+	}
+	for _, c := range cases {
+		out, err := Encode(&c.p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if string(out) != c.want {
+			t.Errorf("%s:\ngot  %q\nwant %q", c.name, out, c.want)
+		}
+	}
+}
+
+func TestGraphEncodeGroupsAndOrder(t *testing.T) {
+	p := &Payload{Symbols: []Symbol{
+		{QualifiedName: "far7", Kind: "var", Score: 0.9, Provenance: "x", Distance: 7},
+		{QualifiedName: "ext", Kind: "class", Score: 0.1, Provenance: "x", Distance: 2},
+		{QualifiedName: "tieA", Kind: "function", Score: 0.5, Provenance: "x", Distance: 0},
+		{QualifiedName: "far3", Kind: "package", Score: 0.2, Provenance: "x", Distance: 3},
+		{QualifiedName: "top", Kind: "interface", Score: 0.95, Provenance: "x", Distance: 0},
+		{QualifiedName: "tieB", Kind: "method", Score: 0.5, Provenance: "x", Distance: 0},
+		{QualifiedName: "rel", Kind: "route_handler", Score: 0.3, Provenance: "x", Distance: 1},
+	}}
+	before := slices.Clone(p.Symbols)
+	out, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "GCF profile=graph symbols=7\n" +
+		"## targets\n@0 iface top 0.95 x\n@1 fn tieA 0.50 x\n@2 method tieB 0.50 x\n" +
+		"## related\n@3 route rel 0.30 x\n" +
+		"## extended\n@4 class ext 0.10 x\n" +
+		"## distance_3\n@5 pkg far3 0.20 x\n" +
+		"## distance_7\n@6 var far7 0.90 x\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	if !reflect.DeepEqual(before, p.Symbols) {
+		t.Error("Encode reordered the caller's symbols")
+	}
+}
+
+func TestGraphEncodeEdgeOrdering(t *testing.T) {
+	p := &Payload{
+		Symbols: []Symbol{
+			{QualifiedName: "A", Kind: "function", Score: 0.9, Provenance: "x"},
+			{QualifiedName: "B", Kind: "function", Score: 0.8, Provenance: "x"},
+			{QualifiedName: "C", Kind: "function", Score: 0.7, Provenance: "x"},
+		},
+		Edges: []Edge{
+			{Source: "C", Target: "A", EdgeType: "calls"},
+			{Source: "B", Target: "C", EdgeType: "references", Status: "removed"},
+			{Source: "B", Target: "A", EdgeType: "imports"},
+			{Source: "B", Target: "A", EdgeType: "calls", Status: "added"},
+			{Source: "A", Target: "A", EdgeType: "calls"},
+			{Source: "B", Target: "A", EdgeType: "calls"}, // tie with the added one: input order kept
+		},
+	}
+	out, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "GCF profile=graph symbols=3 edges=6\n## targets\n@0 fn A 0.90 x\n@1 fn B 0.80 x\n@2 fn C 0.70 x\n" +
+		"## edges [6]\n@0<@0 calls\n@0<@1 calls added\n@0<@1 calls\n@0<@1 imports\n@2<@1 references removed\n@0<@2 calls\n"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestGraphEncodeDuplicateNameResolvesToFirstInput(t *testing.T) {
+	// Two symbols share a qualified name; the edge resolves to the first in
+	// input order (the type), which is emitted second.
+	p := &Payload{
+		Symbols: []Symbol{
+			{QualifiedName: "pkg.X", Kind: "type", Score: 0.1, Provenance: "x"},
+			{QualifiedName: "pkg.X", Kind: "function", Score: 0.9, Provenance: "x"},
+		},
+		Edges: []Edge{{Source: "pkg.X", Target: "pkg.X", EdgeType: "self"}},
+	}
+	out, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn pkg.X 0.90 x\n@1 type pkg.X 0.10 x\n## edges [1]\n@1<@1 self\n"
+	if string(out) != want {
+		t.Errorf("got %q want %q", out, want)
+	}
+}
+
+func TestGraphEncodeErrors(t *testing.T) {
+	good := func() Payload {
+		return Payload{
+			Tool:    "t",
+			Symbols: []Symbol{{QualifiedName: "a.A", Kind: "function", Score: 0.5, Provenance: "lsp"}, {QualifiedName: "a.B", Kind: "type", Score: 0.4, Provenance: "lsp", Distance: 1}},
+			Edges:   []Edge{{Source: "a.B", Target: "a.A", EdgeType: "calls"}},
+		}
+	}
+	cases := []struct {
+		name string
+		mut  func(p *Payload)
+		cat  Category
+	}{
+		{"qname with space", func(p *Payload) { p.Symbols[0].QualifiedName = "a A" }, InvalidNodeLine},
+		{"qname with tab", func(p *Payload) { p.Symbols[0].QualifiedName = "a\tA" }, InvalidNodeLine},
+		{"qname non-ASCII", func(p *Payload) { p.Symbols[0].QualifiedName = "a.Ä" }, InvalidNodeLine},
+		{"empty qname", func(p *Payload) { p.Symbols[0].QualifiedName = "" }, InvalidNodeLine},
+		{"empty provenance", func(p *Payload) { p.Symbols[1].Provenance = "" }, InvalidNodeLine},
+		{"provenance with newline", func(p *Payload) { p.Symbols[1].Provenance = "a\nb" }, InvalidNodeLine},
+		{"empty kind", func(p *Payload) { p.Symbols[0].Kind = "" }, InvalidNodeLine},
+		{"kind with space", func(p *Payload) { p.Symbols[0].Kind = "my kind" }, InvalidNodeLine},
+		{"kind not a bare key", func(p *Payload) { p.Symbols[0].Kind = "my-kind" }, InvalidNodeLine},
+		{"NaN score", func(p *Payload) { p.Symbols[0].Score = math.NaN() }, OutOfRange},
+		{"+Inf score", func(p *Payload) { p.Symbols[0].Score = math.Inf(1) }, OutOfRange},
+		{"-Inf score", func(p *Payload) { p.Symbols[0].Score = math.Inf(-1) }, OutOfRange},
+		{"negative distance", func(p *Payload) { p.Symbols[1].Distance = -1 }, InvalidNodeLine},
+		{"tool with space", func(p *Payload) { p.Tool = "my tool" }, InvalidNodeLine},
+		{"tool non-ASCII", func(p *Payload) { p.Tool = "tööl" }, InvalidNodeLine},
+		{"pack root with space", func(p *Payload) { p.PackRoot = "sha256: x" }, InvalidNodeLine},
+		{"negative budget", func(p *Payload) { p.TokenBudget = -1 }, OutOfRange},
+		{"negative tokens", func(p *Payload) { p.TokensUsed = -1 }, OutOfRange},
+		{"unknown source", func(p *Payload) { p.Edges[0].Source = "a.Z" }, UnknownEdgeReference},
+		{"unknown target", func(p *Payload) { p.Edges[0].Target = "a.Z" }, UnknownEdgeReference},
+		{"bad status", func(p *Payload) { p.Edges[0].Status = "changed" }, InvalidEdgeSyntax},
+		{"empty edge type", func(p *Payload) { p.Edges[0].EdgeType = "" }, InvalidEdgeSyntax},
+		{"edge type with space", func(p *Payload) { p.Edges[0].EdgeType = "calls x" }, InvalidEdgeSyntax},
+	}
+	for _, c := range cases {
+		p := good()
+		c.mut(&p)
+		out, err := Encode(&p)
+		if CategoryOf(err) != c.cat || out != nil {
+			t.Errorf("%s: got (%q, %v), want category %s", c.name, out, err, c.cat)
+		}
+		var se *SyntaxError
+		if err != nil && (!asSyntax(err, &se) || se.Line != 0) {
+			t.Errorf("%s: want a positionless *SyntaxError, got %#v", c.name, err)
+		}
+		dst := []byte("prefix")
+		got, err := AppendEncode(dst, &p)
+		if err == nil || string(got) != "prefix" {
+			t.Errorf("%s: AppendEncode returned (%q, %v)", c.name, got, err)
+		}
+	}
+	if _, err := Encode(nil); err == nil {
+		t.Error("Encode(nil) succeeded")
+	}
+	p := good()
+	if _, err := Encode(&p); err != nil {
+		t.Fatalf("good payload: %v", err)
+	}
+}
+
+func asSyntax(err error, se **SyntaxError) bool {
+	s, ok := err.(*SyntaxError)
+	*se = s
+	return ok
+}
+
+func TestGraphAppendEncode(t *testing.T) {
+	p := &Payload{Tool: "t", Symbols: []Symbol{{QualifiedName: "q", Kind: "field", Score: 0.25, Provenance: "p"}}}
+	want, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := AppendEncode([]byte("x\n"), p)
+	if err != nil || string(got) != "x\n"+string(want) {
+		t.Fatalf("AppendEncode = %q, %v", got, err)
+	}
+}
+
+func BenchmarkGraphEncode(b *testing.B) {
+	p := &Payload{Tool: "bench", TokenBudget: 5000}
+	for i := range 500 {
+		p.Symbols = append(p.Symbols, Symbol{QualifiedName: "pkg.Sym" + strings.Repeat("x", i%7) + string(rune('a'+i%26)), Kind: "function",
+			Score: float64(i%100) / 100, Provenance: "lsp_resolved", Distance: i % 4})
+	}
+	for i := range 400 {
+		p.Edges = append(p.Edges, Edge{Source: p.Symbols[i].QualifiedName, Target: p.Symbols[(i*7)%500].QualifiedName, EdgeType: "calls"})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Encode(p); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// ---- Conformance fixtures (graph encode side) ----
+
+type gfxFixture struct {
+	Name           string          `json:"name"`
+	Description    string          `json:"description"`
+	Operation      string          `json:"operation"`
+	Input          json.RawMessage `json:"input"`
+	Expected       json.RawMessage `json:"expected"`
+	CanonicalBytes *string         `json:"canonicalBytes"`
+	Options        map[string]any  `json:"options"`
+	Calls          []struct {
+		Input    json.RawMessage `json:"input"`
+		Expected string          `json:"expected"`
+	} `json:"calls"`
+}
+
+func gfxDir(t *testing.T) string {
+	dir := os.Getenv("GCF_CONFORMANCE_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "conformance")
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Skipf("conformance suite not found at %s; set GCF_CONFORMANCE_DIR", dir)
+	}
+	return dir
+}
+
+func gfxPayload(t *testing.T, raw json.RawMessage) *Payload {
+	t.Helper()
+	var p Payload
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatalf("input: %v", err)
+	}
+	return &p
+}
+
+func gfxString(raw json.RawMessage) (string, bool) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// TestGraphFixturesLocal runs every encode-side graph fixture of the
+// conformance suite: graph encode, session, delta encode, pack root and
+// graph streaming encode.
+func TestGraphFixturesLocal(t *testing.T) {
+	dir := gfxDir(t)
+	ran := 0
+	err := filepath.WalkDir(dir, func(path string, de os.DirEntry, err error) error {
+		if err != nil || de.IsDir() || !strings.HasSuffix(path, ".json") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var f gfxFixture
+		if err := json.Unmarshal(data, &f); err != nil {
+			return nil // not ours to judge
+		}
+		rel, _ := filepath.Rel(dir, path)
+		switch f.Operation {
+		case "encode":
+			exp, ok := gfxString(f.Expected)
+			if !ok || !strings.HasPrefix(exp, "GCF profile=graph") {
+				return nil
+			}
+			ran++
+			t.Run(rel, func(t *testing.T) {
+				out, err := Encode(gfxPayload(t, f.Input))
+				if err != nil {
+					t.Fatalf("%s: %v", f.Description, err)
+				}
+				if string(out) != exp {
+					t.Fatalf("%s\ngot  %q\nwant %q", f.Description, out, exp)
+				}
+			})
+		case "session":
+			ran++
+			t.Run(rel, func(t *testing.T) {
+				s := NewSession()
+				for i, c := range f.Calls {
+					out, err := EncodeWithSession(gfxPayload(t, c.Input), s)
+					if err != nil {
+						t.Fatalf("call %d: %v", i, err)
+					}
+					if string(out) != c.Expected {
+						t.Fatalf("call %d:\ngot  %q\nwant %q", i, out, c.Expected)
+					}
+				}
+			})
+		case "delta":
+			if b := bytes.TrimSpace(f.Input); len(b) == 0 || b[0] != '{' {
+				return nil // decode side
+			}
+			exp, ok := gfxString(f.Expected)
+			if !ok {
+				return nil
+			}
+			ran++
+			t.Run(rel, func(t *testing.T) {
+				var d DeltaPayload
+				if err := json.Unmarshal(f.Input, &d); err != nil {
+					t.Fatal(err)
+				}
+				out, err := EncodeDelta(&d)
+				if err != nil {
+					t.Fatalf("%s: %v", f.Description, err)
+				}
+				if string(out) != exp {
+					t.Fatalf("%s\ngot  %q\nwant %q", f.Description, out, exp)
+				}
+			})
+		case "pack-root":
+			exp, ok := gfxString(f.Expected)
+			if !ok {
+				return nil
+			}
+			ran++
+			t.Run(rel, func(t *testing.T) {
+				p := gfxPayload(t, f.Input)
+				root, err := PackRoot(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if root != exp {
+					t.Errorf("root %s, want %s", root, exp)
+				}
+				if f.CanonicalBytes != nil {
+					b, err := CanonicalPackBytes(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if string(b) != *f.CanonicalBytes {
+						t.Errorf("canonical bytes %q, want %q", b, *f.CanonicalBytes)
+					}
+				}
+			})
+		case "graph-stream-encode":
+			exp, ok := gfxString(f.Expected)
+			if !ok {
+				return nil
+			}
+			for k := range f.Options {
+				if k != "labeledTrailerCounts" {
+					t.Logf("%s: skipping, unsupported option %q", rel, k)
+					return nil
+				}
+			}
+			labeled, _ := f.Options["labeledTrailerCounts"].(bool)
+			ran++
+			t.Run(rel, func(t *testing.T) {
+				out, err := gfxStream(gfxPayload(t, f.Input), labeled)
+				if err != nil {
+					t.Fatalf("%s: %v", f.Description, err)
+				}
+				if out != exp {
+					t.Fatalf("%s\ngot  %q\nwant %q", f.Description, out, exp)
+				}
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran == 0 {
+		t.Fatalf("no graph encode-side fixture found under %s", dir)
+	}
+	t.Logf("%d graph encode-side fixtures", ran)
+}
+
+// gfxStream feeds a whole payload through the streaming graph encoder the
+// way the conformance runner does: symbols sorted by (distance, score
+// desc), stable, then the edges in input order.
+func gfxStream(p *Payload, labeled bool) (string, error) {
+	var buf bytes.Buffer
+	e := NewEncoder(&buf)
+	if err := e.BeginGraph(GraphHeader{Tool: p.Tool, TokenBudget: p.TokenBudget, TokensUsed: p.TokensUsed, LabeledCounts: labeled}); err != nil {
+		return "", err
+	}
+	syms := slices.Clone(p.Symbols)
+	slices.SortStableFunc(syms, func(a, b Symbol) int {
+		if c := cmp.Compare(a.Distance, b.Distance); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Score, a.Score)
+	})
+	for _, s := range syms {
+		if _, err := e.WriteSymbol(s); err != nil {
+			return "", err
+		}
+	}
+	// Edges go in input order: a stream writes edges as they are produced,
+	// and fixtures 006/007 pin exactly that order (it is not sorted by
+	// source ID: @2<@1 follows @1<@3).
+	for _, ed := range p.Edges {
+		if err := e.WriteEdge(ed); err != nil {
+			return "", err
+		}
+	}
+	if err := e.Close(); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}

@@ -1,0 +1,207 @@
+package gcf
+
+import (
+	"strconv"
+
+	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// GraphHeader is the header of a streaming graph payload (SPEC §8.1).
+type GraphHeader struct {
+	// Tool is the producing tool (` tool=`), omitted when empty. It must be
+	// printable non-whitespace ASCII.
+	Tool string
+	// TokenBudget and TokensUsed are written as ` budget=` and ` tokens=`
+	// when nonzero; they must not be negative.
+	TokenBudget int
+	TokensUsed  int
+	// LabeledCounts selects the labeled trailer form of SPEC §8.4.1
+	// (`counts=targets:2,related:1,edges:3`) instead of the default
+	// positional one (`counts=2,1,3`).
+	LabeledCounts bool
+}
+
+// graphStream is the state of a streaming graph payload.
+type graphStream struct {
+	labeled bool
+	groups  []gsGroup      // non-empty groups in emission order
+	ids     map[string]int // qualified name -> ID of its first symbol
+	symbols int
+	edges   int
+	inEdges bool // `## edges [?]` written
+}
+
+type gsGroup struct {
+	distance int
+	count    int
+}
+
+func errGraphMode(method string) error {
+	return lexer.Errorf(lexer.InvalidSchema, "%s is a generic-profile call; this encoder is writing a graph payload", method)
+}
+
+// BeginGraph starts a streaming graph-profile payload (SPEC §8) by writing
+// its header `GCF profile=graph[ tool=T][ budget=N][ tokens=N]`; the
+// symbol and edge counts are not known yet and are omitted (SPEC §8.1).
+// It must be the first call on the encoder.
+//
+// Then WriteSymbol writes the symbols group by group, WriteEdge the edges
+// under `## edges [?]`, and Close the trailer
+// `##! summary symbols=N edges=M counts=...`: one count per non-empty
+// distance group in emission order, then the edge count, which is always
+// present (`counts=2,1,0`; labeled `counts=targets:2,related:1,edges:0`
+// when h.LabeledCounts is set; `counts=0` or `counts=edges:0` for an empty
+// graph).
+//
+// Memory does not grow with the payload except for the map from qualified
+// name to ID that WriteEdge needs to resolve endpoints (one entry per
+// distinct name) and one small entry per distance group. Lines go out
+// through the pooled writer as they are produced.
+//
+// After BeginGraph the generic-profile methods (Encode, WriteField,
+// BeginTable, WriteRow, ...) fail, and BeginGraph fails once anything has
+// been written.
+func (e *Encoder) BeginGraph(h GraphHeader) error {
+	if e.closed {
+		return errClosed
+	}
+	if e.started || e.graph != nil {
+		return lexer.Errorf(lexer.InvalidSchema, "BeginGraph must be the first call: this encoder has already started a payload")
+	}
+	if err := grCheckHeader(h.Tool, h.TokenBudget, h.TokensUsed); err != nil {
+		return err
+	}
+	b := grAppendHeaderStart(e.w.Buf(), h.Tool, h.TokenBudget, h.TokensUsed)
+	b = append(b, '\n')
+	e.started = true
+	e.graph = &graphStream{labeled: h.LabeledCounts, ids: map[string]int{}}
+	return e.w.Commit(b)
+}
+
+// WriteSymbol writes s as the node line `@id kind qname score provenance`
+// and returns its ID: symbols are numbered from 0 in the order written
+// (SPEC §5). Symbols must arrive grouped by Distance in ascending order; a
+// group header (`## targets`, `## related`, `## extended`, `## distance_N`)
+// is written whenever the distance changes, and within a group the
+// producer's order is kept (a producer that wants the canonical order
+// sorts each group by score descending first). The node line is validated
+// as by Encode.
+//
+// On error the ID is -1 and nothing is written. Errors: invalid_schema
+// without BeginGraph, after the first WriteEdge, or when s.Distance is
+// lower than the current group's; the validation errors of Encode
+// (invalid_node_line, out_of_range).
+func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
+	if e.closed {
+		return -1, errClosed
+	}
+	g := e.graph
+	if g == nil {
+		return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol before BeginGraph")
+	}
+	if g.inEdges {
+		return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol(%q) after the first edge: symbols must precede edges", s.QualifiedName)
+	}
+	if err := grCheckSymbol(&s, g.symbols); err != nil {
+		return -1, err
+	}
+	newGroup := len(g.groups) == 0
+	if !newGroup {
+		cur := g.groups[len(g.groups)-1].distance
+		if s.Distance < cur {
+			return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol(%q): distance %d after group distance %d; groups must be written in ascending distance order", s.QualifiedName, s.Distance, cur)
+		}
+		newGroup = s.Distance != cur
+	}
+	b := e.w.Buf()
+	if newGroup {
+		b = append(b, "## "...)
+		b = grAppendGroupName(b, s.Distance)
+		b = append(b, '\n')
+	}
+	id = g.symbols
+	b = grAppendNode(b, id, &s)
+	b = append(b, '\n')
+
+	if newGroup {
+		g.groups = append(g.groups, gsGroup{distance: s.Distance})
+	}
+	g.groups[len(g.groups)-1].count++
+	g.symbols++
+	if _, ok := g.ids[s.QualifiedName]; !ok {
+		g.ids[s.QualifiedName] = id
+	}
+	return id, e.w.Commit(b)
+}
+
+// WriteEdge writes the edge line `@target<@source type[ status]`. Both
+// endpoints are qualified names resolved to the first symbol written with
+// that name; the first call writes the section header `## edges [?]`, and
+// no symbol may follow. Edges are written in the order given (the
+// canonical order is by source ID, then target ID).
+//
+// Errors: invalid_schema without BeginGraph; unknown_edge_reference when
+// an endpoint names no symbol written so far (never dropped silently);
+// invalid_edge_syntax for an invalid edge type or status.
+func (e *Encoder) WriteEdge(ed Edge) error {
+	if e.closed {
+		return errClosed
+	}
+	g := e.graph
+	if g == nil {
+		return lexer.Errorf(lexer.InvalidSchema, "WriteEdge before BeginGraph")
+	}
+	if err := grCheckEdge(&ed, g.edges); err != nil {
+		return err
+	}
+	src, ok := g.ids[ed.Source]
+	if !ok {
+		return lexer.Errorf(lexer.UnknownEdgeReference, "edge %s -> %s: source %q has not been written", ed.Source, ed.Target, ed.Source)
+	}
+	tgt, ok := g.ids[ed.Target]
+	if !ok {
+		return lexer.Errorf(lexer.UnknownEdgeReference, "edge %s -> %s: target %q has not been written", ed.Source, ed.Target, ed.Target)
+	}
+	b := e.w.Buf()
+	if !g.inEdges {
+		b = append(b, "## edges "...)
+		b = encoder.AppendCount(b, -1, false)
+		b = append(b, '\n')
+	}
+	b = grAppendEdge(b, &grEdge{src: src, tgt: tgt, typ: ed.EdgeType, status: ed.Status})
+	g.inEdges = true
+	g.edges++
+	return e.w.Commit(b)
+}
+
+// closeGraph writes the graph trailer (SPEC §8.4, §8.4.1), flushes and
+// releases the buffer.
+func (e *Encoder) closeGraph() error {
+	g := e.graph
+	b := e.w.Buf()
+	b = append(b, "##! summary symbols="...)
+	b = strconv.AppendInt(b, int64(g.symbols), 10)
+	b = append(b, " edges="...)
+	b = strconv.AppendInt(b, int64(g.edges), 10)
+	b = append(b, " counts="...)
+	for _, gr := range g.groups {
+		if g.labeled {
+			b = grAppendGroupName(b, gr.distance)
+			b = append(b, ':')
+		}
+		b = strconv.AppendInt(b, int64(gr.count), 10)
+		b = append(b, ',')
+	}
+	if g.labeled {
+		b = append(b, "edges:"...)
+	}
+	b = strconv.AppendInt(b, int64(g.edges), 10)
+	b = append(b, '\n')
+	e.closed = true
+	g.ids = nil
+	if err := e.w.Commit(b); err != nil {
+		return err
+	}
+	return e.w.Release()
+}
