@@ -198,10 +198,14 @@ func grOrder(syms []Symbol) []int {
 }
 
 // grFirstByName maps each qualified name to the index of its first symbol
-// in input order.
+// in emission order (grOrder). Edges name symbols by qualified name, so
+// when two symbols share one (different kinds), an edge means the one
+// emitted first; resolving in emission rather than input order keeps
+// Decode(Encode(p)) resolving every edge to the same symbol, so the wire is
+// a fixed point and the pack root survives the round trip.
 func grFirstByName(syms []Symbol) map[string]int {
 	m := make(map[string]int, len(syms))
-	for i := range syms {
+	for _, i := range grOrder(syms) {
 		if _, ok := m[syms[i].QualifiedName]; !ok {
 			m[syms[i].QualifiedName] = i
 		}

@@ -137,9 +137,10 @@ func TestGraphEncodeEdgeOrdering(t *testing.T) {
 	}
 }
 
-func TestGraphEncodeDuplicateNameResolvesToFirstInput(t *testing.T) {
-	// Two symbols share a qualified name; the edge resolves to the first in
-	// input order (the type), which is emitted second.
+func TestGraphEncodeDuplicateNameResolvesToFirstEmitted(t *testing.T) {
+	// Two symbols share a qualified name; the edge resolves to the one
+	// emitted first (the higher-scored function), so that decoding and
+	// re-encoding resolve it the same way.
 	p := &Payload{
 		Symbols: []Symbol{
 			{QualifiedName: "pkg.X", Kind: "type", Score: 0.1, Provenance: "x"},
@@ -151,9 +152,17 @@ func TestGraphEncodeDuplicateNameResolvesToFirstInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn pkg.X 0.90 x\n@1 type pkg.X 0.10 x\n## edges [1]\n@1<@1 self\n"
+	want := "GCF profile=graph symbols=2 edges=1\n## targets\n@0 fn pkg.X 0.90 x\n@1 type pkg.X 0.10 x\n## edges [1]\n@0<@0 self\n"
 	if string(out) != want {
 		t.Errorf("got %q want %q", out, want)
+	}
+	back, err := Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Encode(back)
+	if err != nil || string(again) != want {
+		t.Errorf("not a fixed point: %q (%v)", again, err)
 	}
 }
 

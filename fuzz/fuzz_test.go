@@ -184,3 +184,45 @@ func equalUnordered(a, b any) bool {
 	jb, _ := gcf.ToJSON(b)
 	return bytes.Equal(ja, jb)
 }
+
+// FuzzDecodeGraph: graph decoding never panics; whatever decodes re-encodes
+// to a payload that decodes to the same logical graph (same pack root), and
+// the canonical encoding is a fixed point.
+func FuzzDecodeGraph(f *testing.F) {
+	for _, s := range seeds(f) {
+		if bytes.HasPrefix(s, []byte("GCF profile=graph")) {
+			f.Add(s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := gcf.Decode(data)
+		if err != nil {
+			if gcf.CategoryOf(err) == "" {
+				t.Fatalf("error without a category: %v", err)
+			}
+			return
+		}
+		enc, err := gcf.Encode(p)
+		if err != nil {
+			// The model admits values the wire does not (two symbols with
+			// one name make edges ambiguous); those must be reported.
+			if gcf.CategoryOf(err) == "" {
+				t.Fatalf("encode error without a category: %v", err)
+			}
+			return
+		}
+		back, err := gcf.Decode(enc)
+		if err != nil {
+			t.Fatalf("re-encoded payload does not decode: %v\n%s", err, enc)
+		}
+		r1, err1 := gcf.PackRoot(p)
+		r2, err2 := gcf.PackRoot(back)
+		if err1 != nil || err2 != nil || r1 != r2 {
+			t.Fatalf("logical graph changed: %s (%v) vs %s (%v)\n%s", r1, err1, r2, err2, enc)
+		}
+		enc2, err := gcf.Encode(back)
+		if err != nil || !bytes.Equal(enc, enc2) {
+			t.Fatalf("graph encoding is not a fixed point:\n%s\n---\n%s", enc, enc2)
+		}
+	})
+}

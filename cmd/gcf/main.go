@@ -2,8 +2,14 @@
 //
 // Usage:
 //
-//	gcf encode [file]   JSON to GCF (generic profile); stdin when no file
-//	gcf decode [file]   GCF to JSON; stdin when no file
+//	gcf encode [-profile generic|graph] [file]   JSON to GCF; stdin when no file
+//	gcf decode [file]                            GCF to JSON (either profile); stdin when no file
+//
+// With -profile graph the JSON is a graph payload as the reference SDKs and
+// the conformance fixtures spell it: {"tool", "tokenBudget", "tokensUsed",
+// "symbols": [{"qualifiedName", "kind", "score", "provenance", "distance"}],
+// "edges": [{"source", "target", "edgeType"}]}. decode prints graph payloads
+// (and graph deltas) in that form.
 //
 // Errors go to stderr as file:line:col: category: message, with exit status 1.
 package main
@@ -22,8 +28,8 @@ import (
 )
 
 const usage = `usage:
-  gcf encode [-q] [file]        convert JSON to GCF (stdin when no file)
-  gcf decode [-indent] [file]   convert GCF to JSON (stdin when no file)
+  gcf encode [-q] [-profile generic|graph] [file]   convert JSON to GCF (stdin when no file)
+  gcf decode [-indent] [file]                       convert GCF to JSON (stdin when no file)
 `
 
 func main() {
@@ -40,6 +46,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	quiet := fs.Bool("q", false, "encode: do not print the size comparison on stderr")
 	indent := fs.Bool("indent", false, "decode: indent the JSON output")
+	profile := fs.String("profile", "generic", "encode: generic (any JSON value) or graph (a graph payload)")
 	switch cmd {
 	case "encode", "decode":
 	case "-h", "-help", "--help", "help":
@@ -61,13 +68,30 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer out.Flush()
 	switch cmd {
 	case "encode":
-		v, err := gcf.ParseJSON(data)
-		if err != nil {
-			return report(stderr, name, err)
-		}
-		enc, err := gcf.EncodeGeneric(v)
-		if err != nil {
-			return report(stderr, name, err)
+		var enc []byte
+		switch *profile {
+		case "generic":
+			v, err := gcf.ParseJSON(data)
+			if err != nil {
+				return report(stderr, name, err)
+			}
+			if enc, err = gcf.EncodeGeneric(v); err != nil {
+				return report(stderr, name, err)
+			}
+		case "graph":
+			var p gcf.Payload
+			dec := json.NewDecoder(bytes.NewReader(data))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&p); err != nil {
+				return report(stderr, name, fmt.Errorf("not a graph payload: %v", err))
+			}
+			var err error
+			if enc, err = gcf.Encode(&p); err != nil {
+				return report(stderr, name, err)
+			}
+		default:
+			fmt.Fprintf(stderr, "gcf: unknown profile %q (generic or graph)\n", *profile)
+			return 2
 		}
 		out.Write(enc)
 		if !*quiet {
@@ -79,11 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "gcf: %d bytes of JSON -> %d bytes of GCF (%d bytes saved, %.1f%%)\n", len(data), len(enc), saved, pct)
 		}
 	case "decode":
-		v, err := gcf.DecodeGeneric(data)
-		if err != nil {
-			return report(stderr, name, err)
-		}
-		js, err := gcf.ToJSON(v)
+		js, err := decode(data)
 		if err != nil {
 			return report(stderr, name, err)
 		}
@@ -124,4 +144,34 @@ func report(stderr io.Writer, name string, err error) int {
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", name, err)
 	return 1
+}
+
+// decode converts a payload of either profile to JSON, choosing the
+// decoder from the header line.
+func decode(data []byte) ([]byte, error) {
+	header, _, _ := bytes.Cut(data, []byte("\n"))
+	graph, delta := false, false
+	for _, f := range bytes.Fields(header) {
+		graph = graph || string(f) == "profile=graph"
+		delta = delta || string(f) == "delta=true"
+	}
+	switch {
+	case graph && delta:
+		d, err := gcf.DecodeDelta(data)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(d)
+	case graph:
+		p, err := gcf.Decode(data)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(p)
+	}
+	v, err := gcf.DecodeGeneric(data)
+	if err != nil {
+		return nil, err
+	}
+	return gcf.ToJSON(v)
 }

@@ -65,3 +65,23 @@ func TestUsage(t *testing.T) {
 		t.Fatalf("help: %d %q", code, out)
 	}
 }
+
+func TestGraphProfile(t *testing.T) {
+	example := filepath.Join("..", "..", "testdata", "examples", "graph.json")
+	enc, stderr, code := runCLI(t, "", "encode", "--profile", "graph", "-q", example)
+	if code != 0 || !strings.HasPrefix(enc, "GCF profile=graph tool=context_for_task budget=5000 tokens=1847 symbols=4 edges=3\n") {
+		t.Fatalf("encode graph: code %d, %s\n%s", code, stderr, enc)
+	}
+	js, stderr, code := runCLI(t, enc, "decode")
+	if code != 0 || !strings.Contains(js, `"qualifiedName":"github.com/acme/api/auth.Authenticate","kind":"function"`) {
+		t.Fatalf("decode graph: code %d, %s\n%s", code, stderr, js)
+	}
+	enc2, _, code := runCLI(t, js, "encode", "-profile", "graph", "-q")
+	if code != 0 || enc2 != enc {
+		t.Fatalf("graph round trip differs:\n%s\n---\n%s", enc, enc2)
+	}
+	_, stderr, code = runCLI(t, "GCF profile=graph\n## targets\n@0 fn a.B nope x\n", "decode")
+	if code != 1 || !strings.HasPrefix(stderr, "<stdin>:3:11: invalid_score: ") {
+		t.Fatalf("graph error: code %d, %q", code, stderr)
+	}
+}
