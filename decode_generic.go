@@ -12,21 +12,33 @@ import (
 
 // DecodeGeneric decodes a generic-profile payload into the JSON data model:
 // Object (member order kept), []any, int64, float64, string, bool or nil.
+// Strings from table rows share one copy of the input rather than each
+// being copied, so a decoded value keeps that copy alive while any of
+// those strings is in use.
 // Malformed input yields a *SyntaxError with the line, column and SPEC
 // §16.5 category. It is a consumer of the pull decoder's events.
 func DecodeGeneric(data []byte, opts ...Option) (any, error) {
 	cfg := newConfig(opts)
 	d := stream.NewBytesDecoder(data, cfg.limits)
-	b := builder{d: d}
+	b := builder{d: d, budget: len(data)/2 + 1, data: data}
 	return b.document()
 }
 
 // builder assembles values from stream events.
 type builder struct {
-	d       *stream.Decoder
-	peeked  bool
-	ev      stream.Event
-	scratch []byte
+	d      *stream.Decoder
+	peeked bool
+	ev     stream.Event
+	budget int // an upper bound on items still in the input, for presizing
+
+	data []byte // the whole input, when decoding from memory
+	src  string // data as one string, made on first use; unescaped row strings are substrings of it
+
+	plans   map[string]*tablePlan
+	keyBuf  []byte
+	slab    []Member
+	rowBuf  []byte
+	pending []pendingString
 }
 
 func (b *builder) next() (stream.Event, error) {
@@ -296,23 +308,180 @@ func eval(c *column, cells []lexer.Scalar) (any, cellState, bool, error) {
 	return obj, cellValue, pending, nil
 }
 
+// tablePlan is how the rows of one field declaration become objects. Plans
+// are cached per declaration, so the thousands of nested tables that share
+// a declaration (`.items [N]` under every order) build it once.
+type tablePlan struct {
+	cols       []*column
+	fieldNames []string
+	flat       bool        // no path columns: cols[k] is field from+k
+	intern     []internMap // per field: boxed strings seen in that column
+}
+
+// internMap shares the boxed value of repeated strings in one column
+// (departments, statuses, tiers), saving two allocations per repeat. A
+// column whose values keep missing a full map (names, ids) stops interning.
+type internMap struct {
+	m      map[string]any
+	misses int
+	off    bool
+}
+
+const internMax = 64
+
+func (b *builder) plan(fields [][]byte, from int) *tablePlan {
+	b.keyBuf = b.keyBuf[:0]
+	b.keyBuf = append(b.keyBuf, byte('0'+from))
+	for _, f := range fields {
+		b.keyBuf = strconv.AppendInt(b.keyBuf, int64(len(f)), 10)
+		b.keyBuf = append(b.keyBuf, ':')
+		b.keyBuf = append(b.keyBuf, f...)
+	}
+	if p, ok := b.plans[string(b.keyBuf)]; ok {
+		return p
+	}
+	p := &tablePlan{cols: columnPlan(fields, from), fieldNames: make([]string, len(fields)), intern: make([]internMap, len(fields))}
+	for i, f := range fields {
+		p.fieldNames[i] = string(f)
+	}
+	p.flat = true
+	for _, c := range p.cols {
+		p.flat = p.flat && c.col >= 0
+	}
+	if b.plans == nil {
+		b.plans = make(map[string]*tablePlan)
+	}
+	if len(b.plans) < 1024 {
+		b.plans[string(b.keyBuf)] = p
+	}
+	return p
+}
+
+// members returns an empty Object with room for n members, carved from a
+// shared slab so rows do not each allocate their member array.
+func (b *builder) members(n int) Object {
+	if cap(b.slab)-len(b.slab) < n {
+		size := 4096
+		if n > size {
+			size = n
+		}
+		b.slab = make([]Member, 0, size)
+	}
+	l := len(b.slab)
+	b.slab = b.slab[:l+n]
+	return Object(b.slab[l : l : l+n])
+}
+
+// presize bounds a container's initial capacity by its declared count and
+// by what the input can hold (every item takes at least two bytes), so an
+// untrusted count never sizes an allocation beyond the input.
+func (b *builder) presize(count int64) int {
+	if count <= 0 {
+		return 0
+	}
+	if limit := int64(b.budget); count > limit {
+		count = limit
+	}
+	return int(count)
+}
+
+// flatRow builds the object of a row with no path columns. String cells
+// share one allocation for their bytes; repeated strings are interned.
+func (b *builder) flatRow(p *tablePlan, ev *stream.Event, from int) (Object, error) {
+	cells := ev.Cells
+	row := b.members(len(p.cols))
+	b.rowBuf = b.rowBuf[:0]
+	b.pending = b.pending[:0]
+	for j := from; j < len(cells); j++ {
+		c := &cells[j]
+		var v any
+		switch c.Kind {
+		case lexer.KindMissing:
+			continue
+		case lexer.KindNull:
+		case lexer.KindBool:
+			v = c.Bool
+		case lexer.KindInt:
+			v = c.Int
+		case lexer.KindString:
+			im := &p.intern[j]
+			if !im.off && im.m != nil {
+				if iv, ok := im.m[string(c.Bytes)]; ok {
+					v = iv
+					break
+				}
+				if len(im.m) >= internMax {
+					if im.misses++; im.misses > internMax {
+						im.off = true
+					}
+				}
+			}
+			if b.data != nil && !c.Escaped {
+				// The text is in the input: share it instead of copying.
+				if b.src == "" {
+					b.src = string(b.data)
+				}
+				off := int(ev.Offset) + c.Col - 1
+				if c.Quoted {
+					off++
+				}
+				s := b.src[off : off+len(c.Bytes)]
+				v = s
+				if !im.off {
+					b.intern(im, s, v)
+				}
+				break
+			}
+			b.pending = append(b.pending, pendingString{member: len(row), field: j, start: len(b.rowBuf)})
+			b.rowBuf = append(b.rowBuf, c.Bytes...)
+			b.pending[len(b.pending)-1].end = len(b.rowBuf)
+		case lexer.KindAttach, lexer.KindAttachSchema:
+			// filled by an attachment
+		default:
+			var err error
+			if v, err = scalarValue(*c); err != nil {
+				return nil, err
+			}
+		}
+		row = append(row, Member{p.fieldNames[j], v})
+	}
+	if len(b.pending) > 0 {
+		all := string(b.rowBuf)
+		for _, ps := range b.pending {
+			var v any = all[ps.start:ps.end]
+			row[ps.member].Value = v
+			if im := &p.intern[ps.field]; !im.off {
+				b.intern(im, all[ps.start:ps.end], v)
+			}
+		}
+	}
+	return row, nil
+}
+
+func (b *builder) intern(im *internMap, s string, v any) {
+	if im.m == nil {
+		im.m = make(map[string]any, 8)
+	}
+	if len(im.m) < internMax {
+		im.m[s] = v
+	}
+}
+
+type pendingString struct{ member, field, start, end int }
+
 // table builds a tabular array or (keyed) a keyed map.
 func (b *builder) table(start stream.Event, keyed bool) (any, error) {
 	from := 0
 	if keyed {
 		from = 1
 	}
-	cols := columnPlan(start.Fields, from)
-	fieldNames := make([]string, len(start.Fields))
-	for i, f := range start.Fields {
-		fieldNames[i] = string(f)
-	}
+	p := b.plan(start.Fields, from)
 	var arr []any
 	var obj Object
 	if keyed {
-		obj = Object{}
+		obj = make(Object, 0, b.presize(start.Count))
 	} else {
-		arr = []any{}
+		arr = make([]any, 0, b.presize(start.Count))
 	}
 	for {
 		ev, err := b.next()
@@ -328,66 +497,82 @@ func (b *builder) table(start stream.Event, keyed bool) (any, error) {
 		if ev.Kind != stream.KindRow {
 			return nil, errors.New("gcf: internal error: unexpected " + ev.Kind.String() + " in a table")
 		}
-		row := make(Object, 0, len(cols))
-		for _, c := range cols {
-			v, st, _, err := eval(c, ev.Cells)
-			if err != nil {
+		var row Object
+		if p.flat {
+			if row, err = b.flatRow(p, &ev, from); err != nil {
 				return nil, err
 			}
-			if st != cellAbsent {
-				row = append(row, Member{c.name, v})
+		} else {
+			row = b.members(len(p.cols))
+			for _, c := range p.cols {
+				v, st, _, err := eval(c, ev.Cells)
+				if err != nil {
+					return nil, err
+				}
+				if st != cellAbsent {
+					row = append(row, Member{c.name, v})
+				}
 			}
 		}
 		var key string
 		if keyed {
 			key = string(ev.Cells[0].Bytes)
 		}
-		// attachments of this row
-		for {
-			nx, err := b.peek()
-			if err != nil {
+		if ev.ID >= 0 {
+			// Only rows with an @id prefix carry attachments.
+			if row, err = b.attachments(p, row); err != nil {
 				return nil, err
-			}
-			if nx.Kind == stream.KindInlineBody {
-				b.peeked = false
-				inner := make(Object, len(nx.Fields))
-				for i, f := range nx.Fields {
-					v, err := scalarValue(nx.Cells[i])
-					if err != nil {
-						return nil, err
-					}
-					inner[i] = Member{string(f), v}
-				}
-				if err := row.fill(fieldNames[nx.Field], inner); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			if nx.Role != stream.RoleAttachment || nx.Kind == stream.KindArrayEnd || nx.Kind == stream.KindObjectEnd {
-				break
-			}
-			b.peeked = false
-			field, name := nx.Field, string(nx.Key)
-			v, err := b.value(nx)
-			if err != nil {
-				return nil, err
-			}
-			if field >= 0 {
-				if err := row.fill(fieldNames[field], v); err != nil {
-					return nil, err
-				}
-			} else {
-				if _, dup := row.Get(name); dup {
-					return nil, &SyntaxError{Line: nx.Line, Column: 1, Category: lexer.DuplicateKey,
-						Msg: "attachment " + strconv.Quote(name) + " collides with a decoded field"}
-				}
-				row = append(row, Member{name, v})
 			}
 		}
 		if keyed {
 			obj = append(obj, Member{key, row})
 		} else {
 			arr = append(arr, row)
+		}
+	}
+}
+
+// attachments fills the row's attachment cells from the events that follow it.
+func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
+	for {
+		nx, err := b.peek()
+		if err != nil {
+			return nil, err
+		}
+		if nx.Kind == stream.KindInlineBody {
+			b.peeked = false
+			inner := make(Object, len(nx.Fields))
+			for i, f := range nx.Fields {
+				v, err := scalarValue(nx.Cells[i])
+				if err != nil {
+					return nil, err
+				}
+				inner[i] = Member{string(f), v}
+			}
+			if err := row.fill(p.fieldNames[nx.Field], inner); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if nx.Role != stream.RoleAttachment || nx.Kind == stream.KindArrayEnd || nx.Kind == stream.KindObjectEnd {
+			return row, nil
+		}
+		b.peeked = false
+		field, name := nx.Field, string(nx.Key)
+		v, err := b.value(nx)
+		if err != nil {
+			return nil, err
+		}
+		if field >= 0 {
+			if err := row.fill(p.fieldNames[field], v); err != nil {
+				return nil, err
+			}
+		} else {
+			if _, dup := row.Get(name); dup {
+				return nil, &SyntaxError{Line: nx.Line, Column: 1, Category: lexer.DuplicateKey,
+					Msg: "attachment " + strconv.Quote(name) + " collides with a decoded field"}
+			}
+			row = append(row, Member{name, v})
 		}
 	}
 }

@@ -59,7 +59,7 @@ func (d *Decoder) InputOffset() int64 { return d.s.InputOffset() }
 // DecodeGeneric reads a whole generic-profile payload from the start of
 // the stream into the JSON data model, like the package-level DecodeGeneric.
 func (d *Decoder) DecodeGeneric() (any, error) {
-	b := builder{d: d.s}
+	b := builder{d: d.s, budget: 4096}
 	return b.document()
 }
 

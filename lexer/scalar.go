@@ -14,6 +14,7 @@
 package lexer
 
 import (
+	"encoding/binary"
 	"strconv"
 	"unicode/utf8"
 )
@@ -46,11 +47,14 @@ func (k Kind) String() string {
 // Scalar is one decoded scalar token.
 type Scalar struct {
 	Kind   Kind
-	Quoted bool   // the token was a quoted string
-	Bool   bool   // value of a KindBool
-	Int    int64  // value of a KindInt
-	Bytes  []byte // text of a string, lexeme of a number, declaration of a schema marker
-	Col    int    // 1-based byte column where the token starts
+	Quoted bool // the token was a quoted string
+	// Escaped reports that Bytes were decoded from escapes into the
+	// scratch buffer; otherwise they alias the line.
+	Escaped bool
+	Bool    bool   // value of a KindBool
+	Int     int64  // value of a KindInt
+	Bytes   []byte // text of a string, lexeme of a number, declaration of a schema marker
+	Col     int    // 1-based byte column where the token starts
 }
 
 // IsSpace reports whether b is structural whitespace around an unquoted
@@ -66,34 +70,50 @@ func errAt(col int, c Category, msg string) *SyntaxError {
 // token runs to the end). It returns the scalar and the index of the
 // delimiter (or len(line)). Surrounding spaces and tabs are trimmed.
 func ScanScalar(line []byte, pos int, delim byte, scratch *[]byte) (Scalar, int, *SyntaxError) {
+	var s Scalar
+	end, err := ScanInto(&s, line, pos, delim, scratch)
+	return s, end, err
+}
+
+// ScanInto is ScanScalar writing into *dst, which it overwrites entirely;
+// it saves copying the Scalar on hot paths.
+func ScanInto(dst *Scalar, line []byte, pos int, delim byte, scratch *[]byte) (int, *SyntaxError) {
 	for pos < len(line) && IsSpace(line[pos]) {
 		pos++
 	}
 	start := pos
-	if pos < len(line) && line[pos] == '"' {
-		s, end, err := ScanQuoted(line, pos, scratch)
-		if err != nil {
-			return Scalar{}, 0, err
-		}
-		for end < len(line) && IsSpace(line[end]) {
-			end++
-		}
-		if end < len(line) && (delim == 0 || line[end] != delim) {
-			return Scalar{}, 0, errAt(end+1, TrailingCharacters, "characters after the closing quote")
-		}
-		return Scalar{Kind: KindString, Quoted: true, Bytes: s, Col: start + 1}, end, nil
-	}
-	if delim != ',' && pos+1 < len(line) && line[pos] == '^' && line[pos+1] == '{' {
-		// An inline schema marker; its declaration may quote the delimiter.
-		// (Markers never stand in comma lists, which split first.)
-		end, err := skipFieldDecl(line, pos+1)
-		if err == nil {
-			tok := end
+	if pos < len(line) {
+		switch line[pos] {
+		case '"':
+			s, end, err := ScanQuoted(line, pos, scratch)
+			if err != nil {
+				return 0, err
+			}
+			// Escapes always shrink the text, so equal lengths mean none.
+			*dst = Scalar{Kind: KindString, Quoted: true, Escaped: len(s) != end-start-2, Bytes: s, Col: start + 1}
 			for end < len(line) && IsSpace(line[end]) {
 				end++
 			}
-			if end == len(line) || (delim != 0 && line[end] == delim) {
-				return Scalar{Kind: KindAttachSchema, Bytes: line[pos+1 : tok], Col: start + 1}, end, nil
+			if end < len(line) && (delim == 0 || line[end] != delim) {
+				return 0, errAt(end+1, TrailingCharacters, "characters after the closing quote")
+			}
+			return end, nil
+		case '^':
+			if delim != ',' && pos+1 < len(line) && line[pos+1] == '{' {
+				// An inline schema marker; its declaration may quote the
+				// delimiter. (Markers never stand in comma lists, which
+				// split first.)
+				end, err := skipFieldDecl(line, pos+1)
+				if err == nil {
+					tok := end
+					for end < len(line) && IsSpace(line[end]) {
+						end++
+					}
+					if end == len(line) || (delim != 0 && line[end] == delim) {
+						*dst = Scalar{Kind: KindAttachSchema, Bytes: line[pos+1 : tok], Col: start + 1}
+						return end, nil
+					}
+				}
 			}
 		}
 	}
@@ -112,52 +132,81 @@ func ScanScalar(line []byte, pos int, delim byte, scratch *[]byte) (Scalar, int,
 	}
 	if tokEnd-start >= 2 && line[start] == '^' && line[start+1] == '{' && line[tokEnd-1] == '}' {
 		// Shaped like ^{...} but not a valid declaration (SPEC §2.1 rule 4).
-		return Scalar{}, 0, errAt(start+1, InvalidAttachmentMarker, "malformed inline schema declaration")
+		return 0, errAt(start+1, InvalidAttachmentMarker, "malformed inline schema declaration")
 	}
-	s, err := Classify(line[start:tokEnd])
-	if err != nil {
+	if err := classifyInto(dst, line[start:tokEnd]); err != nil {
 		err.Column += start
-		return Scalar{}, 0, err
+		return 0, err
 	}
-	s.Col = start + 1
-	return s, end, nil
+	dst.Col = start + 1
+	return end, nil
 }
 
 // Classify applies the precedence of SPEC §2.1 rules 2-7 to an unquoted,
 // trimmed token.
 func Classify(t []byte) (Scalar, *SyntaxError) {
-	switch len(t) {
-	case 1:
-		switch t[0] {
-		case '-':
-			return Scalar{Kind: KindNull, Bytes: t}, nil
-		case '~':
-			return Scalar{Kind: KindMissing, Bytes: t}, nil
-		case '^':
-			return Scalar{Kind: KindAttach, Bytes: t}, nil
-		}
-	case 4:
-		if string(t) == "true" {
-			return Scalar{Kind: KindBool, Bool: true, Bytes: t}, nil
-		}
-	case 5:
-		if string(t) == "false" {
-			return Scalar{Kind: KindBool, Bytes: t}, nil
-		}
+	var s Scalar
+	err := classifyInto(&s, t)
+	return s, err
+}
+
+func classifyInto(dst *Scalar, t []byte) *SyntaxError {
+	*dst = Scalar{Kind: KindString, Bytes: t}
+	if len(t) == 0 {
+		return nil
 	}
-	if len(t) > 0 && (t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
+	switch c := t[0]; {
+	case c >= '0' && c <= '9' || c == '-':
+		if len(t) == 1 && c == '-' {
+			dst.Kind = KindNull
+			return nil
+		}
+		// One pass for the common case, a plain integer that fits.
+		i, neg := 0, c == '-'
+		if neg {
+			i = 1
+		}
+		var u uint64
+		j := i
+		for ; j < len(t) && t[j] >= '0' && t[j] <= '9' && j-i < 18; j++ {
+			u = u*10 + uint64(t[j]-'0')
+		}
+		if j == len(t) && j > i && (t[i] != '0' || j == i+1) {
+			dst.Kind = KindInt
+			dst.Int = int64(u)
+			if neg {
+				dst.Int = -dst.Int
+			}
+			return nil
+		}
 		switch NumberShape(t) {
 		case numInt:
 			v, ok := ParseInt(t)
 			if !ok {
-				return Scalar{}, errAt(1, OutOfRange, "integer "+string(t)+" is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a quoted string")
+				return errAt(1, OutOfRange, "integer "+string(t)+" is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a quoted string")
 			}
-			return Scalar{Kind: KindInt, Int: v, Bytes: t}, nil
+			dst.Kind, dst.Int = KindInt, v
 		case numFloat:
-			return Scalar{Kind: KindFloat, Bytes: t}, nil
+			dst.Kind = KindFloat
+		}
+	case c == '~':
+		if len(t) == 1 {
+			dst.Kind = KindMissing
+		}
+	case c == '^':
+		if len(t) == 1 {
+			dst.Kind = KindAttach
+		}
+	case c == 't':
+		if string(t) == "true" {
+			dst.Kind, dst.Bool = KindBool, true
+		}
+	case c == 'f':
+		if string(t) == "false" {
+			dst.Kind = KindBool
 		}
 	}
-	return Scalar{Kind: KindString, Bytes: t}, nil
+	return nil
 }
 
 const (
@@ -253,9 +302,57 @@ func ParseInt(t []byte) (int64, bool) {
 	return int64(u), true
 }
 
-// ParseFloat parses a validated number lexeme as a binary64.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// ParseFloat parses a validated number lexeme as a binary64, correctly
+// rounded. Short decimals (at most 15 significant digits, power of ten
+// within ±22) take an exact fast path that does not allocate: the digits
+// and the power of ten are both exact doubles, so one multiplication or
+// division rounds once, correctly. Everything else goes to strconv.
 func ParseFloat(t []byte) (float64, error) {
-	return strconv.ParseFloat(string(t), 64)
+	i, neg := 0, false
+	if i < len(t) && t[i] == '-' {
+		neg, i = true, 1
+	}
+	var mant uint64
+	digits, exp := 0, 0
+	for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+		if mant != 0 || t[i] != '0' {
+			digits++
+		}
+		mant = mant*10 + uint64(t[i]-'0')
+		if digits > 15 {
+			return strconv.ParseFloat(string(t), 64)
+		}
+	}
+	if i < len(t) && t[i] == '.' {
+		for i++; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+			if mant != 0 || t[i] != '0' {
+				digits++
+			}
+			mant = mant*10 + uint64(t[i]-'0')
+			exp--
+			if digits > 15 {
+				return strconv.ParseFloat(string(t), 64)
+			}
+		}
+	}
+	if i < len(t) {
+		return strconv.ParseFloat(string(t), 64) // exponent part
+	}
+	f := float64(mant)
+	switch {
+	case exp == 0:
+	case exp < 0 && exp >= -22:
+		f /= pow10[-exp]
+	default:
+		return strconv.ParseFloat(string(t), 64)
+	}
+	if neg {
+		f = -f
+	}
+	return f, nil
 }
 
 // ScanQuoted decodes the quoted string that starts at line[pos] (which must
@@ -406,6 +503,11 @@ func skipFieldDecl(line []byte, pos int) (int, *SyntaxError) {
 // invalid_utf8 for anything else.
 func CheckUTF8(line []byte) *SyntaxError {
 	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		if binary.LittleEndian.Uint64(line[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
 	for i < len(line) && line[i] < utf8.RuneSelf {
 		i++
 	}

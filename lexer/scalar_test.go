@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -743,5 +744,26 @@ func BenchmarkScanScalar(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseFloatMatchesStrconv: the fast path agrees bit for bit with
+// strconv.ParseFloat.
+func TestParseFloatMatchesStrconv(t *testing.T) {
+	cases := []string{"0", "-0", "0.0", "1", "-1", "3.14", "0.1", "0.000001", "123456789012345", "1234567890123456",
+		"0.1234567890123456789", "9007199254740993", "-2.5", "1e10", "6.022E+23", "1.7976931348623157e308", "5e-324",
+		"0.30000000000000004", "100.001", "99.99", "0.0000000000000000000001", "0.00000000000000000000001", "123.456e-5"}
+	for i := 0; i < 20000; i++ {
+		cases = append(cases, strconv.FormatFloat(float64(i)*0.01, 'f', -1, 64), strconv.FormatFloat(float64(i)/7, 'f', -1, 64))
+	}
+	for _, c := range cases {
+		want, err := strconv.ParseFloat(c, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ParseFloat([]byte(c))
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("ParseFloat(%q) = %v (%v), want %v", c, got, err, want)
+		}
 	}
 }

@@ -130,6 +130,10 @@ type Event struct {
 	Cells []lexer.Scalar
 	// Line is the 1-based line the event comes from (0 for synthesized ends).
 	Line int
+	// Offset is the input offset of the line's first byte after its
+	// indentation; a cell's text that is not Escaped starts at
+	// Offset + Col - 1 (+1 for the opening quote of a quoted string).
+	Offset int64
 	// Profile is "generic" or "graph" on a KindHeader event.
 	Profile string
 }

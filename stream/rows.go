@@ -44,15 +44,12 @@ func (d *Decoder) row(f *frame) (Event, error) {
 		}
 	}
 	for {
-		s, end, err := lexer.ScanScalar(b, p, '|', &d.scratch)
+		d.cells = append(d.cells, lexer.Scalar{})
+		end, err := lexer.ScanInto(&d.cells[len(d.cells)-1], b, p, '|', &d.scratch)
 		if err != nil {
 			return Event{}, d.lexErr(err)
 		}
-		d.cells = append(d.cells, s)
-		if len(d.cells) > len(f.fields) {
-			break
-		}
-		if end >= len(b) {
+		if len(d.cells) > len(f.fields) || end >= len(b) {
 			break
 		}
 		p = end + 1
@@ -112,7 +109,8 @@ func (d *Decoder) row(f *frame) (Event, error) {
 	f.rowLine = d.lineNo
 	f.extra.reset()
 	d.consume()
-	return Event{Kind: KindRow, ID: id, Field: -1, Fields: f.fields, Cells: d.cells, Line: d.lineNo}, nil
+	return Event{Kind: KindRow, ID: id, Field: -1, Fields: f.fields, Cells: d.cells, Line: d.lineNo,
+		Offset: d.lineOff + int64(2*d.level)}, nil
 }
 
 func cellCount(n, want int) string {
