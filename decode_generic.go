@@ -34,11 +34,9 @@ type builder struct {
 	data []byte // the whole input, when decoding from memory
 	src  string // data as one string, made on first use; unescaped row strings are substrings of it
 
-	plans   map[string]*tablePlan
-	keyBuf  []byte
-	slab    []Member
-	rowBuf  []byte
-	pending []pendingString
+	plans  map[string]*tablePlan
+	keyBuf []byte
+	slab   []Member
 }
 
 func (b *builder) next() (stream.Event, error) {
@@ -266,46 +264,32 @@ const (
 )
 
 // eval builds a plan node's value from a row's cells.
-func eval(c *column, cells []lexer.Scalar) (any, cellState, bool, error) {
+func (b *builder) eval(p *tablePlan, c *column, ev *stream.Event) (any, cellState, error) {
 	if c.col >= 0 {
-		s := cells[c.col]
-		switch s.Kind {
-		case lexer.KindMissing:
-			return nil, cellAbsent, false, nil
-		case lexer.KindNull:
-			return nil, cellNull, false, nil
-		case lexer.KindAttach, lexer.KindAttachSchema:
-			return nil, cellValue, true, nil // filled by an attachment
-		}
-		v, err := scalarValue(s)
-		return v, cellValue, false, err
+		return b.cell(p, ev, c.col)
 	}
-	obj := make(Object, 0, len(c.children))
+	obj := b.members(len(c.children))
 	allAbsent, allNull := true, true
-	pending := false
 	for _, ch := range c.children {
-		v, st, p, err := eval(ch, cells)
+		v, st, err := b.eval(p, ch, ev)
 		if err != nil {
-			return nil, 0, false, err
+			return nil, 0, err
 		}
-		pending = pending || p
 		if st != cellAbsent {
 			allAbsent = false
+			obj = append(obj, Member{ch.name, v})
 		}
 		if st != cellNull {
 			allNull = false
 		}
-		if st != cellAbsent {
-			obj = append(obj, Member{ch.name, v})
-		}
 	}
 	switch {
 	case allAbsent:
-		return nil, cellAbsent, false, nil
+		return nil, cellAbsent, nil
 	case allNull:
-		return nil, cellNull, false, nil
+		return nil, cellNull, nil
 	}
-	return obj, cellValue, pending, nil
+	return obj, cellValue, nil
 }
 
 // tablePlan is how the rows of one field declaration become objects. Plans
@@ -385,89 +369,77 @@ func (b *builder) presize(count int64) int {
 	return int(count)
 }
 
-// flatRow builds the object of a row with no path columns. String cells
-// share one allocation for their bytes; repeated strings are interned.
+// flatRow builds the object of a row with no path columns.
 func (b *builder) flatRow(p *tablePlan, ev *stream.Event, from int) (Object, error) {
-	cells := ev.Cells
 	row := b.members(len(p.cols))
-	b.rowBuf = b.rowBuf[:0]
-	b.pending = b.pending[:0]
-	for j := from; j < len(cells); j++ {
-		c := &cells[j]
-		var v any
-		switch c.Kind {
-		case lexer.KindMissing:
-			continue
-		case lexer.KindNull:
-		case lexer.KindBool:
-			v = c.Bool
-		case lexer.KindInt:
-			v = c.Int
-		case lexer.KindString:
-			im := &p.intern[j]
-			if !im.off && im.m != nil {
-				if iv, ok := im.m[string(c.Bytes)]; ok {
-					v = iv
-					break
-				}
-				if len(im.m) >= internMax {
-					if im.misses++; im.misses > internMax {
-						im.off = true
-					}
-				}
-			}
-			if b.data != nil && !c.Escaped {
-				// The text is in the input: share it instead of copying.
-				if b.src == "" {
-					b.src = string(b.data)
-				}
-				off := int(ev.Offset) + c.Col - 1
-				if c.Quoted {
-					off++
-				}
-				s := b.src[off : off+len(c.Bytes)]
-				v = s
-				if !im.off {
-					b.intern(im, s, v)
-				}
-				break
-			}
-			b.pending = append(b.pending, pendingString{member: len(row), field: j, start: len(b.rowBuf)})
-			b.rowBuf = append(b.rowBuf, c.Bytes...)
-			b.pending[len(b.pending)-1].end = len(b.rowBuf)
-		case lexer.KindAttach, lexer.KindAttachSchema:
-			// filled by an attachment
-		default:
-			var err error
-			if v, err = scalarValue(*c); err != nil {
-				return nil, err
-			}
+	for j := from; j < len(ev.Cells); j++ {
+		v, st, err := b.cell(p, ev, j)
+		if err != nil {
+			return nil, err
 		}
-		row = append(row, Member{p.fieldNames[j], v})
-	}
-	if len(b.pending) > 0 {
-		all := string(b.rowBuf)
-		for _, ps := range b.pending {
-			var v any = all[ps.start:ps.end]
-			row[ps.member].Value = v
-			if im := &p.intern[ps.field]; !im.off {
-				b.intern(im, all[ps.start:ps.end], v)
-			}
+		if st != cellAbsent {
+			row = append(row, Member{p.fieldNames[j], v})
 		}
 	}
 	return row, nil
 }
 
-func (b *builder) intern(im *internMap, s string, v any) {
-	if im.m == nil {
-		im.m = make(map[string]any, 8)
+// cell converts cell j of a row. Attachment markers yield a nil value the
+// attachment fills later. Strings are interned per column, and when the
+// input is in memory an unescaped string shares it instead of copying.
+func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, error) {
+	c := &ev.Cells[j]
+	switch c.Kind {
+	case lexer.KindMissing:
+		return nil, cellAbsent, nil
+	case lexer.KindNull:
+		return nil, cellNull, nil
+	case lexer.KindBool:
+		return c.Bool, cellValue, nil
+	case lexer.KindInt:
+		return c.Int, cellValue, nil
+	case lexer.KindAttach, lexer.KindAttachSchema:
+		return nil, cellValue, nil
+	case lexer.KindString:
+	default:
+		v, err := scalarValue(*c)
+		return v, cellValue, err
 	}
-	if len(im.m) < internMax {
-		im.m[s] = v
+	im := &p.intern[j]
+	if !im.off && im.m != nil {
+		if iv, ok := im.m[string(c.Bytes)]; ok {
+			return iv, cellValue, nil
+		}
+		if len(im.m) >= internMax {
+			if im.misses++; im.misses > internMax {
+				im.off = true
+			}
+		}
 	}
+	var s string
+	if b.data != nil && !c.Escaped {
+		if b.src == "" {
+			b.src = string(b.data)
+		}
+		off := int(ev.Offset) + c.Col - 1
+		if c.Quoted {
+			off++
+		}
+		s = b.src[off : off+len(c.Bytes)]
+	} else {
+		s = string(c.Bytes)
+	}
+	var v any = s
+	if !im.off {
+		if im.m == nil {
+			im.m = make(map[string]any, 8)
+		}
+		if len(im.m) < internMax {
+			im.m[s] = v
+		}
+	}
+	return v, cellValue, nil
 }
-
-type pendingString struct{ member, field, start, end int }
 
 // table builds a tabular array or (keyed) a keyed map.
 func (b *builder) table(start stream.Event, keyed bool) (any, error) {
@@ -505,7 +477,7 @@ func (b *builder) table(start stream.Event, keyed bool) (any, error) {
 		} else {
 			row = b.members(len(p.cols))
 			for _, c := range p.cols {
-				v, st, _, err := eval(c, ev.Cells)
+				v, st, err := b.eval(p, c, &ev)
 				if err != nil {
 					return nil, err
 				}

@@ -1,0 +1,183 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// GraphPayload generates a deterministic code graph: n symbols spread over
+// distances 0-4 and 2n edges between them.
+func GraphPayload(n int) *gcf.Payload {
+	r := rand.New(rand.NewPCG(3, uint64(n)))
+	kinds := []string{"function", "method", "type", "interface", "var", "const", "field", "package"}
+	provs := []string{"lsp_resolved", "ast_inferred", "rwr", "lsp"}
+	p := &gcf.Payload{Tool: "context_for_task", TokenBudget: 50000, TokensUsed: 41237}
+	for i := 0; i < n; i++ {
+		p.Symbols = append(p.Symbols, gcf.Symbol{
+			QualifiedName: fmt.Sprintf("github.com/acme/service/pkg%d.Symbol%d", i%97, i),
+			Kind:          kinds[r.IntN(len(kinds))],
+			Score:         float64(r.IntN(10000)) / 10000,
+			Provenance:    provs[r.IntN(len(provs))],
+			Distance:      r.IntN(5),
+		})
+	}
+	types := []string{"calls", "references", "imports", "implements"}
+	for i := 0; i < 2*n; i++ {
+		p.Edges = append(p.Edges, gcf.Edge{
+			Source:   p.Symbols[r.IntN(n)].QualifiedName,
+			Target:   p.Symbols[r.IntN(n)].QualifiedName,
+			EdgeType: types[r.IntN(len(types))],
+		})
+	}
+	return p
+}
+
+type graphData struct {
+	p        *gcf.Payload
+	gcfBytes []byte
+	jsonData []byte
+}
+
+var (
+	graphOnce sync.Once
+	graphVal  *graphData
+)
+
+func graphDataset(tb testing.TB) *graphData {
+	graphOnce.Do(func() {
+		p := GraphPayload(10000)
+		enc, err := gcf.Encode(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		js, err := json.Marshal(p)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		graphVal = &graphData{p: p, gcfBytes: enc, jsonData: js}
+	})
+	return graphVal
+}
+
+// BenchmarkGraph compares the graph profile with encoding/json on the same
+// 10,000-symbol, 20,000-edge payload.
+func BenchmarkGraph(b *testing.B) {
+	g := graphDataset(b)
+	b.Run("GCF/Encode", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(g.gcfBytes)))
+		for b.Loop() {
+			if _, err := gcf.Encode(g.p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("JSON/Encode", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(g.jsonData)))
+		for b.Loop() {
+			if _, err := json.Marshal(g.p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("GCF/Decode", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(g.gcfBytes)))
+		for b.Loop() {
+			if _, err := gcf.Decode(g.gcfBytes); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("JSON/Decode", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(g.jsonData)))
+		for b.Loop() {
+			var p gcf.Payload
+			if err := json.Unmarshal(g.jsonData, &p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("GCF/Events", func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(g.gcfBytes)))
+		d := stream.NewBytesDecoder(nil, stream.Limits{})
+		for b.Loop() {
+			d.ResetBytes(g.gcfBytes, stream.Limits{})
+			if _, err := walkEvents(d); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestGraphRoundTrip: the benchmark payload survives Encode/Decode as the
+// same logical graph.
+func TestGraphRoundTrip(t *testing.T) {
+	g := graphDataset(t)
+	back, err := gcf.Decode(g.gcfBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r1, _ := gcf.PackRoot(g.p)
+	r2, _ := gcf.PackRoot(back)
+	if r1 != r2 {
+		t.Fatalf("pack roots differ: %s vs %s", r1, r2)
+	}
+}
+
+// TestGraphDecodeMemory: decoding allocates at most three times the input
+// size in total, which bounds the peak as well.
+func TestGraphDecodeMemory(t *testing.T) {
+	g := graphDataset(t)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p, err := gcf.Decode(g.gcfBytes)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.KeepAlive(p)
+	total := after.TotalAlloc - before.TotalAlloc
+	if limit := 3 * uint64(len(g.gcfBytes)); total > limit {
+		t.Fatalf("Decode allocated %d bytes for a %d-byte input (limit %d)", total, len(g.gcfBytes), limit)
+	}
+	t.Logf("Decode allocated %d bytes for a %d-byte input (%.2fx)", total, len(g.gcfBytes), float64(total)/float64(len(g.gcfBytes)))
+}
+
+// TestGraphEventAllocsDoNotGrow: walking graph events allocates nothing
+// per event.
+func TestGraphEventAllocsDoNotGrow(t *testing.T) {
+	small, err := gcf.Encode(GraphPayload(500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	large := graphDataset(t).gcfBytes
+	d := stream.NewBytesDecoder(large, stream.Limits{})
+	walk := func(data []byte) {
+		d.ResetBytes(data, stream.Limits{})
+		if _, err := walkEvents(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	walk(large)
+	a := testing.AllocsPerRun(5, func() { walk(small) })
+	b := testing.AllocsPerRun(5, func() { walk(large) })
+	if b > a {
+		t.Fatalf("graph event allocations grow: %v for 500 symbols, %v for 10,000", a, b)
+	}
+	if !bytes.HasPrefix(large, []byte("GCF profile=graph")) {
+		t.Fatal("not a graph payload")
+	}
+}
