@@ -1,6 +1,7 @@
 package gcf
 
 import (
+	"bytes"
 	"io"
 	"strconv"
 
@@ -21,14 +22,19 @@ import (
 func Decode(data []byte, opts ...Option) (*Payload, error) {
 	cfg := newConfig(opts)
 	d := stream.NewBytesDecoder(data, cfg.limits)
-	p := &Payload{Symbols: []Symbol{}, Edges: []Edge{}}
-	var qnames []string         // by symbol id while ids are sequential (always, without a session)
-	var sparse map[int64]string // by symbol id once a session payload skips ids
+	g := graphBuilder{data: data}
+	p := &Payload{}
 	distance := int64(0)
 	group := ""
 	for {
 		ev, err := d.Next()
 		if err == io.EOF {
+			if p.Symbols == nil {
+				p.Symbols = []Symbol{}
+			}
+			if p.Edges == nil {
+				p.Edges = []Edge{}
+			}
 			return p, nil
 		}
 		if err != nil {
@@ -40,6 +46,7 @@ func Decode(data []byte, opts ...Option) (*Payload, error) {
 				return nil, &SyntaxError{Line: 1, Column: 1, Category: lexer.UnknownProfile,
 					Msg: "Decode needs profile=graph, got profile=" + ev.Profile + " (use DecodeGeneric)"}
 			}
+			nsym, nedge := -1, -1
 			for i, k := range ev.Fields {
 				v := string(ev.Cells[i].Bytes)
 				switch string(k) {
@@ -51,6 +58,10 @@ func Decode(data []byte, opts ...Option) (*Payload, error) {
 					p.TokensUsed, err = headerInt(ev, i)
 				case "pack_root":
 					p.PackRoot = v
+				case "symbols":
+					nsym, err = headerInt(ev, i)
+				case "edges":
+					nedge, err = headerInt(ev, i)
 				case "delta":
 					if v == "true" {
 						return nil, &SyntaxError{Line: 1, Column: ev.Cells[i].Col, Category: lexer.MalformedDelta,
@@ -61,6 +72,7 @@ func Decode(data []byte, opts ...Option) (*Payload, error) {
 					return nil, err
 				}
 			}
+			p.Symbols, p.Edges = g.presize(nsym, nedge)
 		case stream.KindGroup:
 			distance, group = ev.ID, string(ev.Key)
 		case stream.KindSymbol:
@@ -72,47 +84,115 @@ func Decode(data []byte, opts ...Option) (*Payload, error) {
 			if err != nil {
 				return nil, &SyntaxError{Line: ev.Line, Column: ev.Cells[2].Col, Category: lexer.InvalidScore, Msg: "score out of range"}
 			}
-			qn := string(ev.Cells[1].Bytes)
 			p.Symbols = append(p.Symbols, Symbol{
-				QualifiedName: qn,
-				Kind:          KindExpand(string(ev.Cells[0].Bytes)),
+				QualifiedName: g.qname(&ev, &ev.Cells[1]),
+				Kind:          g.kind(ev.Cells[0].Bytes),
 				Score:         score,
-				Provenance:    string(ev.Cells[3].Bytes),
+				Provenance:    g.word(ev.Cells[3].Bytes),
 				Distance:      int(distance),
 			})
-			switch {
-			case sparse == nil && ev.ID == int64(len(qnames)):
-				qnames = append(qnames, qn)
-			default:
-				if sparse == nil {
-					sparse = make(map[int64]string, len(qnames)+1)
-					for i, q := range qnames {
-						sparse[int64(i)] = q
-					}
-				}
-				sparse[ev.ID] = qn
+			if g.sparse != nil || ev.ID != int64(len(p.Symbols)-1) {
+				g.index(p.Symbols, ev.ID)
 			}
 		case stream.KindReference:
 			return nil, &SyntaxError{Line: ev.Line, Column: 1, Category: lexer.InvalidNodeLine,
 				Msg: "session reference @" + strconv.FormatInt(ev.ID, 10) + " cannot be resolved without the session's earlier payloads"}
 		case stream.KindEdge:
-			name := func(id int64) string {
-				if sparse != nil {
-					return sparse[id]
-				}
-				return qnames[id] // the decoder has checked the id is declared
-			}
 			e := Edge{
-				Target:   name(ev.Cells[0].Int),
-				Source:   name(ev.Cells[1].Int),
-				EdgeType: string(ev.Cells[2].Bytes),
+				Target:   g.name(p.Symbols, ev.Cells[0].Int),
+				Source:   g.name(p.Symbols, ev.Cells[1].Int),
+				EdgeType: g.word(ev.Cells[2].Bytes),
 			}
 			if len(ev.Cells) > 3 {
-				e.Status = string(ev.Cells[3].Bytes)
+				e.Status = g.word(ev.Cells[3].Bytes)
 			}
 			p.Edges = append(p.Edges, e)
 		}
 	}
+}
+
+// graphBuilder holds what Decode shares across lines: the strings of
+// qualified names come from copies of input chunks (one copy per chunk,
+// not per name), short repeated words are interned, and ids map to symbols.
+type graphBuilder struct {
+	data      []byte
+	chunk     string // a copy of data[chunkBase : chunkBase+len(chunk)]
+	chunkBase int
+	words     map[string]string
+	sparse    map[int64]int // symbol id -> index, once ids stop matching indexes
+}
+
+const graphChunk = 64 << 10
+
+// presize allocates the symbol and edge slices from the declared counts
+// (or, in a streaming payload, from a count of the lines that can hold
+// them), never more than the input can contain.
+func (g *graphBuilder) presize(nsym, nedge int) ([]Symbol, []Edge) {
+	if nsym < 0 {
+		nsym = bytes.Count(g.data, []byte("\n@"))
+	}
+	if nedge < 0 {
+		nedge = bytes.Count(g.data, []byte("<@"))
+	}
+	nsym = min(nsym, len(g.data)/13)  // "@0 k q 0.00 p\n" is the shortest node line
+	nedge = min(nedge, len(g.data)/8) // "@0<@0 t\n"
+	return make([]Symbol, 0, nsym), make([]Edge, 0, nedge)
+}
+
+// qname returns the text of cell c of the line of ev as a string that
+// shares a copied chunk of the input.
+func (g *graphBuilder) qname(ev *stream.Event, c *lexer.Scalar) string {
+	off := int(ev.Offset) + c.Col - 1
+	n := len(c.Bytes)
+	if off < g.chunkBase || off+n > g.chunkBase+len(g.chunk) {
+		end := min(len(g.data), off+max(n, graphChunk))
+		g.chunk, g.chunkBase = string(g.data[off:end]), off
+	}
+	return g.chunk[off-g.chunkBase : off-g.chunkBase+n]
+}
+
+// word interns a short repeated word (provenance, edge type, status).
+func (g *graphBuilder) word(b []byte) string {
+	if s, ok := g.words[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if g.words == nil {
+		g.words = make(map[string]string)
+	}
+	if len(g.words) < 4096 {
+		g.words[s] = s
+	}
+	return s
+}
+
+// kind expands a kind abbreviation without allocating for known kinds.
+func (g *graphBuilder) kind(b []byte) string {
+	for _, k := range kindTable {
+		if string(b) == k[1] {
+			return k[0]
+		}
+	}
+	return g.word(b)
+}
+
+// index records that symbol id sits at the end of syms.
+func (g *graphBuilder) index(syms []Symbol, id int64) {
+	if g.sparse == nil {
+		g.sparse = make(map[int64]int, len(syms))
+		for i := 0; i < len(syms)-1; i++ {
+			g.sparse[int64(i)] = i
+		}
+	}
+	g.sparse[id] = len(syms) - 1
+}
+
+// name returns the qualified name of a declared symbol id.
+func (g *graphBuilder) name(syms []Symbol, id int64) string {
+	if g.sparse != nil {
+		return syms[g.sparse[id]].QualifiedName
+	}
+	return syms[id].QualifiedName // the decoder has checked the id is declared
 }
 
 func headerInt(ev stream.Event, i int) (int, error) {

@@ -24,7 +24,7 @@ func GraphPayload(n int) *gcf.Payload {
 		p.Symbols = append(p.Symbols, gcf.Symbol{
 			QualifiedName: fmt.Sprintf("github.com/acme/service/pkg%d.Symbol%d", i%97, i),
 			Kind:          kinds[r.IntN(len(kinds))],
-			Score:         float64(r.IntN(10000)) / 10000,
+			Score:         float64(r.IntN(100)) / 100, // the wire carries two decimals
 			Provenance:    provs[r.IntN(len(provs))],
 			Distance:      r.IntN(5),
 		})

@@ -120,27 +120,41 @@ func (d *Decoder) graphStep() (Event, error) {
 }
 
 // fields splits a graph line on runs of spaces and tabs into d.cells as
-// string scalars, returning false if there are more than max fields.
-func (d *Decoder) fields(b []byte, max int) bool {
-	i := 0
-	for i < len(b) {
-		for i < len(b) && lexer.IsSpace(b[i]) {
+// string scalars. ok is false if there are more than max fields; clean is
+// false if any field holds a byte outside printable ASCII (%x21-7E).
+func (d *Decoder) fields(b []byte, max int) (ok, clean bool) {
+	cells := d.cells[:0]
+	base := 2*d.level + 1
+	clean = true
+	n := len(b)
+	for i := 0; ; {
+		for i < n && (b[i] == ' ' || b[i] == '\t') {
 			i++
 		}
-		if i >= len(b) {
+		if i >= n {
 			break
 		}
 		j := i
-		for j < len(b) && !lexer.IsSpace(b[j]) {
-			j++
+		for ; j < n; j++ {
+			c := b[j]
+			if c <= ' ' {
+				if c == ' ' || c == '\t' {
+					break
+				}
+				clean = false
+			} else if c >= 0x7f {
+				clean = false
+			}
 		}
-		if len(d.cells) == max {
-			return false
+		if len(cells) == max {
+			d.cells = cells
+			return false, clean
 		}
-		d.cells = append(d.cells, lexer.Scalar{Kind: lexer.KindString, Bytes: b[i:j], Col: 2*d.level + i + 1})
+		cells = append(cells, lexer.Scalar{Kind: lexer.KindString, Bytes: b[i:j], Col: base + i})
 		i = j
 	}
-	return true
+	d.cells = cells
+	return true, clean
 }
 
 // printable reports whether t is non-empty printable non-space ASCII (%x21-7E).
@@ -352,15 +366,18 @@ func (d *Decoder) graphNode(b []byte, delta bool) (Event, error) {
 	if delta {
 		want = 6
 	}
-	if !d.fields(b, want) || len(d.cells) != want {
+	ok, clean := d.fields(b, want)
+	if !ok || len(d.cells) != want {
 		if delta {
 			return Event{}, d.bodyErr(0, lexer.MalformedDelta, "## added lines are @id kind qname score provenance distance")
 		}
 		return Event{}, d.bodyErr(0, lexer.InvalidNodeLine, "a node line has exactly 5 fields: @id kind qname score provenance")
 	}
-	for i := 1; i < want; i++ {
-		if !printable(d.cells[i].Bytes) {
-			return Event{}, d.bodyErr(d.cells[i].Col-1-2*d.level, lexer.InvalidNodeLine, "node fields are printable non-space ASCII")
+	if !clean {
+		for i := 1; i < want; i++ {
+			if !printable(d.cells[i].Bytes) {
+				return Event{}, d.bodyErr(d.cells[i].Col-1-2*d.level, lexer.InvalidNodeLine, "node fields are printable non-space ASCII")
+			}
 		}
 	}
 	if kind := d.cells[1].Bytes; !lexer.IsBareKey(string(kind)) {
@@ -386,7 +403,7 @@ func (d *Decoder) graphNode(b []byte, delta bool) (Event, error) {
 	// Cells: kind, qname, score, provenance[, distance]; ID carries the id.
 	copy(d.cells, d.cells[1:])
 	d.cells = d.cells[:want-1]
-	return Event{Kind: KindSymbol, ID: id, Field: -1, Cells: d.cells, Line: d.lineNo}, nil
+	return Event{Kind: KindSymbol, ID: id, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(2*d.level)}, nil
 }
 
 // declare records a symbol id: sequential from 0 without a session (SPEC
@@ -422,7 +439,7 @@ func (d *Decoder) declared(id int64) bool {
 
 // graphEdge parses `@T<@S type [status]` (SPEC §6).
 func (d *Decoder) graphEdge(b []byte) (Event, error) {
-	if !d.fields(b, 3) || len(d.cells) < 2 {
+	if ok, _ := d.fields(b, 3); !ok || len(d.cells) < 2 {
 		return Event{}, d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
 	}
 	ref := d.cells[0].Bytes
@@ -466,12 +483,12 @@ func (d *Decoder) graphEdge(b []byte) (Event, error) {
 	if hasStatus {
 		d.cells = append(d.cells, status)
 	}
-	return Event{Kind: KindEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}, nil
+	return Event{Kind: KindEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(2*d.level)}, nil
 }
 
 // graphRemoved parses a delta `kind qname` line (SPEC §10.1).
 func (d *Decoder) graphRemoved(b []byte) (Event, error) {
-	if !d.fields(b, 2) || len(d.cells) != 2 || !lexer.IsBareKey(string(d.cells[0].Bytes)) || !printable(d.cells[1].Bytes) {
+	if ok, _ := d.fields(b, 2); !ok || len(d.cells) != 2 || !lexer.IsBareKey(string(d.cells[0].Bytes)) || !printable(d.cells[1].Bytes) {
 		return Event{}, d.bodyErr(0, lexer.MalformedDelta, "## removed lines are kind qname")
 	}
 	return Event{Kind: KindRemoved, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}, nil
@@ -479,7 +496,7 @@ func (d *Decoder) graphRemoved(b []byte) (Event, error) {
 
 // graphDeltaEdge parses a delta `source -> target type` line (SPEC §10.1).
 func (d *Decoder) graphDeltaEdge(b []byte) (Event, error) {
-	if !d.fields(b, 4) || len(d.cells) != 4 || string(d.cells[1].Bytes) != "->" ||
+	if ok, _ := d.fields(b, 4); !ok || len(d.cells) != 4 || string(d.cells[1].Bytes) != "->" ||
 		!printable(d.cells[0].Bytes) || !printable(d.cells[2].Bytes) || !printable(d.cells[3].Bytes) {
 		return Event{}, d.bodyErr(0, lexer.MalformedDelta, "delta edge lines are source -> target type")
 	}
