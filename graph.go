@@ -67,12 +67,21 @@ var kindTable = [...][2]string{
 // KindAbbrev returns the wire abbreviation of a full kind ("function" ->
 // "fn"); unknown kinds are returned unchanged.
 func KindAbbrev(kind string) string {
-	for _, k := range kindTable {
-		if k[0] == kind {
-			return k[1]
-		}
+	switch kind { // a switch compiles to a length-then-value search
+	case "function":
+		return "fn"
+	case "interface":
+		return "iface"
+	case "route_handler":
+		return "route"
+	case "external":
+		return "ext"
+	case "package":
+		return "pkg"
+	case "service":
+		return "svc"
 	}
-	return kind
+	return kind // type, method, var, const, ... abbreviate to themselves; unknown kinds pass through
 }
 
 // KindExpand returns the full kind of a wire abbreviation ("fn" ->

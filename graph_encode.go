@@ -50,16 +50,13 @@ import (
 //
 // p is not modified. A nil p is an error.
 func Encode(p *Payload) ([]byte, error) {
-	buf := encoder.GetBuffer()
-	b, err := appendGraph(buf.B[:0], p, nil)
-	var out []byte
-	if err == nil {
-		out = make([]byte, len(b))
-		copy(out, b)
+	// appendGraph sizes the output once from the payload, so encoding
+	// straight into a new slice is one allocation and no copy.
+	out, err := appendGraph(nil, p, nil)
+	if err != nil {
+		return nil, err
 	}
-	buf.B = b
-	encoder.PutBuffer(buf)
-	return out, err
+	return out, nil
 }
 
 // AppendEncode appends the canonical encoding of p (see Encode) to dst and
@@ -128,12 +125,12 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 			idOf[si] = id
 		}
 	}
-	edges, err := grResolveEdges(p, idOf)
+	edges, err := grResolveEdges(p, idOf, order)
 	if err != nil {
 		return dst, err
 	}
 
-	b := dst
+	b := slices.Grow(dst, grSize(p, len(edges)))
 	b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
 	b = append(b, " symbols="...)
 	b = strconv.AppendInt(b, int64(len(p.Symbols)), 10)
@@ -179,21 +176,60 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 	return b, nil
 }
 
+// grSize estimates the encoded size of p: exact for the names, generous
+// for ids and scores, so the output grows at most once more for outliers.
+func grSize(p *Payload, edges int) int {
+	n := 128 + len(p.Tool) + len(p.PackRoot)
+	for i := range p.Symbols {
+		s := &p.Symbols[i]
+		n += len(s.QualifiedName) + len(s.Provenance) + len(KindAbbrev(s.Kind)) + 24
+	}
+	n += 64 * 8 // group headers
+	for i := range p.Edges {
+		n += len(p.Edges[i].EdgeType) + len(p.Edges[i].Status) + 20
+	}
+	_ = edges
+	return n
+}
+
 // grOrder returns the indices of syms in emission order: distance
 // ascending, score descending, input order for ties. Scores must already
 // be finite.
 func grOrder(syms []Symbol) []int {
 	order := make([]int, len(syms))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		sa, sb := &syms[a], &syms[b]
-		if c := cmp.Compare(sa.Distance, sb.Distance); c != 0 {
-			return c
+	if len(syms) < 64 {
+		for i := range order {
+			order[i] = i
 		}
-		return cmp.Compare(sb.Score, sa.Score)
-	})
+		slices.SortStableFunc(order, func(a, b int) int {
+			sa, sb := &syms[a], &syms[b]
+			if c := cmp.Compare(sa.Distance, sb.Distance); c != 0 {
+				return c
+			}
+			return cmp.Compare(sb.Score, sa.Score)
+		})
+		return order
+	}
+	// Two stable radix sorts: by score descending, then by distance. The
+	// items start in input order, so ties keep it.
+	items := make([]radixItem, 2*len(syms))
+	a, tmp := items[:len(syms)], items[len(syms):]
+	for i := range syms {
+		a[i] = radixItem{key: descFloatKey(syms[i].Score), idx: int32(i)}
+	}
+	a = radixSort(a, tmp)
+	for i := range a {
+		a[i].key = uint64(syms[a[i].idx].Distance) // non-negative, checked
+	}
+	if &a[0] == &items[0] {
+		tmp = items[len(syms):]
+	} else {
+		tmp = items[:len(syms)]
+	}
+	a = radixSort(a, tmp)
+	for i, it := range a {
+		order[i] = int(it.idx)
+	}
 	return order
 }
 
@@ -203,52 +239,66 @@ func grOrder(syms []Symbol) []int {
 // emitted first; resolving in emission rather than input order keeps
 // Decode(Encode(p)) resolving every edge to the same symbol, so the wire is
 // a fixed point and the pack root survives the round trip.
-func grFirstByName(syms []Symbol) map[string]int {
-	m := make(map[string]int, len(syms))
-	for _, i := range grOrder(syms) {
-		if _, ok := m[syms[i].QualifiedName]; !ok {
-			m[syms[i].QualifiedName] = i
-		}
+func grFirstByName(syms []Symbol, order []int) *nameIndex {
+	x := newNameIndex(syms)
+	for _, i := range order {
+		x.add(i)
 	}
-	return m
+	return x
 }
 
 // grResolveEdges validates p.Edges, maps their endpoints to wire IDs
 // through idOf (symbol index -> id) and sorts them by source ID, target ID
 // and edge type (stable).
-func grResolveEdges(p *Payload, idOf []int) ([]grEdge, error) {
+func grResolveEdges(p *Payload, idOf, order []int) ([]grEdge, error) {
 	if len(p.Edges) == 0 {
 		return nil, nil
 	}
-	byName := grFirstByName(p.Symbols)
+	byName := grFirstByName(p.Symbols, order)
 	edges := make([]grEdge, len(p.Edges))
+	items := make([]radixItem, 2*len(p.Edges))
+	keys := items[:len(p.Edges)]
 	for i := range p.Edges {
 		e := &p.Edges[i]
 		if err := grCheckEdge(e, i); err != nil {
 			return nil, err
 		}
-		si, ok := byName[e.Source]
+		si, ok := byName.get(e.Source)
 		if !ok {
 			return nil, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the payload", i, e.Source)
 		}
-		ti, ok := byName[e.Target]
+		ti, ok := byName.get(e.Target)
 		if !ok {
 			return nil, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
 		}
-		edges[i] = grEdge{src: idOf[si], tgt: idOf[ti], typ: e.EdgeType, status: e.Status}
+		src, tgt := idOf[si], idOf[ti]
+		keys[i] = radixItem{key: uint64(src)<<32 | uint64(uint32(tgt)), idx: int32(i)}
 	}
-	slices.SortStableFunc(edges, grCompareEdges)
+	// Radix-sort compact keys (source id, target id: ids fit in 32 bits),
+	// then order runs of equal keys by type and status. Equal edges are
+	// identical on the wire, so the result is deterministic.
+	keys = radixSort(keys, items[len(p.Edges):])
+	for lo := 0; lo < len(keys); {
+		hi := lo + 1
+		for hi < len(keys) && keys[hi].key == keys[lo].key {
+			hi++
+		}
+		if hi-lo > 1 {
+			slices.SortFunc(keys[lo:hi], func(a, b radixItem) int {
+				ea, eb := &p.Edges[a.idx], &p.Edges[b.idx]
+				if c := cmp.Compare(ea.EdgeType, eb.EdgeType); c != 0 {
+					return c
+				}
+				return cmp.Compare(ea.Status, eb.Status)
+			})
+		}
+		lo = hi
+	}
+	for i, k := range keys {
+		e := &p.Edges[k.idx]
+		edges[i] = grEdge{src: int(k.key >> 32), tgt: int(uint32(k.key)), typ: e.EdgeType, status: e.Status}
+	}
 	return edges, nil
-}
-
-func grCompareEdges(a, b grEdge) int {
-	if c := cmp.Compare(a.src, b.src); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.tgt, b.tgt); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.typ, b.typ)
 }
 
 // grCheckHeader validates the header fields shared by buffered, session,
@@ -371,12 +421,31 @@ func grAppendNode(b []byte, id int, s *Symbol) []byte {
 // "-0.00" is written "0.00": it denotes zero, and SPEC §2.3.1 forbids a
 // negative zero on the wire.
 func grAppendScore(b []byte, v float64) []byte {
-	start := len(b)
-	b = strconv.AppendFloat(b, v, 'f', 2, 64)
-	if string(b[start:]) == "-0.00" {
-		b = append(b[:start], "0.00"...)
+	a := math.Abs(v)
+	if a >= 1<<44 {
+		start := len(b)
+		b = strconv.AppendFloat(b, v, 'f', 2, 64)
+		if string(b[start:]) == "-0.00" {
+			b = append(b[:start], "0.00"...)
+		}
+		return b
 	}
-	return b
+	// Exact fast path. y is a*100 rounded; the FMA gives the product's
+	// rounding error exactly, so the exact value a*100 = y + e is rounded
+	// to the nearest integer, ties to even, without formatting digits.
+	y := a * 100
+	e := math.FMA(a, 100, -y)
+	r := math.Floor(y)
+	switch f := y - r; {
+	case f > 0.5, f == 0.5 && e > 0, f == 0.5 && e == 0 && math.Mod(r, 2) == 1:
+		r++
+	}
+	n := uint64(r)
+	if v < 0 && n != 0 {
+		b = append(b, '-')
+	}
+	b = strconv.AppendUint(b, n/100, 10)
+	return append(b, '.', byte('0'+n%100/10), byte('0'+n%10))
 }
 
 // grAppendEdge appends `@target<@source type[ status]` and a newline.

@@ -5,10 +5,12 @@ import (
 	"cmp"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -123,7 +125,7 @@ func TestGraphEncodeEdgeOrdering(t *testing.T) {
 			{Source: "B", Target: "A", EdgeType: "imports"},
 			{Source: "B", Target: "A", EdgeType: "calls", Status: "added"},
 			{Source: "A", Target: "A", EdgeType: "calls"},
-			{Source: "B", Target: "A", EdgeType: "calls"}, // tie with the added one: input order kept
+			{Source: "B", Target: "A", EdgeType: "calls"}, // tie with the added one: status orders them (no status first)
 		},
 	}
 	out, err := Encode(p)
@@ -131,7 +133,7 @@ func TestGraphEncodeEdgeOrdering(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "GCF profile=graph symbols=3 edges=6\n## targets\n@0 fn A 0.90 x\n@1 fn B 0.80 x\n@2 fn C 0.70 x\n" +
-		"## edges [6]\n@0<@0 calls\n@0<@1 calls added\n@0<@1 calls\n@0<@1 imports\n@2<@1 references removed\n@0<@2 calls\n"
+		"## edges [6]\n@0<@0 calls\n@0<@1 calls\n@0<@1 calls added\n@0<@1 imports\n@2<@1 references removed\n@0<@2 calls\n"
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
@@ -471,4 +473,50 @@ func gfxStream(p *Payload, labeled bool) (string, error) {
 		return "", err
 	}
 	return buf.String(), nil
+}
+
+// TestScoreFastPathMatchesStrconv: the FMA fast path formats exactly as
+// strconv's %.2f (round half to even on the exact double), except that a
+// negative zero is written 0.00.
+func TestScoreFastPathMatchesStrconv(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	vals := []float64{0, 0.125, 0.625, 0.375, 0.875, 1.005, 2.675, 0.285, 1.115, -0.125, -0.005, 0.005, 0.015, 0.025,
+		99.995, 1e13 + 0.125, 1e13 + 0.375, 17592186044415.995, math.Nextafter(0.125, 1), math.Nextafter(0.125, 0)}
+	for i := 0; i < 200000; i++ {
+		switch i % 4 {
+		case 0:
+			vals = append(vals, r.Float64())
+		case 1:
+			vals = append(vals, float64(r.IntN(100000))/1000) // many exact thousandths, some midpoints
+		case 2:
+			vals = append(vals, (float64(r.IntN(2000000))+0.5)/100-10000)
+		default:
+			vals = append(vals, r.NormFloat64()*math.Pow(10, float64(r.IntN(16))))
+		}
+	}
+	for _, v := range vals {
+		want := strconv.FormatFloat(v, 'f', 2, 64)
+		if want == "-0.00" {
+			want = "0.00"
+		}
+		if got := string(grAppendScore(nil, v)); got != want {
+			t.Fatalf("score %v (%b): got %s want %s", v, math.Float64bits(v), got, want)
+		}
+	}
+}
+
+// TestKindTableRoundTrip: KindAbbrev and KindExpand agree with the SPEC §5
+// table in both directions, and unknown kinds pass through.
+func TestKindTableRoundTrip(t *testing.T) {
+	for _, k := range kindTable {
+		if got := KindAbbrev(k[0]); got != k[1] {
+			t.Errorf("KindAbbrev(%q) = %q, want %q", k[0], got, k[1])
+		}
+		if got := KindExpand(k[1]); got != k[0] {
+			t.Errorf("KindExpand(%q) = %q, want %q", k[1], got, k[0])
+		}
+	}
+	if KindAbbrev("widget") != "widget" || KindExpand("widget") != "widget" {
+		t.Error("unknown kinds must pass through")
+	}
 }

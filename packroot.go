@@ -85,9 +85,9 @@ func CanonicalPackBytes(p *Payload) ([]byte, error) {
 		buf = append(buf, '\n')
 		symEnds = append(symEnds, len(buf))
 	}
-	var byName map[string]int
+	var byName *nameIndex
 	if len(p.Edges) > 0 {
-		byName = grFirstByName(p.Symbols)
+		byName = grFirstByName(p.Symbols, grOrder(p.Symbols))
 	}
 	edgeEnds := make([]int, 0, len(p.Edges))
 	for i := range p.Edges {
@@ -95,11 +95,11 @@ func CanonicalPackBytes(p *Payload) ([]byte, error) {
 		if err := prCheckUTF8("edge", i, e.Source, e.Target, e.EdgeType); err != nil {
 			return nil, err
 		}
-		si, ok := byName[e.Source]
+		si, ok := byName.get(e.Source)
 		if !ok {
 			return nil, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the snapshot", i, e.Source)
 		}
-		ti, ok := byName[e.Target]
+		ti, ok := byName.get(e.Target)
 		if !ok {
 			return nil, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the snapshot", i, e.Target)
 		}
