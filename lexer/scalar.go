@@ -530,3 +530,24 @@ func CheckUTF8(line []byte) *SyntaxError {
 	}
 	return nil
 }
+
+// PlainASCII reports whether every byte of b is printable ASCII or a space
+// (0x20-0x7E), eight bytes at a time.
+func PlainASCII(b []byte) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// A byte below 0x20 borrows into its high bit; a byte at or above
+		// 0x7F has (or carries into) its high bit after adding 1.
+		if ((x-0x20*lo)&^x|(x+lo)|x)&hi != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 || b[i] > 0x7E {
+			return false
+		}
+	}
+	return true
+}

@@ -767,3 +767,19 @@ func TestParseFloatMatchesStrconv(t *testing.T) {
 		}
 	}
 }
+
+func TestPlainASCII(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := c >= 0x20 && c <= 0x7E
+		for pos := 0; pos < 20; pos++ {
+			b := []byte(strings.Repeat("a", 20))
+			b[pos] = byte(c)
+			if got := PlainASCII(b); got != want {
+				t.Fatalf("PlainASCII with byte %#x at %d = %v, want %v", c, pos, got, want)
+			}
+		}
+	}
+	if !PlainASCII([]byte("@0 fn pkg.Foo 0.90 lsp_resolved ~|^{}")) || PlainASCII([]byte("tab\there")) {
+		t.Fatal("PlainASCII misclassifies a line")
+	}
+}

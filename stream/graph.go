@@ -125,8 +125,31 @@ func (d *Decoder) graphStep() (Event, error) {
 func (d *Decoder) fields(b []byte, max int) (ok, clean bool) {
 	cells := d.cells[:0]
 	base := 2*d.level + 1
-	clean = true
 	n := len(b)
+	if lexer.PlainASCII(b) {
+		// Only spaces separate fields: find them with IndexByte.
+		for i := 0; i < n; {
+			if b[i] == ' ' {
+				i++
+				continue
+			}
+			j := bytes.IndexByte(b[i:], ' ')
+			if j < 0 {
+				j = n
+			} else {
+				j += i
+			}
+			if len(cells) == max {
+				d.cells = cells
+				return false, true
+			}
+			cells = append(cells, lexer.Scalar{Kind: lexer.KindString, Bytes: b[i:j], Col: base + i})
+			i = j
+		}
+		d.cells = cells
+		return true, true
+	}
+	clean = true
 	for i := 0; ; {
 		for i < n && (b[i] == ' ' || b[i] == '\t') {
 			i++
