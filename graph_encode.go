@@ -169,8 +169,9 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 		b = append(b, "## edges "...)
 		b = encoder.AppendCount(b, len(edges), false)
 		b = append(b, '\n')
-		for i := range edges {
-			b = grAppendEdge(b, &edges[i])
+		for _, k := range edges {
+			e := &p.Edges[k.idx]
+			b = grAppendEdge(b, &grEdge{src: int(k.key >> 32), tgt: int(uint32(k.key)), typ: e.EdgeType, status: e.Status})
 		}
 	}
 	return b, nil
@@ -240,22 +241,22 @@ func grOrder(syms []Symbol) []int {
 // Decode(Encode(p)) resolving every edge to the same symbol, so the wire is
 // a fixed point and the pack root survives the round trip.
 func grFirstByName(syms []Symbol, order []int) *nameIndex {
-	x := newNameIndex(syms)
+	x := newNameIndex(len(syms))
 	for _, i := range order {
-		x.add(i)
+		x.add(syms[i].QualifiedName, i)
 	}
 	return x
 }
 
 // grResolveEdges validates p.Edges, maps their endpoints to wire IDs
-// through idOf (symbol index -> id) and sorts them by source ID, target ID
-// and edge type (stable).
-func grResolveEdges(p *Payload, idOf, order []int) ([]grEdge, error) {
+// through idOf (symbol index -> id) and returns them sorted by source ID,
+// target ID, edge type and status: each item packs source and target ids
+// in its key and indexes p.Edges.
+func grResolveEdges(p *Payload, idOf, order []int) ([]radixItem, error) {
 	if len(p.Edges) == 0 {
 		return nil, nil
 	}
 	byName := grFirstByName(p.Symbols, order)
-	edges := make([]grEdge, len(p.Edges))
 	items := make([]radixItem, 2*len(p.Edges))
 	keys := items[:len(p.Edges)]
 	for i := range p.Edges {
@@ -294,11 +295,7 @@ func grResolveEdges(p *Payload, idOf, order []int) ([]grEdge, error) {
 		}
 		lo = hi
 	}
-	for i, k := range keys {
-		e := &p.Edges[k.idx]
-		edges[i] = grEdge{src: int(k.key >> 32), tgt: int(uint32(k.key)), typ: e.EdgeType, status: e.Status}
-	}
-	return edges, nil
+	return keys, nil
 }
 
 // grCheckHeader validates the header fields shared by buffered, session,

@@ -58,45 +58,49 @@ func descFloatKey(f float64) uint64 {
 }
 
 // nameIndex maps qualified names to symbol indexes with open addressing:
-// one slice of int32 slots, no per-entry allocation, and a string compare
-// only on a hash match. Lookups of edge endpoints dominate graph encoding.
+// one slice of slots holding the name itself, so a lookup touches one slot
+// (no pointer chase into the symbols) and compares strings only on a hash
+// match. Lookups of edge endpoints dominate graph encoding.
 type nameIndex struct {
-	slots []int32 // symbol index + 1; 0 is empty
-	syms  []Symbol
+	slots []nameSlot
 	seed  maphash.Seed
 	mask  uint64
 }
 
-func newNameIndex(syms []Symbol) *nameIndex {
-	size := 16
-	for size < 2*len(syms) {
-		size <<= 1
-	}
-	return &nameIndex{slots: make([]int32, size), syms: syms, seed: maphash.MakeSeed(), mask: uint64(size - 1)}
+type nameSlot struct {
+	name string
+	idx  int32 // symbol index + 1; 0 is empty
 }
 
-// add records symbol i under its name unless the name is already present.
-func (x *nameIndex) add(i int) {
-	name := x.syms[i].QualifiedName
+func newNameIndex(n int) *nameIndex {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	return &nameIndex{slots: make([]nameSlot, size), seed: maphash.MakeSeed(), mask: uint64(size - 1)}
+}
+
+// add records index i under name unless the name is already present.
+func (x *nameIndex) add(name string, i int) {
 	for h := maphash.String(x.seed, name) & x.mask; ; h = (h + 1) & x.mask {
-		switch s := x.slots[h]; {
-		case s == 0:
-			x.slots[h] = int32(i + 1)
+		switch sl := &x.slots[h]; {
+		case sl.idx == 0:
+			*sl = nameSlot{name: name, idx: int32(i + 1)}
 			return
-		case x.syms[s-1].QualifiedName == name:
+		case sl.name == name:
 			return
 		}
 	}
 }
 
-// get returns the index of the first symbol added under name.
+// get returns the index first added under name.
 func (x *nameIndex) get(name string) (int, bool) {
 	for h := maphash.String(x.seed, name) & x.mask; ; h = (h + 1) & x.mask {
-		switch s := x.slots[h]; {
-		case s == 0:
+		switch sl := &x.slots[h]; {
+		case sl.idx == 0:
 			return 0, false
-		case x.syms[s-1].QualifiedName == name:
-			return int(s - 1), true
+		case sl.name == name:
+			return int(sl.idx - 1), true
 		}
 	}
 }
