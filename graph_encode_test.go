@@ -520,3 +520,16 @@ func TestKindTableRoundTrip(t *testing.T) {
 		t.Error("unknown kinds must pass through")
 	}
 }
+
+func TestIsTokenEveryByte(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := c >= 0x21 && c <= 0x7E
+		for pos := 0; pos < 19; pos++ {
+			b := []byte(strings.Repeat("x", 19))
+			b[pos] = byte(c)
+			if got := grIsToken(string(b)); got != want {
+				t.Fatalf("grIsToken with %#x at %d = %v, want %v", c, pos, got, want)
+			}
+		}
+	}
+}
