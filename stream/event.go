@@ -165,3 +165,28 @@ func cloneBytes(b []byte) []byte {
 	}
 	return append([]byte(nil), b...)
 }
+
+// Score returns the score of a KindSymbol event, parsed without allocating.
+func (e *Event) Score() (float64, error) {
+	if e.Kind != KindSymbol || len(e.Cells) < 3 {
+		return 0, lexer.Errorf(lexer.InvalidScore, "event %s has no score", e.Kind)
+	}
+	return lexer.ParseFloat(e.Cells[2].Bytes)
+}
+
+// EdgeIDs returns the target and source ids of a KindEdge event.
+func (e *Event) EdgeIDs() (target, source int64) {
+	if e.Kind != KindEdge || len(e.Cells) < 2 {
+		return -1, -1
+	}
+	return e.Cells[0].Int, e.Cells[1].Int
+}
+
+// Distance returns the distance a KindSymbol event carries on a delta
+// `## added` line, or -1 when the distance comes from the group header.
+func (e *Event) Distance() int64 {
+	if e.Kind != KindSymbol || len(e.Cells) < 5 {
+		return -1
+	}
+	return e.Cells[4].Int
+}

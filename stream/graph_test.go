@@ -96,3 +96,38 @@ func TestGraphErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestGraphAccessors(t *testing.T) {
+	d := NewBytesDecoder([]byte("GCF profile=graph\n## targets\n@0 fn a.A 0.25 x\n## edges [1]\n@0<@0 calls\n"), Limits{})
+	var score float64
+	var tgt, src int64 = -2, -2
+	for {
+		ev, err := d.Next()
+		if err != nil {
+			break
+		}
+		switch ev.Kind {
+		case KindSymbol:
+			if score, err = ev.Score(); err != nil {
+				t.Fatal(err)
+			}
+			if ev.Distance() != -1 {
+				t.Fatal("a group symbol has no distance cell")
+			}
+		case KindEdge:
+			tgt, src = ev.EdgeIDs()
+		}
+	}
+	if score != 0.25 || tgt != 0 || src != 0 {
+		t.Fatalf("score %v, edge %d<%d", score, tgt, src)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		ev := Event{Kind: KindSymbol, Cells: []lexer.Scalar{{}, {}, {Bytes: []byte("0.75")}}}
+		if s, _ := ev.Score(); s != 0.75 {
+			t.Fatal("score")
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("Score allocates %v times", allocs)
+	}
+}
