@@ -490,11 +490,8 @@ func (b *builder) table(start stream.Event, keyed bool) (any, error) {
 		if keyed {
 			key = string(ev.Cells[0].Bytes)
 		}
-		if ev.ID >= 0 {
-			// Only rows with an @id prefix carry attachments.
-			if row, err = b.attachments(p, row); err != nil {
-				return nil, err
-			}
+		if row, err = b.attachments(p, row); err != nil {
+			return nil, err
 		}
 		if keyed {
 			obj = append(obj, Member{key, row})
