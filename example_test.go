@@ -97,3 +97,82 @@ func ExampleNewEncoder() {
 	// 2|Bob|~
 	// ##! summary counts=2
 }
+
+func ExampleEncode() {
+	p := &gcf.Payload{
+		Tool: "context_for_task",
+		Symbols: []gcf.Symbol{
+			{QualifiedName: "pkg.Server", Kind: "function", Score: 0.54, Provenance: "lsp_resolved", Distance: 1},
+			{QualifiedName: "pkg.Auth", Kind: "function", Score: 0.78, Provenance: "lsp_resolved", Distance: 0},
+		},
+		Edges: []gcf.Edge{{Source: "pkg.Server", Target: "pkg.Auth", EdgeType: "calls"}},
+	}
+	out, err := gcf.Encode(p)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(out))
+	// Output:
+	// GCF profile=graph tool=context_for_task symbols=2 edges=1
+	// ## targets
+	// @0 fn pkg.Auth 0.78 lsp_resolved
+	// ## related
+	// @1 fn pkg.Server 0.54 lsp_resolved
+	// ## edges [1]
+	// @0<@1 calls
+}
+
+// A session sends each symbol once; later payloads refer to it by id.
+func ExampleEncodeWithSession() {
+	s := gcf.NewSession()
+	auth := gcf.Symbol{QualifiedName: "pkg.Auth", Kind: "function", Score: 0.9, Provenance: "lsp"}
+	first, _ := gcf.EncodeWithSession(&gcf.Payload{Symbols: []gcf.Symbol{auth}}, s)
+	handler := gcf.Symbol{QualifiedName: "pkg.Handler", Kind: "method", Score: 0.6, Provenance: "ast"}
+	second, _ := gcf.EncodeWithSession(&gcf.Payload{Symbols: []gcf.Symbol{auth, handler}}, s)
+	fmt.Print(string(first), string(second))
+	// Output:
+	// GCF profile=graph symbols=1 session=true
+	// ## targets
+	// @0 fn pkg.Auth 0.90 lsp
+	// GCF profile=graph symbols=2 session=true
+	// ## targets
+	// @0  # previously transmitted
+	// @1 method pkg.Handler 0.60 ast
+}
+
+// Streaming a graph result as it is discovered: symbols group by group,
+// then edges; Close writes the summary trailer.
+func ExampleEncoder_BeginGraph() {
+	e := gcf.NewEncoder(os.Stdout)
+	e.BeginGraph(gcf.GraphHeader{Tool: "context_for_task"})
+	e.WriteSymbol(gcf.Symbol{QualifiedName: "pkg.Auth", Kind: "function", Score: 0.95, Provenance: "lsp", Distance: 0})
+	e.WriteSymbol(gcf.Symbol{QualifiedName: "pkg.Config", Kind: "type", Score: 0.72, Provenance: "ast", Distance: 1})
+	e.WriteEdge(gcf.Edge{Source: "pkg.Auth", Target: "pkg.Config", EdgeType: "references"})
+	if err := e.Close(); err != nil {
+		panic(err)
+	}
+	// Output:
+	// GCF profile=graph tool=context_for_task
+	// ## targets
+	// @0 fn pkg.Auth 0.95 lsp
+	// ## related
+	// @1 type pkg.Config 0.72 ast
+	// ## edges [?]
+	// @1<@0 references
+	// ##! summary symbols=2 edges=1 counts=1,1,1
+}
+
+// The three-outcome protocol: the consumer sends the root it holds, the
+// producer answers unchanged, with a delta, or in full.
+func ExampleRespond() {
+	v1 := &gcf.Payload{Symbols: []gcf.Symbol{{QualifiedName: "pkg.A", Kind: "function", Score: 0.5, Provenance: "lsp"}}}
+	answer, outcome, _ := gcf.Respond(v1, "", nil) // the consumer holds nothing yet
+	held, _, _ := gcf.Receive(nil, answer)
+	root, _ := gcf.PackRoot(held)
+	fmt.Println(outcome)
+	_, outcome, _ = gcf.Respond(v1, root, nil) // same result again
+	fmt.Println(outcome)
+	// Output:
+	// full
+	// unchanged
+}
