@@ -5,8 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -440,59 +438,6 @@ func TestEncodeGenericRandomRoundTrip(t *testing.T) {
 	}
 }
 
-// TestEncodeFixturesLocal byte-compares the encoder with every generic
-// encode and roundtrip fixture of the conformance suite (read in place).
-func TestEncodeFixturesLocal(t *testing.T) {
-	dir := os.Getenv("GCF_CONFORMANCE_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "shared", "conformance")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Skipf("conformance directory %s not found", dir)
-	}
-	n := 0
-	err := filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
-		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".json") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		var fx struct {
-			Operation string          `json:"operation"`
-			Input     json.RawMessage `json:"input"`
-			Expected  json.RawMessage `json:"expected"`
-		}
-		if json.Unmarshal(data, &fx) != nil || (fx.Operation != "encode" && fx.Operation != "roundtrip") {
-			return nil
-		}
-		var want string
-		if json.Unmarshal(fx.Expected, &want) != nil || !strings.HasPrefix(want, "GCF profile=generic") {
-			return nil
-		}
-		n++
-		rel, _ := filepath.Rel(dir, p)
-		in, err := ParseJSON(fx.Input)
-		if err != nil {
-			t.Errorf("%s: input: %v", rel, err)
-			return nil
-		}
-		got, err := EncodeGeneric(in)
-		if err != nil {
-			t.Errorf("%s: encode error: %v", rel, err)
-			return nil
-		}
-		if string(got) != want {
-			t.Errorf("%s: mismatch\n--- got\n%s--- want\n%s", rel, got, want)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d generic encode fixtures checked", n)
-}
 
 // benchOrders builds n order records with a flattened customer, an items
 // array attachment (shared schema) and a primitive tags attachment.
