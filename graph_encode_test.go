@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -282,33 +280,8 @@ type gfxFixture struct {
 	} `json:"calls"`
 }
 
-func gfxDir(t *testing.T) string {
-	dir := os.Getenv("GCF_CONFORMANCE_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "shared", "conformance")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Skipf("conformance suite not found at %s; set GCF_CONFORMANCE_DIR", dir)
-	}
-	return dir
-}
 
-func gfxPayload(t *testing.T, raw json.RawMessage) *Payload {
-	t.Helper()
-	var p Payload
-	if err := json.Unmarshal(raw, &p); err != nil {
-		t.Fatalf("input: %v", err)
-	}
-	return &p
-}
 
-func gfxString(raw json.RawMessage) (string, bool) {
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", false
-	}
-	return s, true
-}
 
 
 // gfxStream feeds a whole payload through the streaming graph encoder the
