@@ -93,6 +93,8 @@ func Decode(data []byte, opts ...Option) (*Payload, error) {
 			})
 			if g.sparse != nil || ev.ID != int64(len(p.Symbols)-1) {
 				g.index(p.Symbols, ev.ID)
+			} else {
+				g.qnames = append(g.qnames, p.Symbols[len(p.Symbols)-1].QualifiedName)
 			}
 		case stream.KindReference:
 			return nil, &SyntaxError{Line: ev.Line, Column: 1, Category: lexer.InvalidNodeLine,
@@ -119,7 +121,11 @@ type graphBuilder struct {
 	chunk     string // a copy of data[chunkBase : chunkBase+len(chunk)]
 	chunkBase int
 	words     map[string]string
+	recent    [4]string     // the last words interned, checked before the map
 	sparse    map[int64]int // symbol id -> index, once ids stop matching indexes
+	// qnames holds the names by id while ids match indexes: edges resolve
+	// endpoints through this compact slice rather than the larger symbols.
+	qnames []string
 }
 
 const graphChunk = 64 << 10
@@ -136,6 +142,7 @@ func (g *graphBuilder) presize(nsym, nedge int) ([]Symbol, []Edge) {
 	}
 	nsym = min(nsym, len(g.data)/13)  // "@0 k q 0.00 p\n" is the shortest node line
 	nedge = min(nedge, len(g.data)/8) // "@0<@0 t\n"
+	g.qnames = make([]string, 0, nsym)
 	return make([]Symbol, 0, nsym), make([]Edge, 0, nedge)
 }
 
@@ -153,10 +160,18 @@ func (g *graphBuilder) qname(ev *stream.Event, c *lexer.Scalar) string {
 
 // word interns a short repeated word (provenance, edge type, status).
 func (g *graphBuilder) word(b []byte) string {
-	if s, ok := g.words[string(b)]; ok {
+	for _, r := range g.recent {
+		if r == string(b) && r != "" {
+			return r
+		}
+	}
+	s, ok := g.words[string(b)]
+	if ok {
+		copy(g.recent[1:], g.recent[:3])
+		g.recent[0] = s
 		return s
 	}
-	s := string(b)
+	s = string(b)
 	if g.words == nil {
 		g.words = make(map[string]string)
 	}
@@ -192,7 +207,7 @@ func (g *graphBuilder) name(syms []Symbol, id int64) string {
 	if g.sparse != nil {
 		return syms[g.sparse[id]].QualifiedName
 	}
-	return syms[id].QualifiedName // the decoder has checked the id is declared
+	return g.qnames[id] // the decoder has checked the id is declared
 }
 
 func headerInt(ev stream.Event, i int) (int, error) {
