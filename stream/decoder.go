@@ -102,6 +102,7 @@ type Decoder struct {
 	err      error
 	profile  string
 	g        graphState
+	ev       Event // the event being produced; Next returns a copy
 }
 
 type rootState uint8
@@ -185,8 +186,7 @@ func (d *Decoder) Next() (Event, error) {
 	if d.err != nil {
 		return Event{}, d.err
 	}
-	ev, err := d.step()
-	if err != nil {
+	if err := d.step(); err != nil {
 		if err != io.EOF {
 			d.err = err
 		} else {
@@ -194,7 +194,7 @@ func (d *Decoder) Next() (Event, error) {
 		}
 		return Event{}, err
 	}
-	return ev, nil
+	return d.ev, nil
 }
 
 // load makes the next significant line current (skipping blank and comment
@@ -288,27 +288,28 @@ func (d *Decoder) eofErr(c lexer.Category, msg string) error {
 	return &lexer.SyntaxError{Line: d.lineNo + 1, Column: 1, Offset: d.lr.offset + int64(d.lr.end), Category: c, Msg: msg}
 }
 
-func (d *Decoder) step() (Event, error) {
+func (d *Decoder) step() error {
 	for {
 		if err := d.load(); err != nil {
-			return Event{}, err
+			return err
 		}
 		switch d.state {
 		case stHeader:
 			return d.header()
 		case stEnded, stEOF:
-			return Event{}, io.EOF
+			return io.EOF
 		case stAfterSummary:
 			if d.atEOF {
 				d.state = stEnded
-				return Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}, nil
+				d.ev = Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}
+				return nil
 			}
-			return Event{}, d.bodyErr(0, lexer.InvalidSummary, "content after the ##! summary trailer")
+			return d.bodyErr(0, lexer.InvalidSummary, "content after the ##! summary trailer")
 		}
 		if d.depth > 0 {
-			ev, done, err := d.stepFrame()
+			done, err := d.stepFrame()
 			if err != nil || done {
-				return ev, err
+				return err
 			}
 			continue
 		}
@@ -321,33 +322,34 @@ func (d *Decoder) step() (Event, error) {
 		// stAfterRoot
 		if d.atEOF {
 			d.state = stEnded
-			return Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}, nil
+			d.ev = Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}
+			return nil
 		}
 		if d.level == 0 && bytes.HasPrefix(d.body, []byte("##!")) {
 			return d.summary()
 		}
 		switch d.rootKind {
 		case rootCounted:
-			return Event{}, d.bodyErr(0, lexer.CountMismatch, "more items than the root container declares")
+			return d.bodyErr(0, lexer.CountMismatch, "more items than the root container declares")
 		case rootScalar:
-			return Event{}, d.bodyErr(0, lexer.InvalidLine, "content after the root scalar")
+			return d.bodyErr(0, lexer.InvalidLine, "content after the root scalar")
 		}
 		if d.level > 0 {
-			return Event{}, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation")
+			return d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation")
 		}
-		return Event{}, d.bodyErr(0, lexer.InvalidLine, "unexpected line after the root object")
+		return d.bodyErr(0, lexer.InvalidLine, "unexpected line after the root object")
 	}
 }
 
 // header parses the first line (SPEC §3).
-func (d *Decoder) header() (Event, error) {
+func (d *Decoder) header() error {
 	if d.atEOF {
-		return Event{}, d.eofErr(lexer.MissingHeader, "empty input: the first line must be a GCF header")
+		return d.eofErr(lexer.MissingHeader, "empty input: the first line must be a GCF header")
 	}
 	d.beginLine()
 	line := d.raw
 	if !bytes.HasPrefix(line, []byte("GCF")) || (len(line) > 3 && line[3] != ' ') {
-		return Event{}, d.errAt(1, lexer.MissingHeader, "the first line must begin with GCF")
+		return d.errAt(1, lexer.MissingHeader, "the first line must begin with GCF")
 	}
 	d.hdrKeys = d.hdrKeys[:0]
 	var profile []byte
@@ -366,12 +368,12 @@ func (d *Decoder) header() (Event, error) {
 		pair := line[pos:end]
 		eq := bytes.IndexByte(pair, '=')
 		if eq <= 0 || eq == len(pair)-1 || !lexer.IsBareKey(string(pair[:eq])) {
-			return Event{}, d.errAt(pos+1, lexer.MalformedHeaderField, "header field "+strconv.Quote(string(pair))+" is not key=value")
+			return d.errAt(pos+1, lexer.MalformedHeaderField, "header field "+strconv.Quote(string(pair))+" is not key=value")
 		}
 		key, val := pair[:eq], pair[eq+1:]
 		for _, k := range d.hdrKeys {
 			if bytes.Equal(k, key) {
-				return Event{}, d.errAt(pos+1, lexer.DuplicateHeaderField, "duplicate header field "+string(key))
+				return d.errAt(pos+1, lexer.DuplicateHeaderField, "duplicate header field "+string(key))
 			}
 		}
 		d.hdrKeys = append(d.hdrKeys, key)
@@ -383,7 +385,7 @@ func (d *Decoder) header() (Event, error) {
 		pos = end
 	}
 	if profile == nil {
-		return Event{}, d.errAt(1, lexer.MissingProfile, "the header has no profile= field")
+		return d.errAt(1, lexer.MissingProfile, "the header has no profile= field")
 	}
 	switch string(profile) {
 	case "generic":
@@ -391,45 +393,49 @@ func (d *Decoder) header() (Event, error) {
 	case "graph":
 		d.profile = "graph"
 	default:
-		return Event{}, d.errAt(1, lexer.UnknownProfile, "unknown profile "+strconv.Quote(string(profile)))
+		return d.errAt(1, lexer.UnknownProfile, "unknown profile "+strconv.Quote(string(profile)))
 	}
 	d.consume()
 	d.state = stBody
-	return Event{Kind: KindHeader, Fields: d.hdrKeys, Cells: d.cells, Line: d.lineNo, Profile: d.profile, ID: -1, Field: -1}, nil
+	d.ev = Event{Kind: KindHeader, Fields: d.hdrKeys, Cells: d.cells, Line: d.lineNo, Profile: d.profile, ID: -1, Field: -1}
+	return nil
 }
 
 // root parses the first body line and opens the root value (SPEC §7.1).
-func (d *Decoder) root() (Event, error) {
+func (d *Decoder) root() error {
 	d.state = stAfterRoot
 	if d.atEOF || (d.level == 0 && bytes.HasPrefix(d.body, []byte("##!"))) {
 		// empty root object
 		d.push(fObject, 0, KindObjectEnd)
-		return Event{Kind: KindObjectStart, Role: RoleRoot, Form: FormSection, ID: -1, Field: -1, Line: d.lineNo}, nil
+		d.ev = Event{Kind: KindObjectStart, Role: RoleRoot, Form: FormSection, ID: -1, Field: -1, Line: d.lineNo}
+		return nil
 	}
 	if d.level != 0 {
-		return Event{}, d.bodyErr(0, lexer.InvalidIndent, "the root value must not be indented")
+		return d.bodyErr(0, lexer.InvalidIndent, "the root value must not be indented")
 	}
 	d.beginLine()
 	b := d.body
 	if b[0] == '=' {
 		s, end, err := lexer.ScanScalar(b, 1, 0, &d.scratch)
 		if err != nil {
-			return Event{}, d.lexErr(err)
+			return d.lexErr(err)
 		}
 		_ = end
 		if err := d.checkPlain(s); err != nil {
-			return Event{}, err
+			return err
 		}
 		d.rootKind = rootScalar
 		d.consume()
-		return Event{Kind: KindScalar, Role: RoleRoot, Value: s, ID: -1, Field: -1, Line: d.lineNo}, nil
+		d.ev = Event{Kind: KindScalar, Role: RoleRoot, Value: s, ID: -1, Field: -1, Line: d.lineNo}
+		return nil
 	}
 	if bytes.HasPrefix(b, []byte("## [")) {
 		d.rootKind = rootCounted
 		return d.container(3, RoleRoot, nil, -1, -1, 0, anyForm)
 	}
 	d.push(fObject, 0, KindObjectEnd)
-	return Event{Kind: KindObjectStart, Role: RoleRoot, Form: FormSection, ID: -1, Field: -1, Line: d.lineNo}, nil
+	d.ev = Event{Kind: KindObjectStart, Role: RoleRoot, Form: FormSection, ID: -1, Field: -1, Line: d.lineNo}
+	return nil
 }
 
 // push opens a frame whose content lines sit at indent.
@@ -468,16 +474,16 @@ func (d *Decoder) push(kind frameKind, indent int, endKind Kind) *frame {
 func (d *Decoder) top() *frame { return &d.stack[d.depth-1] }
 
 // pop closes the innermost frame, validating its count, and returns its end event.
-func (d *Decoder) pop() (Event, error) {
+func (d *Decoder) pop() error {
 	f := d.top()
 	if f.kind == fTable && f.rowActive {
 		if err := d.finishRow(f); err != nil {
-			return Event{}, err
+			return err
 		}
 	}
 	if f.kind == fTable || f.kind == fExpanded {
 		if f.count >= 0 && f.seen != f.count {
-			return Event{}, d.countErr(f)
+			return d.countErr(f)
 		}
 		if f.deferred >= 0 {
 			d.deferred[f.deferred] = f.seen
@@ -499,7 +505,8 @@ func (d *Decoder) pop() (Event, error) {
 			}
 		}
 	}
-	return Event{Kind: kind, ID: -1, Field: -1}, nil
+	d.ev = Event{Kind: kind, ID: -1, Field: -1}
+	return nil
 }
 
 func (d *Decoder) countErr(f *frame) error {
@@ -517,50 +524,43 @@ func (d *Decoder) countErr(f *frame) error {
 
 // stepFrame lets the innermost frame handle the current line. done reports
 // that ev is an event to return.
-func (d *Decoder) stepFrame() (ev Event, done bool, err error) {
+func (d *Decoder) stepFrame() (done bool, err error) {
 	f := d.top()
 	switch f.kind {
 	case fClosed:
-		ev, err = d.pop()
-		return ev, true, err
+		return true, d.pop()
 	case fObject:
 		if d.atEOF || d.level < f.indent || (d.level == 0 && bytes.HasPrefix(d.body, []byte("##!"))) {
-			ev, err = d.pop()
-			return ev, true, err
+			return true, d.pop()
 		}
 		if d.level > f.indent {
-			return Event{}, false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
+			return false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
 		}
-		ev, err = d.member(f)
-		return ev, true, err
+		return true, d.member(f)
 	case fTable:
 		if f.rowActive {
-			ev, handled, err := d.rowChild(f)
+			handled, err := d.rowChild(f)
 			if err != nil || handled {
-				return ev, true, err
+				return true, err
 			}
 		}
 		if d.atEOF || d.level < f.indent || (f.count >= 0 && f.seen == f.count) ||
 			(d.level == f.indent && bytes.HasPrefix(d.body, []byte("##"))) {
-			ev, err = d.pop()
-			return ev, true, err
+			return true, d.pop()
 		}
 		if d.level > f.indent {
-			return Event{}, false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
+			return false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
 		}
-		ev, err = d.row(f)
-		return ev, true, err
+		return true, d.row(f)
 	case fExpanded:
 		if d.atEOF || d.level < f.indent || (f.count >= 0 && f.seen == f.count) ||
 			(d.level == f.indent && (d.body[0] != '@' || f.count < 0 && bytes.HasPrefix(d.body, []byte("##")))) {
-			ev, err = d.pop()
-			return ev, true, err
+			return true, d.pop()
 		}
 		if d.level > f.indent {
-			return Event{}, false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
+			return false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
 		}
-		ev, err = d.item(f)
-		return ev, true, err
+		return true, d.item(f)
 	}
 	panic("stream: unknown frame kind")
 }
@@ -577,52 +577,54 @@ func (d *Decoder) checkPlain(s lexer.Scalar) error {
 }
 
 // member parses one object member line (SPEC §7.2).
-func (d *Decoder) member(f *frame) (Event, error) {
+func (d *Decoder) member(f *frame) error {
 	d.beginLine()
 	b := d.body
 	if bytes.HasPrefix(b, []byte("## ")) {
 		key, pos, err := lexer.ScanKey(b, 3, &d.scratch)
 		if err != nil {
-			return Event{}, d.lexErr(err)
+			return d.lexErr(err)
 		}
 		if !f.keys.add(key) {
-			return Event{}, d.bodyErr(3, lexer.DuplicateKey, "duplicate key "+strconv.Quote(string(key)))
+			return d.bodyErr(3, lexer.DuplicateKey, "duplicate key "+strconv.Quote(string(key)))
 		}
 		if f.seen++; f.seen > int64(d.limits.MaxElements) {
-			return Event{}, d.bodyErr(0, lexer.TooManyElements, "object exceeds the element limit")
+			return d.bodyErr(0, lexer.TooManyElements, "object exceeds the element limit")
 		}
 		if pos == len(b) {
 			d.consume()
 			d.push(fObject, f.indent+1, KindObjectEnd)
-			return Event{Kind: KindObjectStart, Role: RoleMember, Form: FormSection, Key: key, ID: -1, Field: -1, Line: d.lineNo}, d.err
+			d.ev = Event{Kind: KindObjectStart, Role: RoleMember, Form: FormSection, Key: key, ID: -1, Field: -1, Line: d.lineNo}
+			return d.err
 		}
 		if b[pos] != ' ' || pos+1 >= len(b) || b[pos+1] != '[' {
-			return Event{}, d.bodyErr(pos, lexer.InvalidLine, "expected a count bracket after the section name")
+			return d.bodyErr(pos, lexer.InvalidLine, "expected a count bracket after the section name")
 		}
 		return d.container(pos+1, RoleMember, key, -1, -1, f.indent, blockOnly)
 	}
 	if b[0] == '#' {
-		return Event{}, d.bodyErr(0, lexer.InvalidLine, "malformed section header")
+		return d.bodyErr(0, lexer.InvalidLine, "malformed section header")
 	}
 	key, pos, err := lexer.ScanKey(b, 0, &d.scratch)
 	if err == nil && pos < len(b) && (b[pos] == '=' || b[pos] == '[') {
 		if !f.keys.add(key) {
-			return Event{}, d.bodyErr(0, lexer.DuplicateKey, "duplicate key "+strconv.Quote(string(key)))
+			return d.bodyErr(0, lexer.DuplicateKey, "duplicate key "+strconv.Quote(string(key)))
 		}
 		if f.seen++; f.seen > int64(d.limits.MaxElements) {
-			return Event{}, d.bodyErr(0, lexer.TooManyElements, "object exceeds the element limit")
+			return d.bodyErr(0, lexer.TooManyElements, "object exceeds the element limit")
 		}
 		if b[pos] == '=' {
 			s, _, err := lexer.ScanScalar(b, pos+1, 0, &d.scratch)
 			if err != nil {
-				return Event{}, d.lexErr(err)
+				return d.lexErr(err)
 			}
 			if err := d.checkPlain(s); err != nil {
-				return Event{}, err
+				return err
 			}
 			d.consume()
 			f.after = afterNothing
-			return Event{Kind: KindScalar, Role: RoleMember, Key: key, Value: s, ID: -1, Field: -1, Line: d.lineNo}, nil
+			d.ev = Event{Kind: KindScalar, Role: RoleMember, Key: key, Value: s, ID: -1, Field: -1, Line: d.lineNo}
+			return nil
 		}
 		// named inline array key[N]: values
 		return d.container(pos, RoleMember, key, -1, -1, f.indent, inlineOnly)
@@ -630,55 +632,55 @@ func (d *Decoder) member(f *frame) (Event, error) {
 	switch f.after {
 	case afterInline:
 		if bytes.IndexByte(b, '|') >= 0 || err != nil {
-			return Event{}, d.bodyErr(0, lexer.OrphanInlineAttachment, "positional inline body has no eligible attachment-marker cell")
+			return d.bodyErr(0, lexer.OrphanInlineAttachment, "positional inline body has no eligible attachment-marker cell")
 		}
 	case afterCounted:
-		return Event{}, d.bodyErr(0, lexer.CountMismatch, "line after a counted block is neither a member nor a declared item (more items than declared?)")
+		return d.bodyErr(0, lexer.CountMismatch, "line after a counted block is neither a member nor a declared item (more items than declared?)")
 	}
 	if err != nil && err.Category != lexer.InvalidLine {
-		return Event{}, d.lexErr(err)
+		return d.lexErr(err)
 	}
-	return Event{}, d.bodyErr(0, lexer.InvalidLine, "expected key=value, key[N]: values, or a ## section")
+	return d.bodyErr(0, lexer.InvalidLine, "expected key=value, key[N]: values, or a ## section")
 }
 
 // container parses the count bracket at body[pos] and what follows it, and
 // opens the container. indent is the indentation of the line's owner; the
 // body of a table or expanded array sits at bodyIndent (owner indent for
 // sections, +1 for items, +2 for attachments). allowInline permits `[N]:`.
-func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int, bodyIndent int, mode containerMode) (Event, error) {
+func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int, bodyIndent int, mode containerMode) error {
 	b := d.body
 	count, keyed, p, lerr := lexer.ScanCount(b, pos, int64(d.limits.MaxElements))
 	if lerr != nil {
-		return Event{}, d.wrap(lerr, 2*d.level)
+		return d.wrap(lerr, 2*d.level)
 	}
 	ev := Event{Role: role, Key: key, ID: id, Field: field, Count: count, Line: d.lineNo}
 	if keyed && count == 0 {
-		return Event{}, d.bodyErr(pos, lexer.InvalidCount, "keyed map with zero count: an empty object is never [0:]")
+		return d.bodyErr(pos, lexer.InvalidCount, "keyed map with zero count: an empty object is never [0:]")
 	}
 	switch {
 	case p < len(b) && b[p] == ':':
 		if keyed || mode == blockOnly {
-			return Event{}, d.bodyErr(p, lexer.InvalidLine, "inline values are not allowed here")
+			return d.bodyErr(p, lexer.InvalidLine, "inline values are not allowed here")
 		}
 		if count < 0 {
-			return Event{}, d.bodyErr(pos, lexer.InvalidCount, "an inline array needs an exact count")
+			return d.bodyErr(pos, lexer.InvalidCount, "an inline array needs an exact count")
 		}
 		p++
 		if p < len(b) {
 			if b[p] != ' ' {
-				return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected a space after ':'")
+				return d.bodyErr(p, lexer.InvalidLine, "expected a space after ':'")
 			}
 			for {
 				s, end, err := lexer.ScanScalar(b, p+1, ',', &d.scratch)
 				if err != nil {
-					return Event{}, d.lexErr(err)
+					return d.lexErr(err)
 				}
 				if err := d.checkPlain(s); err != nil {
-					return Event{}, err
+					return err
 				}
 				d.cells = append(d.cells, s)
 				if len(d.cells) > d.limits.MaxElements {
-					return Event{}, d.bodyErr(p, lexer.TooManyElements, "inline array exceeds the element limit")
+					return d.bodyErr(p, lexer.TooManyElements, "inline array exceeds the element limit")
 				}
 				if end >= len(b) {
 					break
@@ -687,15 +689,16 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 			}
 		}
 		if int64(len(d.cells)) != count {
-			return Event{}, d.bodyErr(pos, lexer.CountMismatch, "inline array declares "+strconv.FormatInt(count, 10)+
+			return d.bodyErr(pos, lexer.CountMismatch, "inline array declares "+strconv.FormatInt(count, 10)+
 				" values but has "+strconv.Itoa(len(d.cells)))
 		}
 		d.consume()
 		ev.Kind, ev.Form, ev.Cells = KindArrayStart, FormInline, d.cells
 		d.push(fClosed, 0, KindArrayEnd)
-		return ev, d.err
+		d.ev = ev
+		return d.err
 	case mode == inlineOnly:
-		return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected ':' after the count of a named inline array")
+		return d.bodyErr(p, lexer.InvalidLine, "expected ':' after the count of a named inline array")
 	case p < len(b) && b[p] == '{':
 		var fr *frame
 		if keyed {
@@ -712,29 +715,31 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 		}
 		end, err := d.fieldDecl(fr, p)
 		if err != nil {
-			return Event{}, err
+			return err
 		}
 		if end != len(b) {
-			return Event{}, d.bodyErr(end, lexer.InvalidLine, "unexpected text after the field declaration")
+			return d.bodyErr(end, lexer.InvalidLine, "unexpected text after the field declaration")
 		}
 		if keyed && len(fr.fields) < 2 {
-			return Event{}, d.bodyErr(p, lexer.InvalidKeyedMap, "a keyed map header must declare at least two fields (the key column and a value field)")
+			return d.bodyErr(p, lexer.InvalidKeyedMap, "a keyed map header must declare at least two fields (the key column and a value field)")
 		}
 		fr.count = count
 		d.deferSection(fr)
 		ev.Fields = fr.fields
 		d.consume()
-		return ev, d.err
+		d.ev = ev
+		return d.err
 	case p == len(b):
 		if keyed {
-			return Event{}, d.bodyErr(p, lexer.InvalidLine, "a keyed map header needs a field declaration")
+			return d.bodyErr(p, lexer.InvalidLine, "a keyed map header needs a field declaration")
 		}
 		ev.Kind = KindArrayStart
 		if count == 0 {
 			ev.Form = FormEmpty
 			d.consume()
 			d.push(fClosed, 0, KindArrayEnd)
-			return ev, d.err
+			d.ev = ev
+			return d.err
 		}
 		if role == RoleAttachment {
 			parent := &d.stack[d.depth-1]
@@ -748,7 +753,8 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 				d.deferSection(fr)
 				ev.Form, ev.Fields = FormTabular, fr.fields
 				d.consume()
-				return ev, d.err
+				d.ev = ev
+				return d.err
 			}
 		}
 		fr := d.push(fExpanded, bodyIndent, KindArrayEnd)
@@ -756,9 +762,10 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 		d.deferSection(fr)
 		ev.Form = FormExpanded
 		d.consume()
-		return ev, d.err
+		d.ev = ev
+		return d.err
 	}
-	return Event{}, d.bodyErr(p, lexer.InvalidLine, "unexpected text after the count bracket")
+	return d.bodyErr(p, lexer.InvalidLine, "unexpected text after the count bracket")
 }
 
 func (d *Decoder) deferSection(f *frame) {

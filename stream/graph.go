@@ -62,47 +62,44 @@ func (g *graphState) headerField(key, val []byte) {
 }
 
 // graphStep reads the next graph-profile line (SPEC §5, §6, §6a, §9, §10).
-func (d *Decoder) graphStep() (Event, error) {
+func (d *Decoder) graphStep() error {
 	g := &d.g
 	if d.atEOF || d.level == 0 && bytes.HasPrefix(d.body, []byte("##!")) {
 		if err := d.graphClose(); err != nil {
-			return Event{}, err
+			return err
 		}
 		if d.atEOF {
 			d.state = stEnded
-			return Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}, nil
+			d.ev = Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}
+			return nil
 		}
-		ev, err := d.summary()
-		if err != nil {
-			return ev, err
+		if err := d.summary(); err != nil {
+			return err
 		}
-		if err := d.graphSummary(ev); err != nil {
-			return Event{}, err
-		}
-		return ev, nil
+		return d.graphSummary(d.ev)
 	}
 	if d.level != 0 {
-		return Event{}, d.bodyErr(0, lexer.InvalidIndent, "graph-profile lines are not indented")
+		return d.bodyErr(0, lexer.InvalidIndent, "graph-profile lines are not indented")
 	}
 	d.beginLine()
 	b := d.body
 	if bytes.HasPrefix(b, []byte("## ")) {
 		if err := d.graphSectionEnd(); err != nil {
-			return Event{}, err
+			return err
 		}
 		return d.graphGroup(b)
 	}
 	if g.section == gsNone {
 		if g.delta {
-			return Event{}, d.bodyErr(0, lexer.MalformedDelta, "delta line outside a delta section")
+			return d.bodyErr(0, lexer.MalformedDelta, "delta line outside a delta section")
 		}
 		if b[0] == '@' && bytes.IndexByte(b, '<') >= 0 {
-			return Event{}, d.bodyErr(0, lexer.InvalidEdgeSyntax, "edge line outside an ## edges section")
+			return d.bodyErr(0, lexer.InvalidEdgeSyntax, "edge line outside an ## edges section")
 		}
-		return Event{}, d.bodyErr(0, lexer.InvalidNodeLine, "graph line outside a group section")
+		return d.bodyErr(0, lexer.InvalidNodeLine, "graph line outside a group section")
 	}
 	if g.seen++; g.seen > int64(d.limits.MaxElements) {
-		return Event{}, d.bodyErr(0, lexer.TooManyElements, "graph section exceeds the element limit")
+		return d.bodyErr(0, lexer.TooManyElements, "graph section exceeds the element limit")
 	}
 	d.consume()
 	switch g.section {
@@ -223,27 +220,27 @@ func validScore(t []byte) bool {
 	return t[i+1] >= '0' && t[i+1] <= '9' && t[i+2] >= '0' && t[i+2] <= '9'
 }
 
-func (d *Decoder) graphGroup(b []byte) (Event, error) {
+func (d *Decoder) graphGroup(b []byte) error {
 	g := &d.g
 	name, p, lerr := lexer.ScanKey(b, 3, &d.scratch)
 	if lerr != nil || bytes.IndexByte(name, '"') >= 0 || b[3] == '"' {
 		if g.delta {
-			return Event{}, d.bodyErr(3, lexer.MalformedDelta, "delta section names are bare")
+			return d.bodyErr(3, lexer.MalformedDelta, "delta section names are bare")
 		}
-		return Event{}, d.bodyErr(3, lexer.InvalidLine, "graph group names are bare keys")
+		return d.bodyErr(3, lexer.InvalidLine, "graph group names are bare keys")
 	}
 	ev := Event{Kind: KindGroup, Key: name, ID: -1, Field: -1, Count: lexer.Deferred, Line: d.lineNo}
 	g.count, g.seen, g.deferred, g.groupLine = -1, 0, false, d.lineNo
 	if p < len(b) {
 		if b[p] != ' ' || p+1 >= len(b) || b[p+1] != '[' {
-			return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected a count bracket after the group name")
+			return d.bodyErr(p, lexer.InvalidLine, "expected a count bracket after the group name")
 		}
 		count, keyed, end, lerr := lexer.ScanCount(b, p+1, int64(d.limits.MaxElements))
 		if lerr != nil {
-			return Event{}, d.wrap(lerr, 2*d.level)
+			return d.wrap(lerr, 2*d.level)
 		}
 		if keyed || end != len(b) {
-			return Event{}, d.bodyErr(p+1, lexer.InvalidLine, "unexpected text after the group count")
+			return d.bodyErr(p+1, lexer.InvalidLine, "unexpected text after the group count")
 		}
 		ev.Count, g.count = count, count
 		g.deferred = count == lexer.Deferred
@@ -258,7 +255,7 @@ func (d *Decoder) graphGroup(b []byte) (Event, error) {
 		case "edges_removed", "edges_added":
 			g.section = gsDeltaEdges
 		default:
-			return Event{}, d.bodyErr(3, lexer.MalformedDelta, "unknown delta section "+strconv.Quote(n))
+			return d.bodyErr(3, lexer.MalformedDelta, "unknown delta section "+strconv.Quote(n))
 		}
 	} else {
 		switch {
@@ -271,7 +268,7 @@ func (d *Decoder) graphGroup(b []byte) (Event, error) {
 		case n == "extended":
 			g.section, ev.ID = gsSymbols, 2
 		case n == "removed" || n == "added" || n == "edges_removed" || n == "edges_added":
-			return Event{}, d.bodyErr(3, lexer.MalformedDelta, "delta section "+strconv.Quote(n)+" in a payload without delta=true")
+			return d.bodyErr(3, lexer.MalformedDelta, "delta section "+strconv.Quote(n)+" in a payload without delta=true")
 		default:
 			g.section = gsSymbols
 			if rest, ok := bytes.CutPrefix(name, []byte("distance_")); ok {
@@ -282,7 +279,8 @@ func (d *Decoder) graphGroup(b []byte) (Event, error) {
 		}
 	}
 	d.consume()
-	return ev, nil
+	d.ev = ev
+	return nil
 }
 
 // graphSectionEnd validates the count of the section being closed.
@@ -356,13 +354,13 @@ func (d *Decoder) graphSummary(ev Event) error {
 }
 
 // graphNode parses a node line, a session reference, or (delta) an added line.
-func (d *Decoder) graphNode(b []byte, delta bool) (Event, error) {
+func (d *Decoder) graphNode(b []byte, delta bool) error {
 	g := &d.g
 	if b[0] != '@' {
 		if delta {
-			return Event{}, d.bodyErr(0, lexer.MalformedDelta, "## added lines are @id kind qname score provenance distance")
+			return d.bodyErr(0, lexer.MalformedDelta, "## added lines are @id kind qname score provenance distance")
 		}
-		return Event{}, d.bodyErr(0, lexer.InvalidNodeLine, "a node line starts with @id")
+		return d.bodyErr(0, lexer.InvalidNodeLine, "a node line starts with @id")
 	}
 	end := 1
 	for end < len(b) && !lexer.IsSpace(b[end]) {
@@ -370,7 +368,7 @@ func (d *Decoder) graphNode(b []byte, delta bool) (Event, error) {
 	}
 	id, ok := parseID(b[1:end])
 	if !ok {
-		return Event{}, d.bodyErr(1, lexer.InvalidSymbolID, "@ must be followed by a decimal symbol id")
+		return d.bodyErr(1, lexer.InvalidSymbolID, "@ must be followed by a decimal symbol id")
 	}
 	rest := end
 	for rest < len(b) && lexer.IsSpace(b[rest]) {
@@ -378,12 +376,13 @@ func (d *Decoder) graphNode(b []byte, delta bool) (Event, error) {
 	}
 	if !delta && rest < len(b) && b[rest] == '#' {
 		if !g.session {
-			return Event{}, d.bodyErr(0, lexer.InvalidNodeLine, "a bare reference needs session=true in the header")
+			return d.bodyErr(0, lexer.InvalidNodeLine, "a bare reference needs session=true in the header")
 		}
 		if err := d.declare(id, 1); err != nil {
-			return Event{}, err
+			return err
 		}
-		return Event{Kind: KindReference, ID: id, Field: -1, Line: d.lineNo}, nil
+		d.ev = Event{Kind: KindReference, ID: id, Field: -1, Line: d.lineNo}
+		return nil
 	}
 	want := 5
 	if delta {
@@ -392,41 +391,42 @@ func (d *Decoder) graphNode(b []byte, delta bool) (Event, error) {
 	ok, clean := d.fields(b, want)
 	if !ok || len(d.cells) != want {
 		if delta {
-			return Event{}, d.bodyErr(0, lexer.MalformedDelta, "## added lines are @id kind qname score provenance distance")
+			return d.bodyErr(0, lexer.MalformedDelta, "## added lines are @id kind qname score provenance distance")
 		}
-		return Event{}, d.bodyErr(0, lexer.InvalidNodeLine, "a node line has exactly 5 fields: @id kind qname score provenance")
+		return d.bodyErr(0, lexer.InvalidNodeLine, "a node line has exactly 5 fields: @id kind qname score provenance")
 	}
 	if !clean {
 		for i := 1; i < want; i++ {
 			if !printable(d.cells[i].Bytes) {
-				return Event{}, d.bodyErr(d.cells[i].Col-1-2*d.level, lexer.InvalidNodeLine, "node fields are printable non-space ASCII")
+				return d.bodyErr(d.cells[i].Col-1-2*d.level, lexer.InvalidNodeLine, "node fields are printable non-space ASCII")
 			}
 		}
 	}
 	if kind := d.cells[1].Bytes; !lexer.IsBareKey(string(kind)) {
-		return Event{}, d.bodyErr(d.cells[1].Col-1, lexer.InvalidNodeLine, "kind "+strconv.Quote(string(kind))+" is not a bare key")
+		return d.bodyErr(d.cells[1].Col-1, lexer.InvalidNodeLine, "kind "+strconv.Quote(string(kind))+" is not a bare key")
 	}
 	if !validScore(d.cells[3].Bytes) {
-		return Event{}, d.bodyErr(d.cells[3].Col-1, lexer.InvalidScore, "score "+strconv.Quote(string(d.cells[3].Bytes))+" does not match [-]DIGITS.2DIGIT")
+		return d.bodyErr(d.cells[3].Col-1, lexer.InvalidScore, "score "+strconv.Quote(string(d.cells[3].Bytes))+" does not match [-]DIGITS.2DIGIT")
 	}
 	d.cells[3].Kind = lexer.KindFloat
 	if delta {
 		dist, ok := parseID(d.cells[5].Bytes)
 		if !ok {
-			return Event{}, d.bodyErr(d.cells[5].Col-1, lexer.MalformedDelta, "distance must be a decimal integer")
+			return d.bodyErr(d.cells[5].Col-1, lexer.MalformedDelta, "distance must be a decimal integer")
 		}
 		d.cells[5].Kind, d.cells[5].Int = lexer.KindInt, dist
 		if id != g.addedIDs {
-			return Event{}, d.bodyErr(1, lexer.InvalidSymbolID, "## added ids are sequential from 0")
+			return d.bodyErr(1, lexer.InvalidSymbolID, "## added ids are sequential from 0")
 		}
 		g.addedIDs++
 	} else if err := d.declare(id, 0); err != nil {
-		return Event{}, err
+		return err
 	}
 	// Cells: kind, qname, score, provenance[, distance]; ID carries the id.
 	copy(d.cells, d.cells[1:])
 	d.cells = d.cells[:want-1]
-	return Event{Kind: KindSymbol, ID: id, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(2*d.level)}, nil
+	d.ev = Event{Kind: KindSymbol, ID: id, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(2*d.level)}
+	return nil
 }
 
 // declare records a symbol id: sequential from 0 without a session (SPEC
@@ -461,35 +461,35 @@ func (d *Decoder) declared(id int64) bool {
 }
 
 // graphEdge parses `@T<@S type [status]` (SPEC §6).
-func (d *Decoder) graphEdge(b []byte) (Event, error) {
+func (d *Decoder) graphEdge(b []byte) error {
 	if ok, _ := d.fields(b, 3); !ok || len(d.cells) < 2 {
-		return Event{}, d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
+		return d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
 	}
 	ref := d.cells[0].Bytes
 	lt := bytes.IndexByte(ref, '<')
 	if lt < 0 {
-		return Event{}, d.bodyErr(0, lexer.InvalidEdgeSyntax, "edge line is missing the < separator")
+		return d.bodyErr(0, lexer.InvalidEdgeSyntax, "edge line is missing the < separator")
 	}
 	if ref[0] != '@' || lt+1 >= len(ref) || ref[lt+1] != '@' {
-		return Event{}, d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
+		return d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
 	}
 	tgt, ok1 := parseID(ref[1:lt])
 	src, ok2 := parseID(ref[lt+2:])
 	if !ok1 || !ok2 {
-		return Event{}, d.bodyErr(0, lexer.InvalidSymbolID, "edge ids must be decimal integers")
+		return d.bodyErr(0, lexer.InvalidSymbolID, "edge ids must be decimal integers")
 	}
 	if !d.declared(tgt) {
-		return Event{}, d.bodyErr(1, lexer.UnknownEdgeReference, "edge target @"+strconv.FormatInt(tgt, 10)+" is not a declared symbol")
+		return d.bodyErr(1, lexer.UnknownEdgeReference, "edge target @"+strconv.FormatInt(tgt, 10)+" is not a declared symbol")
 	}
 	if !d.declared(src) {
-		return Event{}, d.bodyErr(lt+2, lexer.UnknownEdgeReference, "edge source @"+strconv.FormatInt(src, 10)+" is not a declared symbol")
+		return d.bodyErr(lt+2, lexer.UnknownEdgeReference, "edge source @"+strconv.FormatInt(src, 10)+" is not a declared symbol")
 	}
 	if !printable(d.cells[1].Bytes) {
-		return Event{}, d.bodyErr(d.cells[1].Col-1, lexer.InvalidEdgeSyntax, "edge type is printable non-space ASCII")
+		return d.bodyErr(d.cells[1].Col-1, lexer.InvalidEdgeSyntax, "edge type is printable non-space ASCII")
 	}
 	if len(d.cells) == 3 {
 		if s := string(d.cells[2].Bytes); s != "added" && s != "removed" {
-			return Event{}, d.bodyErr(d.cells[2].Col-1, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+strconv.Quote(s))
+			return d.bodyErr(d.cells[2].Col-1, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+strconv.Quote(s))
 		}
 	}
 	d.g.edges++
@@ -506,25 +506,28 @@ func (d *Decoder) graphEdge(b []byte) (Event, error) {
 	if hasStatus {
 		d.cells = append(d.cells, status)
 	}
-	return Event{Kind: KindEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(2*d.level)}, nil
+	d.ev = Event{Kind: KindEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(2*d.level)}
+	return nil
 }
 
 // graphRemoved parses a delta `kind qname` line (SPEC §10.1).
-func (d *Decoder) graphRemoved(b []byte) (Event, error) {
+func (d *Decoder) graphRemoved(b []byte) error {
 	if ok, _ := d.fields(b, 2); !ok || len(d.cells) != 2 || !lexer.IsBareKey(string(d.cells[0].Bytes)) || !printable(d.cells[1].Bytes) {
-		return Event{}, d.bodyErr(0, lexer.MalformedDelta, "## removed lines are kind qname")
+		return d.bodyErr(0, lexer.MalformedDelta, "## removed lines are kind qname")
 	}
-	return Event{Kind: KindRemoved, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}, nil
+	d.ev = Event{Kind: KindRemoved, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}
+	return nil
 }
 
 // graphDeltaEdge parses a delta `source -> target type` line (SPEC §10.1).
-func (d *Decoder) graphDeltaEdge(b []byte) (Event, error) {
+func (d *Decoder) graphDeltaEdge(b []byte) error {
 	if ok, _ := d.fields(b, 4); !ok || len(d.cells) != 4 || string(d.cells[1].Bytes) != "->" ||
 		!printable(d.cells[0].Bytes) || !printable(d.cells[2].Bytes) || !printable(d.cells[3].Bytes) {
-		return Event{}, d.bodyErr(0, lexer.MalformedDelta, "delta edge lines are source -> target type")
+		return d.bodyErr(0, lexer.MalformedDelta, "delta edge lines are source -> target type")
 	}
 	d.cells[1] = d.cells[2]
 	d.cells[2] = d.cells[3]
 	d.cells = d.cells[:3]
-	return Event{Kind: KindDeltaEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}, nil
+	d.ev = Event{Kind: KindDeltaEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}
+	return nil
 }

@@ -29,7 +29,7 @@ func (d *Decoder) parseID(b []byte) (int64, int, error) {
 }
 
 // row parses one tabular or keyed-map row (SPEC §7.4, §7.2a.3).
-func (d *Decoder) row(f *frame) (Event, error) {
+func (d *Decoder) row(f *frame) error {
 	d.beginLine()
 	b := d.body
 	id := int64(-1)
@@ -37,17 +37,17 @@ func (d *Decoder) row(f *frame) (Event, error) {
 	if b[0] == '@' {
 		var err error
 		if id, p, err = d.parseID(b); err != nil {
-			return Event{}, err
+			return err
 		}
 		if id != f.seen {
-			return Event{}, d.bodyErr(1, lexer.InvalidItemID, "row id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
+			return d.bodyErr(1, lexer.InvalidItemID, "row id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
 		}
 	}
 	for {
 		d.cells = append(d.cells, lexer.Scalar{})
 		end, err := lexer.ScanInto(&d.cells[len(d.cells)-1], b, p, '|', &d.scratch)
 		if err != nil {
-			return Event{}, d.lexErr(err)
+			return d.lexErr(err)
 		}
 		if len(d.cells) > len(f.fields) || end >= len(b) {
 			break
@@ -55,7 +55,7 @@ func (d *Decoder) row(f *frame) (Event, error) {
 		p = end + 1
 	}
 	if len(d.cells) != len(f.fields) {
-		return Event{}, d.bodyErr(0, lexer.RowWidthMismatch, "row has "+cellCount(len(d.cells), len(f.fields))+
+		return d.bodyErr(0, lexer.RowWidthMismatch, "row has "+cellCount(len(d.cells), len(f.fields))+
 			" values but the header declares "+strconv.Itoa(len(f.fields))+" fields")
 	}
 	n := len(f.fields)
@@ -75,7 +75,7 @@ func (d *Decoder) row(f *frame) (Event, error) {
 		case lexer.KindAttachSchema:
 			decl, err := d.inlineSchema(s)
 			if err != nil {
-				return Event{}, err
+				return err
 			}
 			for len(f.inlineDecl) < n {
 				f.inlineDecl = append(f.inlineDecl, nil)
@@ -89,28 +89,29 @@ func (d *Decoder) row(f *frame) (Event, error) {
 		k := &d.cells[0]
 		switch k.Kind {
 		case lexer.KindMissing:
-			return Event{}, d.bodyErr(k.Col-1, lexer.InvalidMissing, "a keyed-map member key cannot be ~")
+			return d.bodyErr(k.Col-1, lexer.InvalidMissing, "a keyed-map member key cannot be ~")
 		case lexer.KindAttach, lexer.KindAttachSchema:
-			return Event{}, d.bodyErr(k.Col-1, lexer.InvalidAttachmentMarker, "a keyed-map member key cannot be an attachment marker")
+			return d.bodyErr(k.Col-1, lexer.InvalidAttachmentMarker, "a keyed-map member key cannot be an attachment marker")
 		case lexer.KindNull:
-			return Event{}, d.bodyErr(k.Col-1, lexer.InvalidLine, "a keyed-map member key cannot be null")
+			return d.bodyErr(k.Col-1, lexer.InvalidLine, "a keyed-map member key cannot be null")
 		}
 		if !f.keys.add(k.Bytes) {
-			return Event{}, d.bodyErr(k.Col-1, lexer.DuplicateKey, "duplicate member key "+strconv.Quote(string(k.Bytes)))
+			return d.bodyErr(k.Col-1, lexer.DuplicateKey, "duplicate member key "+strconv.Quote(string(k.Bytes)))
 		}
 	}
 	if any && id < 0 {
-		return Event{}, d.bodyErr(0, lexer.InvalidItemID, "a row with attachment markers must start with its @N id")
+		return d.bodyErr(0, lexer.InvalidItemID, "a row with attachment markers must start with its @N id")
 	}
 	if f.seen++; f.seen > int64(d.limits.MaxElements) {
-		return Event{}, d.bodyErr(0, lexer.TooManyElements, "table exceeds the element limit")
+		return d.bodyErr(0, lexer.TooManyElements, "table exceeds the element limit")
 	}
 	f.rowActive = true
 	f.rowLine = d.lineNo
 	f.extra.reset()
 	d.consume()
-	return Event{Kind: KindRow, ID: id, Field: -1, Fields: f.fields, Cells: d.cells, Line: d.lineNo,
-		Offset: d.lineOff + int64(2*d.level)}, nil
+	d.ev = Event{Kind: KindRow, ID: id, Field: -1, Fields: f.fields, Cells: d.cells, Line: d.lineNo,
+		Offset: d.lineOff + int64(2*d.level)}
+	return nil
 }
 
 func cellCount(n, want int) string {
@@ -160,25 +161,23 @@ func (f *frame) nextEligible() int {
 // rowChild handles a line that may belong to the current row: a `.field`
 // attachment or a positional inline body. handled is false when the line
 // is not the row's; the row is then complete and checked.
-func (d *Decoder) rowChild(f *frame) (Event, bool, error) {
+func (d *Decoder) rowChild(f *frame) (bool, error) {
 	if !d.atEOF && (d.level == f.indent || d.level == f.indent+1) {
 		b := d.body
 		if b[0] == '.' {
-			ev, err := d.attachment(f)
-			return ev, true, err
+			return true, d.attachment(f)
 		}
 		if j := f.nextEligible(); j >= 0 && !(d.level == f.indent && bytes.HasPrefix(b, []byte("##"))) {
-			ev, err := d.inlineBody(f, j)
-			return ev, true, err
+			return true, d.inlineBody(f, j)
 		}
 		if d.level == f.indent+1 {
-			return Event{}, true, d.bodyErr(0, lexer.OrphanInlineAttachment, "positional inline body has no eligible attachment-marker cell")
+			return true, d.bodyErr(0, lexer.OrphanInlineAttachment, "positional inline body has no eligible attachment-marker cell")
 		}
 	}
 	if err := d.finishRow(f); err != nil {
-		return Event{}, true, err
+		return true, err
 	}
-	return Event{}, false, nil
+	return false, nil
 }
 
 // finishRow checks that every attachment marker of the row was filled.
@@ -198,7 +197,7 @@ func (d *Decoder) finishRow(f *frame) error {
 }
 
 // inlineBody parses a positional inline-object body for column j.
-func (d *Decoder) inlineBody(f *frame, j int) (Event, error) {
+func (d *Decoder) inlineBody(f *frame, j int) error {
 	d.beginLine()
 	b := d.body
 	schema := f.inlineDecl[j]
@@ -206,10 +205,10 @@ func (d *Decoder) inlineBody(f *frame, j int) (Event, error) {
 	for {
 		s, end, err := lexer.ScanScalar(b, p, '|', &d.scratch)
 		if err != nil {
-			return Event{}, d.lexErr(err)
+			return d.lexErr(err)
 		}
 		if err := d.checkPlain(s); err != nil {
-			return Event{}, err
+			return err
 		}
 		d.cells = append(d.cells, s)
 		if len(d.cells) > len(schema) || end >= len(b) {
@@ -218,22 +217,23 @@ func (d *Decoder) inlineBody(f *frame, j int) (Event, error) {
 		p = end + 1
 	}
 	if len(d.cells) != len(schema) {
-		return Event{}, d.bodyErr(0, lexer.InlineWidthMismatch, "inline body for field "+strconv.Quote(string(f.fields[j]))+
+		return d.bodyErr(0, lexer.InlineWidthMismatch, "inline body for field "+strconv.Quote(string(f.fields[j]))+
 			" has "+cellCount(len(d.cells), len(schema))+" values but its schema declares "+strconv.Itoa(len(schema)))
 	}
 	f.matched[j] = true
 	f.hadInline = true
 	d.consume()
-	return Event{Kind: KindInlineBody, Field: j, ID: -1, Key: f.fields[j], Fields: schema, Cells: d.cells, Line: d.lineNo}, nil
+	d.ev = Event{Kind: KindInlineBody, Field: j, ID: -1, Key: f.fields[j], Fields: schema, Cells: d.cells, Line: d.lineNo}
+	return nil
 }
 
 // attachment parses a traditional `.field ...` attachment of the current row.
-func (d *Decoder) attachment(f *frame) (Event, error) {
+func (d *Decoder) attachment(f *frame) error {
 	d.beginLine()
 	b := d.body
 	name, p, lerr := lexer.ScanKey(b, 1, &d.scratch)
 	if lerr != nil {
-		return Event{}, d.lexErr(lerr)
+		return d.lexErr(lerr)
 	}
 	j := -1
 	for i, fn := range f.fields {
@@ -245,106 +245,110 @@ func (d *Decoder) attachment(f *frame) (Event, error) {
 	if j >= 0 {
 		switch {
 		case f.matched[j]:
-			return Event{}, d.bodyErr(0, lexer.DuplicateAttachment, "field "+strconv.Quote(string(name))+" already has an attachment in this row")
+			return d.bodyErr(0, lexer.DuplicateAttachment, "field "+strconv.Quote(string(name))+" already has an attachment in this row")
 		case f.markers[j] != markBare:
-			return Event{}, d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+string(name)+" has no matching bare ^ cell in its row")
+			return d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+string(name)+" has no matching bare ^ cell in its row")
 		}
 		f.matched[j] = true
 	} else {
 		if bytes.IndexByte(name, '>') < 0 {
-			return Event{}, d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+strconv.Quote(string(name))+" names no column of the row")
+			return d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+strconv.Quote(string(name))+" names no column of the row")
 		}
 		if !f.extra.add(name) {
-			return Event{}, d.bodyErr(0, lexer.DuplicateAttachment, "field "+strconv.Quote(string(name))+" already has an attachment in this row")
+			return d.bodyErr(0, lexer.DuplicateAttachment, "field "+strconv.Quote(string(name))+" already has an attachment in this row")
 		}
 	}
 	if p >= len(b) || b[p] != ' ' || p+1 >= len(b) {
-		return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected {}, =value or a count bracket after the attachment name")
+		return d.bodyErr(p, lexer.InvalidLine, "expected {}, =value or a count bracket after the attachment name")
 	}
 	p++
 	body := f.indent + 2
 	switch {
 	case b[p] == '{':
 		if p+2 != len(b) || b[p+1] != '}' {
-			return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected {} after the attachment name")
+			return d.bodyErr(p, lexer.InvalidLine, "expected {} after the attachment name")
 		}
 		d.consume()
 		d.push(fObject, body, KindObjectEnd)
-		return Event{Kind: KindObjectStart, Role: RoleAttachment, Form: FormSection, Key: name, Field: j, ID: -1, Line: d.lineNo}, d.err
+		d.ev = Event{Kind: KindObjectStart, Role: RoleAttachment, Form: FormSection, Key: name, Field: j, ID: -1, Line: d.lineNo}
+		return d.err
 	case b[p] == '=':
 		s, _, err := lexer.ScanScalar(b, p+1, 0, &d.scratch)
 		if err != nil {
-			return Event{}, d.lexErr(err)
+			return d.lexErr(err)
 		}
 		if err := d.checkPlain(s); err != nil {
-			return Event{}, err
+			return err
 		}
 		d.consume()
-		return Event{Kind: KindScalar, Role: RoleAttachment, Key: name, Field: j, Value: s, ID: -1, Line: d.lineNo}, nil
+		d.ev = Event{Kind: KindScalar, Role: RoleAttachment, Key: name, Field: j, Value: s, ID: -1, Line: d.lineNo}
+		return nil
 	case b[p] == '[':
 		shared := f.shared(j, name) != nil
-		ev, err := d.container(p, RoleAttachment, name, -1, j, body, anyForm)
-		if err != nil {
-			return ev, err
+		if err := d.container(p, RoleAttachment, name, -1, j, body, anyForm); err != nil {
+			return err
 		}
+		ev := &d.ev
 		// The first explicit tabular declaration of a field establishes its
 		// shared array schema for later rows (SPEC §7.4.5.3).
 		if !shared && ev.Kind == KindArrayStart && ev.Form == FormTabular {
 			d.stack[d.depth-2].setShared(j, name, ev.Fields)
 		}
-		return ev, nil
+		return nil
 	}
-	return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected {}, =value or a count bracket after the attachment name")
+	return d.bodyErr(p, lexer.InvalidLine, "expected {}, =value or a count bracket after the attachment name")
 }
 
 // item parses one expanded-array item (SPEC §7.6).
-func (d *Decoder) item(f *frame) (Event, error) {
+func (d *Decoder) item(f *frame) error {
 	d.beginLine()
 	b := d.body
 	id, p, err := d.parseID(b)
 	if err != nil {
-		return Event{}, err
+		return err
 	}
 	if id != f.seen {
-		return Event{}, d.bodyErr(1, lexer.InvalidItemID, "item id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
+		return d.bodyErr(1, lexer.InvalidItemID, "item id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
 	}
 	if f.seen++; f.seen > int64(d.limits.MaxElements) {
-		return Event{}, d.bodyErr(0, lexer.TooManyElements, "array exceeds the element limit")
+		return d.bodyErr(0, lexer.TooManyElements, "array exceeds the element limit")
 	}
 	if p >= len(b) {
-		return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected =value, {} or a count bracket after the item id")
+		return d.bodyErr(p, lexer.InvalidLine, "expected =value, {} or a count bracket after the item id")
 	}
 	switch b[p] {
 	case '=':
 		s, _, err := lexer.ScanScalar(b, p+1, 0, &d.scratch)
 		if err != nil {
-			return Event{}, d.lexErr(err)
+			return d.lexErr(err)
 		}
 		if err := d.checkPlain(s); err != nil {
-			return Event{}, err
+			return err
 		}
 		d.consume()
-		return Event{Kind: KindScalar, Role: RoleItem, ID: id, Field: -1, Value: s, Line: d.lineNo}, nil
+		d.ev = Event{Kind: KindScalar, Role: RoleItem, ID: id, Field: -1, Value: s, Line: d.lineNo}
+		return nil
 	case '{':
 		if p+2 != len(b) || b[p+1] != '}' {
-			return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected {} after the item id")
+			return d.bodyErr(p, lexer.InvalidLine, "expected {} after the item id")
 		}
 		d.consume()
 		d.push(fObject, f.indent+1, KindObjectEnd)
-		return Event{Kind: KindObjectStart, Role: RoleItem, Form: FormSection, ID: id, Field: -1, Line: d.lineNo}, d.err
+		d.ev = Event{Kind: KindObjectStart, Role: RoleItem, Form: FormSection, ID: id, Field: -1, Line: d.lineNo}
+		return d.err
 	case '[':
 		return d.container(p, RoleItem, nil, id, -1, f.indent+1, anyForm)
 	}
-	return Event{}, d.bodyErr(p, lexer.InvalidLine, "expected =value, {} or a count bracket after the item id")
+	return d.bodyErr(p, lexer.InvalidLine, "expected =value, {} or a count bracket after the item id")
 }
 
 // summary parses the `##! summary` trailer and validates deferred counts
 // (SPEC §8.4, §13.2).
-func (d *Decoder) summary() (Event, error) {
+func (d *Decoder) summary() error {
 	d.beginLine()
 	b := d.body
 	if !bytes.HasPrefix(b, []byte("##! summary")) || (len(b) > 11 && b[11] != ' ') {
-		return Event{}, d.bodyErr(0, lexer.InvalidSummary, "expected ##! summary")
+		return d.bodyErr(0, lexer.InvalidSummary, "expected ##! summary")
 	}
 	d.hdrKeys = d.hdrKeys[:0]
 	var counts []byte
@@ -364,12 +368,12 @@ func (d *Decoder) summary() (Event, error) {
 		pair := b[pos:end]
 		eq := bytes.IndexByte(pair, '=')
 		if eq <= 0 || !lexer.IsBareKey(string(pair[:eq])) {
-			return Event{}, d.bodyErr(pos, lexer.InvalidSummary, "summary field "+strconv.Quote(string(pair))+" is not key=value")
+			return d.bodyErr(pos, lexer.InvalidSummary, "summary field "+strconv.Quote(string(pair))+" is not key=value")
 		}
 		key, val := pair[:eq], pair[eq+1:]
 		for _, k := range d.hdrKeys {
 			if bytes.Equal(k, key) {
-				return Event{}, d.bodyErr(pos, lexer.InvalidSummary, "duplicate summary field "+string(key))
+				return d.bodyErr(pos, lexer.InvalidSummary, "duplicate summary field "+string(key))
 			}
 		}
 		d.hdrKeys = append(d.hdrKeys, key)
@@ -381,30 +385,31 @@ func (d *Decoder) summary() (Event, error) {
 	}
 	if haveCounts && d.profile == "generic" {
 		if bytes.IndexByte(counts, ':') >= 0 {
-			return Event{}, d.bodyErr(0, lexer.InvalidSummary, "generic-profile counts are positional; labeled entries are malformed")
+			return d.bodyErr(0, lexer.InvalidSummary, "generic-profile counts are positional; labeled entries are malformed")
 		}
 		n := 0
 		if len(counts) > 0 {
 			for _, part := range bytes.Split(counts, []byte(",")) {
 				v, ok := parseCount(part)
 				if !ok {
-					return Event{}, d.bodyErr(0, lexer.InvalidSummary, "summary count "+strconv.Quote(string(part))+" is not a count")
+					return d.bodyErr(0, lexer.InvalidSummary, "summary count "+strconv.Quote(string(part))+" is not a count")
 				}
 				if n < len(d.deferred) && d.deferred[n] != v {
-					return Event{}, d.bodyErr(0, lexer.CountMismatch, "deferred section "+strconv.Itoa(n+1)+" has "+
+					return d.bodyErr(0, lexer.CountMismatch, "deferred section "+strconv.Itoa(n+1)+" has "+
 						strconv.FormatInt(d.deferred[n], 10)+" items but the summary says "+strconv.FormatInt(v, 10))
 				}
 				n++
 			}
 		}
 		if n != len(d.deferred) {
-			return Event{}, d.bodyErr(0, lexer.CountMismatch, "summary lists "+strconv.Itoa(n)+" counts but the payload has "+
+			return d.bodyErr(0, lexer.CountMismatch, "summary lists "+strconv.Itoa(n)+" counts but the payload has "+
 				strconv.Itoa(len(d.deferred))+" deferred [?] sections")
 		}
 	}
 	d.consume()
 	d.state = stAfterSummary
-	return Event{Kind: KindSummary, Fields: d.hdrKeys, Cells: d.cells, ID: -1, Field: -1, Line: d.lineNo}, nil
+	d.ev = Event{Kind: KindSummary, Fields: d.hdrKeys, Cells: d.cells, ID: -1, Field: -1, Line: d.lineNo}
+	return nil
 }
 
 func parseCount(b []byte) (int64, bool) {
