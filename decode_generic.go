@@ -28,7 +28,7 @@ func DecodeGeneric(data []byte, opts ...Option) (any, error) {
 type builder struct {
 	d      *stream.Decoder
 	peeked bool
-	ev     stream.Event
+	ev     *stream.Event
 	budget int // an upper bound on items still in the input, for presizing
 
 	data []byte // the whole input, when decoding from memory
@@ -39,23 +39,25 @@ type builder struct {
 	slab   []Member
 }
 
-func (b *builder) next() (stream.Event, error) {
+// next returns the next event, borrowed from the decoder until the next
+// call to next or peek.
+func (b *builder) next() (*stream.Event, error) {
 	if b.peeked {
 		b.peeked = false
 		return b.ev, nil
 	}
-	ev, err := b.d.Next()
+	ev, err := b.d.Read()
 	if err == io.EOF {
-		return ev, io.ErrUnexpectedEOF
+		return nil, io.ErrUnexpectedEOF
 	}
 	return ev, err
 }
 
-func (b *builder) peek() (stream.Event, error) {
+func (b *builder) peek() (*stream.Event, error) {
 	if !b.peeked {
 		ev, err := b.next()
 		if err != nil {
-			return ev, err
+			return nil, err
 		}
 		b.ev, b.peeked = ev, true
 	}
@@ -98,7 +100,7 @@ func (b *builder) document() (any, error) {
 }
 
 // value builds the value that ev opens.
-func (b *builder) value(ev stream.Event) (any, error) {
+func (b *builder) value(ev *stream.Event) (any, error) {
 	switch ev.Kind {
 	case stream.KindScalar:
 		return scalarValue(ev.Value)
@@ -442,7 +444,7 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 }
 
 // table builds a tabular array or (keyed) a keyed map.
-func (b *builder) table(start stream.Event, keyed bool) (any, error) {
+func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 	from := 0
 	if keyed {
 		from = 1
@@ -471,13 +473,13 @@ func (b *builder) table(start stream.Event, keyed bool) (any, error) {
 		}
 		var row Object
 		if p.flat {
-			if row, err = b.flatRow(p, &ev, from); err != nil {
+			if row, err = b.flatRow(p, ev, from); err != nil {
 				return nil, err
 			}
 		} else {
 			row = b.members(len(p.cols))
 			for _, c := range p.cols {
-				v, st, err := b.eval(p, c, &ev)
+				v, st, err := b.eval(p, c, ev)
 				if err != nil {
 					return nil, err
 				}

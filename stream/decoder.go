@@ -197,6 +197,23 @@ func (d *Decoder) Next() (Event, error) {
 	return d.ev, nil
 }
 
+// Read is Next without the copy: it returns a pointer to the decoder's own
+// event, which the next call to Read or Next overwrites.
+func (d *Decoder) Read() (*Event, error) {
+	if d.err != nil {
+		return nil, d.err
+	}
+	if err := d.step(); err != nil {
+		if err != io.EOF {
+			d.err = err
+		} else {
+			d.state = stEOF
+		}
+		return nil, err
+	}
+	return &d.ev, nil
+}
+
 // load makes the next significant line current (skipping blank and comment
 // lines). It sets atEOF at the end of input.
 func (d *Decoder) load() error {
