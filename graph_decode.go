@@ -27,7 +27,7 @@ func Decode(data []byte, opts ...Option) (*Payload, error) {
 	distance := int64(0)
 	group := ""
 	for {
-		ev, err := d.Next()
+		ev, err := d.Read()
 		if err == io.EOF {
 			if p.Symbols == nil {
 				p.Symbols = []Symbol{}
@@ -85,7 +85,7 @@ func Decode(data []byte, opts ...Option) (*Payload, error) {
 				return nil, &SyntaxError{Line: ev.Line, Column: ev.Cells[2].Col, Category: lexer.InvalidScore, Msg: "score out of range"}
 			}
 			p.Symbols = append(p.Symbols, Symbol{
-				QualifiedName: g.qname(&ev, &ev.Cells[1]),
+				QualifiedName: g.qname(ev, &ev.Cells[1]),
 				Kind:          g.kind(ev.Cells[0].Bytes),
 				Score:         score,
 				Provenance:    g.word(ev.Cells[3].Bytes),
@@ -210,7 +210,7 @@ func (g *graphBuilder) name(syms []Symbol, id int64) string {
 	return g.qnames[id] // the decoder has checked the id is declared
 }
 
-func headerInt(ev stream.Event, i int) (int, error) {
+func headerInt(ev *stream.Event, i int) (int, error) {
 	c := ev.Cells[i]
 	v, err := strconv.Atoi(string(c.Bytes))
 	if err != nil || v < 0 {
@@ -230,7 +230,7 @@ func DecodeDelta(data []byte, opts ...Option) (*DeltaPayload, error) {
 	section := ""
 	isDelta := false
 	for {
-		ev, err := d.Next()
+		ev, err := d.Read()
 		if err == io.EOF {
 			return dp, nil
 		}
