@@ -462,6 +462,9 @@ func (d *Decoder) declared(id int64) bool {
 
 // graphEdge parses `@T<@S type [status]` (SPEC §6).
 func (d *Decoder) graphEdge(b []byte) error {
+	if d.fastEdge(b) {
+		return nil
+	}
 	if ok, _ := d.fields(b, 3); !ok || len(d.cells) < 2 {
 		return d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
 	}
@@ -530,4 +533,50 @@ func (d *Decoder) graphDeltaEdge(b []byte) error {
 	d.cells = d.cells[:3]
 	d.ev = Event{Kind: KindDeltaEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}
 	return nil
+}
+
+// fastEdge decodes the common edge line `@T<@S type` (single spaces,
+// plain ASCII, both ids declared, no status) without splitting it into
+// fields first. It reports false, having changed nothing, for any other
+// line; graphEdge then takes the general path, which also explains errors.
+func (d *Decoder) fastEdge(b []byte) bool {
+	n := len(b)
+	if n < 7 || b[0] != '@' {
+		return false
+	}
+	i := 1
+	var tgt int64
+	for ; i < n && b[i] >= '0' && b[i] <= '9'; i++ {
+		tgt = tgt*10 + int64(b[i]-'0')
+	}
+	if i == 1 || i > 19 || i+2 >= n || b[i] != '<' || b[i+1] != '@' {
+		return false
+	}
+	lt := i
+	i += 2
+	j := i
+	var src int64
+	for ; i < n && b[i] >= '0' && b[i] <= '9'; i++ {
+		src = src*10 + int64(b[i]-'0')
+	}
+	if i == j || i-j > 18 || i+1 >= n || b[i] != ' ' {
+		return false
+	}
+	typ := b[i+1:]
+	for _, c := range typ {
+		if c <= ' ' || c > 0x7E {
+			return false // a status, more fields, or bytes the general path must judge
+		}
+	}
+	if !d.declared(tgt) || !d.declared(src) {
+		return false
+	}
+	d.g.edges++
+	base := 2 * d.level
+	d.cells = append(d.cells[:0],
+		lexer.Scalar{Kind: lexer.KindInt, Int: tgt, Bytes: b[1:lt], Col: base + 2},
+		lexer.Scalar{Kind: lexer.KindInt, Int: src, Bytes: b[j:i], Col: base + j + 1},
+		lexer.Scalar{Kind: lexer.KindString, Bytes: typ, Col: base + i + 2})
+	d.ev = Event{Kind: KindEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(base)}
+	return true
 }
