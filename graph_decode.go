@@ -183,10 +183,39 @@ func (g *graphBuilder) word(b []byte) string {
 
 // kind expands a kind abbreviation without allocating for known kinds.
 func (g *graphBuilder) kind(b []byte) string {
-	for _, k := range kindTable {
-		if string(b) == k[1] {
-			return k[0]
-		}
+	switch string(b) { // no allocation: the compiler compares in place
+	case "fn":
+		return "function"
+	case "iface":
+		return "interface"
+	case "route":
+		return "route_handler"
+	case "ext":
+		return "external"
+	case "pkg":
+		return "package"
+	case "svc":
+		return "service"
+	case "type":
+		return "type"
+	case "method":
+		return "method"
+	case "var":
+		return "var"
+	case "const":
+		return "const"
+	case "field":
+		return "field"
+	case "class":
+		return "class"
+	case "table":
+		return "table"
+	case "file":
+		return "file"
+	case "resource":
+		return "resource"
+	case "selector":
+		return "selector"
 	}
 	return g.word(b)
 }

@@ -377,3 +377,15 @@ func TestIsTokenEveryByte(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeKindTable(t *testing.T) {
+	var g graphBuilder
+	for _, k := range kindTable {
+		if got := g.kind([]byte(k[1])); got != k[0] {
+			t.Errorf("kind(%q) = %q, want %q", k[1], got, k[0])
+		}
+	}
+	if g.kind([]byte("widget")) != "widget" {
+		t.Error("unknown kinds pass through")
+	}
+}

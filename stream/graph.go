@@ -116,16 +116,16 @@ func (d *Decoder) graphStep() error {
 	}
 }
 
-// fields splits a graph line on runs of spaces and tabs into d.cells as
-// string scalars. ok is false if there are more than max fields; clean is
+// fields splits a graph line, from byte from on, on runs of spaces and
+// tabs into d.cells as string scalars. ok is false if there are more than max fields; clean is
 // false if any field holds a byte outside printable ASCII (%x21-7E).
-func (d *Decoder) fields(b []byte, max int) (ok, clean bool) {
+func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 	cells := d.cells[:0]
 	base := 2*d.level + 1
 	n := len(b)
-	if lexer.PlainASCII(b) {
+	if lexer.PlainASCII(b[from:]) {
 		// Only spaces separate fields: find them with IndexByte.
-		for i := 0; i < n; {
+		for i := from; i < n; {
 			if b[i] == ' ' {
 				i++
 				continue
@@ -147,7 +147,7 @@ func (d *Decoder) fields(b []byte, max int) (ok, clean bool) {
 		return true, true
 	}
 	clean = true
-	for i := 0; ; {
+	for i := from; ; {
 		for i < n && (b[i] == ' ' || b[i] == '\t') {
 			i++
 		}
@@ -384,37 +384,37 @@ func (d *Decoder) graphNode(b []byte, delta bool) error {
 		d.ev = Event{Kind: KindReference, ID: id, Field: -1, Line: d.lineNo}
 		return nil
 	}
-	want := 5
+	want := 4 // kind, qname, score, provenance (the id is parsed)
 	if delta {
-		want = 6
+		want = 5 // and distance
 	}
-	ok, clean := d.fields(b, want)
-	if !ok || len(d.cells) != want {
+	ok, clean := d.fields(b, rest, want)
+	if !ok || len(d.cells) != want || rest == end {
 		if delta {
 			return d.bodyErr(0, lexer.MalformedDelta, "## added lines are @id kind qname score provenance distance")
 		}
 		return d.bodyErr(0, lexer.InvalidNodeLine, "a node line has exactly 5 fields: @id kind qname score provenance")
 	}
 	if !clean {
-		for i := 1; i < want; i++ {
+		for i := 0; i < want; i++ {
 			if !printable(d.cells[i].Bytes) {
 				return d.bodyErr(d.cells[i].Col-1-2*d.level, lexer.InvalidNodeLine, "node fields are printable non-space ASCII")
 			}
 		}
 	}
-	if kind := d.cells[1].Bytes; !lexer.IsBareKey(string(kind)) {
-		return d.bodyErr(d.cells[1].Col-1, lexer.InvalidNodeLine, "kind "+strconv.Quote(string(kind))+" is not a bare key")
+	if kind := d.cells[0].Bytes; !lexer.IsBareKey(string(kind)) {
+		return d.bodyErr(d.cells[0].Col-1, lexer.InvalidNodeLine, "kind "+strconv.Quote(string(kind))+" is not a bare key")
 	}
-	if !validScore(d.cells[3].Bytes) {
-		return d.bodyErr(d.cells[3].Col-1, lexer.InvalidScore, "score "+strconv.Quote(string(d.cells[3].Bytes))+" does not match [-]DIGITS.2DIGIT")
+	if !validScore(d.cells[2].Bytes) {
+		return d.bodyErr(d.cells[2].Col-1, lexer.InvalidScore, "score "+strconv.Quote(string(d.cells[2].Bytes))+" does not match [-]DIGITS.2DIGIT")
 	}
-	d.cells[3].Kind = lexer.KindFloat
+	d.cells[2].Kind = lexer.KindFloat
 	if delta {
-		dist, ok := parseID(d.cells[5].Bytes)
+		dist, ok := parseID(d.cells[4].Bytes)
 		if !ok {
-			return d.bodyErr(d.cells[5].Col-1, lexer.MalformedDelta, "distance must be a decimal integer")
+			return d.bodyErr(d.cells[4].Col-1, lexer.MalformedDelta, "distance must be a decimal integer")
 		}
-		d.cells[5].Kind, d.cells[5].Int = lexer.KindInt, dist
+		d.cells[4].Kind, d.cells[4].Int = lexer.KindInt, dist
 		if id != g.addedIDs {
 			return d.bodyErr(1, lexer.InvalidSymbolID, "## added ids are sequential from 0")
 		}
@@ -423,8 +423,6 @@ func (d *Decoder) graphNode(b []byte, delta bool) error {
 		return err
 	}
 	// Cells: kind, qname, score, provenance[, distance]; ID carries the id.
-	copy(d.cells, d.cells[1:])
-	d.cells = d.cells[:want-1]
 	d.ev = Event{Kind: KindSymbol, ID: id, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(2*d.level)}
 	return nil
 }
@@ -465,7 +463,7 @@ func (d *Decoder) graphEdge(b []byte) error {
 	if d.fastEdge(b) {
 		return nil
 	}
-	if ok, _ := d.fields(b, 3); !ok || len(d.cells) < 2 {
+	if ok, _ := d.fields(b, 0, 3); !ok || len(d.cells) < 2 {
 		return d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
 	}
 	ref := d.cells[0].Bytes
@@ -515,7 +513,7 @@ func (d *Decoder) graphEdge(b []byte) error {
 
 // graphRemoved parses a delta `kind qname` line (SPEC §10.1).
 func (d *Decoder) graphRemoved(b []byte) error {
-	if ok, _ := d.fields(b, 2); !ok || len(d.cells) != 2 || !lexer.IsBareKey(string(d.cells[0].Bytes)) || !printable(d.cells[1].Bytes) {
+	if ok, _ := d.fields(b, 0, 2); !ok || len(d.cells) != 2 || !lexer.IsBareKey(string(d.cells[0].Bytes)) || !printable(d.cells[1].Bytes) {
 		return d.bodyErr(0, lexer.MalformedDelta, "## removed lines are kind qname")
 	}
 	d.ev = Event{Kind: KindRemoved, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}
@@ -524,7 +522,7 @@ func (d *Decoder) graphRemoved(b []byte) error {
 
 // graphDeltaEdge parses a delta `source -> target type` line (SPEC §10.1).
 func (d *Decoder) graphDeltaEdge(b []byte) error {
-	if ok, _ := d.fields(b, 4); !ok || len(d.cells) != 4 || string(d.cells[1].Bytes) != "->" ||
+	if ok, _ := d.fields(b, 0, 4); !ok || len(d.cells) != 4 || string(d.cells[1].Bytes) != "->" ||
 		!printable(d.cells[0].Bytes) || !printable(d.cells[2].Bytes) || !printable(d.cells[3].Bytes) {
 		return d.bodyErr(0, lexer.MalformedDelta, "delta edge lines are source -> target type")
 	}
