@@ -438,7 +438,6 @@ func TestEncodeGenericRandomRoundTrip(t *testing.T) {
 	}
 }
 
-
 // benchOrders builds n order records with a flattened customer, an items
 // array attachment (shared schema) and a primitive tags attachment.
 func benchOrders(n int) any {

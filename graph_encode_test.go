@@ -280,10 +280,6 @@ type gfxFixture struct {
 	} `json:"calls"`
 }
 
-
-
-
-
 // gfxStream feeds a whole payload through the streaming graph encoder the
 // way the conformance runner does: symbols sorted by (distance, score
 // desc), stable, then the edges in input order.
