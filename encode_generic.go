@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/valyala/bytebufferpool"
 
@@ -225,7 +224,7 @@ func (e *geEncoder) scalar(v any, ctx encoder.Context) error {
 // each invalid byte with U+FFFD (as encoding/json does), so the payload
 // stays valid UTF-8 instead of carrying the raw bytes bare.
 func (e *geEncoder) str(s string, ctx encoder.Context) {
-	if encoder.NeedsQuote(s, ctx) || !utf8.ValidString(s) {
+	if encoder.NeedsQuote(s, ctx) { // true for invalid UTF-8 too, which AppendQuoted repairs
 		e.buf = encoder.AppendQuoted(e.buf, s)
 		return
 	}

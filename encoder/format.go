@@ -122,16 +122,19 @@ func NeedsQuote(s string, ctx Context) bool {
 	for i := 0; i < n; i++ {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch {
-			case c < 0x20, c == '"', c == '\\', c == '|', c == ',':
-				// Both delimiters are quoted in every context: the
-				// conformance suite pins "y|z" in an inline array, "a,b"
-				// in a cell and "a|b" in a key=value line, so a value
-				// reads the same wherever it is moved.
+			switch asciiClass[c] {
+			case 0:
+				continue
+			case classQuote:
+				// Controls, '"', '\\' and both delimiters. The delimiters
+				// are quoted in every context: the conformance suite pins
+				// "y|z" in an inline array, "a,b" in a cell and "a|b" in a
+				// key=value line, so a value reads the same wherever it is
+				// moved.
 				return true
-			case c == '[':
+			case classOpen:
 				open = true
-			case c == ']':
+			case classClose:
 				if open && i+1 < n && s[i+1] == ':' {
 					return true
 				}
@@ -149,6 +152,26 @@ func NeedsQuote(s string, ctx Context) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// asciiClass sorts ASCII bytes for NeedsQuote's scan: most bytes need no
+// attention, so one table load replaces a chain of comparisons.
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = classQuote
+	}
+	for _, c := range `"\|,` {
+		t[c] = classQuote
+	}
+	t['['] = classOpen
+	t[']'] = classClose
+	return t
+}()
+
+const (
+	classQuote = 1 + iota
+	classOpen
+	classClose
+)
 
 // AppendString appends s as a scalar in ctx, quoted only when SPEC §2.4
 // requires it.
