@@ -3,6 +3,7 @@ package gcf
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 
@@ -125,7 +126,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 			idOf[si] = id
 		}
 	}
-	edges, err := grResolveEdges(p, idOf, order)
+	edges, shift, err := grResolveEdges(p, idOf, order)
 	if err != nil {
 		return dst, err
 	}
@@ -171,7 +172,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 		b = append(b, '\n')
 		for _, k := range edges {
 			e := &p.Edges[k.idx]
-			b = grAppendEdge(b, &grEdge{src: int(k.key >> 32), tgt: int(uint32(k.key)), typ: e.EdgeType, status: e.Status})
+			b = grAppendEdge(b, &grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: e.EdgeType, status: e.Status})
 		}
 	}
 	return b, nil
@@ -252,28 +253,35 @@ func grFirstByName(syms []Symbol, order []int) *nameIndex {
 // through idOf (symbol index -> id) and returns them sorted by source ID,
 // target ID, edge type and status: each item packs source and target ids
 // in its key and indexes p.Edges.
-func grResolveEdges(p *Payload, idOf, order []int) ([]radixItem, error) {
+func grResolveEdges(p *Payload, idOf, order []int) ([]radixItem, uint, error) {
 	if len(p.Edges) == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
+	// Pack (source, target) into as few bits as the largest id needs, so
+	// the radix sort makes as few passes as possible.
+	maxID := 1
+	for _, id := range idOf {
+		maxID = max(maxID, id)
+	}
+	shift := uint(bits.Len(uint(maxID)))
 	byName := grFirstByName(p.Symbols, order)
 	items := make([]radixItem, 2*len(p.Edges))
 	keys := items[:len(p.Edges)]
 	for i := range p.Edges {
 		e := &p.Edges[i]
 		if err := grCheckEdge(e, i); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		si, ok := byName.get(e.Source)
 		if !ok {
-			return nil, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the payload", i, e.Source)
+			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the payload", i, e.Source)
 		}
 		ti, ok := byName.get(e.Target)
 		if !ok {
-			return nil, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
+			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
 		}
 		src, tgt := idOf[si], idOf[ti]
-		keys[i] = radixItem{key: uint64(src)<<32 | uint64(uint32(tgt)), idx: int32(i)}
+		keys[i] = radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i)}
 	}
 	// Radix-sort compact keys (source id, target id: ids fit in 32 bits),
 	// then order runs of equal keys by type and status. Equal edges are
@@ -295,7 +303,7 @@ func grResolveEdges(p *Payload, idOf, order []int) ([]radixItem, error) {
 		}
 		lo = hi
 	}
-	return keys, nil
+	return keys, shift, nil
 }
 
 // grCheckHeader validates the header fields shared by buffered, session,
