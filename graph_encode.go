@@ -159,7 +159,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 		}
 		if ln.ref {
 			b = append(b, '@')
-			b = strconv.AppendInt(b, int64(ln.id), 10)
+			b = appendID(b, ln.id)
 			b = append(b, "  # previously transmitted\n"...)
 			continue
 		}
@@ -421,7 +421,7 @@ func grAppendGroupName(b []byte, distance int) []byte {
 // symbol must have passed grCheckSymbol.
 func grAppendNode(b []byte, id int, s *Symbol) []byte {
 	b = append(b, '@')
-	b = strconv.AppendInt(b, int64(id), 10)
+	b = appendID(b, id)
 	b = append(b, ' ')
 	b = append(b, KindAbbrev(s.Kind)...)
 	b = append(b, ' ')
@@ -468,9 +468,9 @@ func grAppendScore(b []byte, v float64) []byte {
 // grAppendEdge appends `@target<@source type[ status]` and a newline.
 func grAppendEdge(b []byte, e *grEdge) []byte {
 	b = append(b, '@')
-	b = strconv.AppendInt(b, int64(e.tgt), 10)
+	b = appendID(b, e.tgt)
 	b = append(b, '<', '@')
-	b = strconv.AppendInt(b, int64(e.src), 10)
+	b = appendID(b, e.src)
 	b = append(b, ' ')
 	b = append(b, e.typ...)
 	if e.status != "" {
@@ -478,4 +478,33 @@ func grAppendEdge(b []byte, e *grEdge) []byte {
 		b = append(b, e.status...)
 	}
 	return append(b, '\n')
+}
+
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
+// appendID appends a non-negative id in decimal, two digits at a time;
+// ids are the most frequent numbers on graph lines.
+func appendID(b []byte, n int) []byte {
+	if n < 0 || n >= 1e8 {
+		return strconv.AppendInt(b, int64(n), 10)
+	}
+	var tmp [8]byte
+	i := len(tmp)
+	for n >= 100 {
+		q := n / 100
+		r := (n - q*100) * 2
+		i -= 2
+		tmp[i], tmp[i+1] = digitPairs[r], digitPairs[r+1]
+		n = q
+	}
+	if n >= 10 {
+		i -= 2
+		tmp[i], tmp[i+1] = digitPairs[2*n], digitPairs[2*n+1]
+	} else {
+		i--
+		tmp[i] = byte('0' + n)
+	}
+	return append(b, tmp[i:]...)
 }
