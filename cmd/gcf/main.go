@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"unicode/utf8"
 
 	"github.com/gcfkit/gcf"
 )
@@ -73,21 +74,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "generic":
 			v, err := gcf.ParseJSON(data)
 			if err != nil {
-				return report(stderr, name, err)
+				return report(stderr, name, err, nil)
 			}
 			if enc, err = gcf.EncodeGeneric(v); err != nil {
-				return report(stderr, name, err)
+				return report(stderr, name, err, nil)
 			}
 		case "graph":
 			var p gcf.Payload
 			dec := json.NewDecoder(bytes.NewReader(data))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&p); err != nil {
-				return report(stderr, name, fmt.Errorf("not a graph payload: %v", err))
+				return report(stderr, name, fmt.Errorf("not a graph payload: %v", err), nil)
 			}
 			var err error
 			if enc, err = gcf.Encode(&p); err != nil {
-				return report(stderr, name, err)
+				return report(stderr, name, err, nil)
 			}
 		default:
 			fmt.Fprintf(stderr, "gcf: unknown profile %q (generic or graph)\n", *profile)
@@ -105,7 +106,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "decode":
 		js, err := decode(data)
 		if err != nil {
-			return report(stderr, name, err)
+			return report(stderr, name, err, data)
 		}
 		if *indent {
 			var buf bytes.Buffer
@@ -131,19 +132,73 @@ func readInput(args []string, stdin io.Reader) (string, []byte, error) {
 	return "", nil, errors.New("at most one input file")
 }
 
-// report prints err as file:line:col: category: message.
-func report(stderr io.Writer, name string, err error) int {
+// report prints err as file:line:col: category: message, followed, for a
+// decode error, by the offending line with a caret under the column.
+func report(stderr io.Writer, name string, err error, input []byte) int {
 	var se *gcf.SyntaxError
-	if errors.As(err, &se) {
-		if se.Line > 0 {
-			fmt.Fprintf(stderr, "%s:%d:%d: %s: %s\n", name, se.Line, se.Column, se.Category, se.Msg)
-		} else {
-			fmt.Fprintf(stderr, "%s: %s: %s\n", name, se.Category, se.Msg)
-		}
+	if !errors.As(err, &se) {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", name, err)
+	if se.Line <= 0 {
+		fmt.Fprintf(stderr, "%s: %s: %s\n", name, se.Category, se.Msg)
+		return 1
+	}
+	fmt.Fprintf(stderr, "%s:%d:%d: %s: %s\n", name, se.Line, se.Column, se.Category, se.Msg)
+	if input != nil {
+		if line, ok := nthLine(input, se.Line); ok {
+			fmt.Fprintf(stderr, "  %s\n  %s^\n", printable(line), caretPad(line, se.Column))
+		}
+	}
 	return 1
+}
+
+// nthLine returns the 1-based line n of data without its terminator.
+func nthLine(data []byte, n int) ([]byte, bool) {
+	for i := 1; i < n; i++ {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			return nil, false
+		}
+		data = data[nl+1:]
+	}
+	if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
+		data = data[:nl]
+	}
+	return bytes.TrimSuffix(data, []byte("\r")), true
+}
+
+// printable shows a line safely on a terminal: control bytes and invalid
+// UTF-8 become '?', and very long lines are cut.
+func printable(line []byte) string {
+	if len(line) > 200 {
+		line = line[:200]
+	}
+	out := []rune{}
+	for _, r := range string(line) {
+		if r < 0x20 && r != '\t' || r == 0x7f || r == utf8.RuneError {
+			r = '?'
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}
+
+// caretPad is the run of spaces (tabs kept) that puts a caret under the
+// 1-based byte column col of line.
+func caretPad(line []byte, col int) string {
+	if col-1 > len(line) {
+		col = len(line) + 1
+	}
+	var pad []byte
+	for _, r := range string(line[:max(col-1, 0)]) {
+		if r == '\t' {
+			pad = append(pad, '\t')
+		} else {
+			pad = append(pad, ' ')
+		}
+	}
+	return string(pad)
 }
 
 // decode converts a payload of either profile to JSON, choosing the

@@ -85,3 +85,16 @@ func TestGraphProfile(t *testing.T) {
 		t.Fatalf("graph error: code %d, %q", code, stderr)
 	}
 }
+
+func TestErrorShowsLineAndCaret(t *testing.T) {
+	_, stderr, code := runCLI(t, "GCF profile=generic\nv=\"a\\qb\"\n", "decode")
+	want := "<stdin>:2:5: invalid_escape: invalid escape sequence \\q\n  v=\"a\\qb\"\n      ^\n"
+	if code != 1 || stderr != want {
+		t.Fatalf("code %d, stderr:\n%q\nwant:\n%q", code, stderr, want)
+	}
+	// Control bytes in the echoed line are neutralised.
+	_, stderr, _ = runCLI(t, "GCF profile=generic\nv=\"a\x01\"\n", "decode")
+	if strings.ContainsRune(stderr, 0x01) {
+		t.Fatalf("control byte echoed: %q", stderr)
+	}
+}
