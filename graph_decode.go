@@ -42,9 +42,8 @@ func Decode(data []byte, opts ...Option) (*Payload, error) {
 		}
 		switch ev.Kind {
 		case stream.KindHeader:
-			if ev.Profile != "graph" {
-				return nil, &SyntaxError{Line: 1, Column: 1, Category: lexer.UnknownProfile,
-					Msg: "Decode needs profile=graph, got profile=" + ev.Profile + " (use DecodeGeneric)"}
+			if err := requireGraph(ev, "Decode"); err != nil {
+				return nil, err
 			}
 			nsym, nedge := -1, -1
 			for i, k := range ev.Fields {
@@ -239,6 +238,15 @@ func (g *graphBuilder) name(syms []Symbol, id int64) string {
 	return g.qnames[id] // the decoder has checked the id is declared
 }
 
+// requireGraph rejects a header whose profile is not graph.
+func requireGraph(ev *stream.Event, fn string) error {
+	if ev.Profile == "graph" {
+		return nil
+	}
+	return &SyntaxError{Line: 1, Column: 1, Category: lexer.UnknownProfile,
+		Msg: fn + " needs profile=graph, got profile=" + ev.Profile + " (use DecodeGeneric)"}
+}
+
 func headerInt(ev *stream.Event, i int) (int, error) {
 	c := ev.Cells[i]
 	v, err := strconv.Atoi(string(c.Bytes))
@@ -268,9 +276,8 @@ func DecodeDelta(data []byte, opts ...Option) (*DeltaPayload, error) {
 		}
 		switch ev.Kind {
 		case stream.KindHeader:
-			if ev.Profile != "graph" {
-				return nil, &SyntaxError{Line: 1, Column: 1, Category: lexer.UnknownProfile,
-					Msg: "DecodeDelta needs profile=graph, got profile=" + ev.Profile}
+			if err := requireGraph(ev, "DecodeDelta"); err != nil {
+				return nil, err
 			}
 			for i, k := range ev.Fields {
 				v := string(ev.Cells[i].Bytes)

@@ -147,32 +147,11 @@ func (n *normalizer) value(v any, depth int) (any, bool, error) {
 		}
 		return out, true, nil
 	case []string:
-		if x == nil {
-			return nil, true, nil
-		}
-		out := make([]any, len(x))
-		for i, s := range x {
-			out[i] = s
-		}
-		return out, true, nil
+		return normBoxAll(x, func(s string) any { return s })
 	case []int:
-		if x == nil {
-			return nil, true, nil
-		}
-		out := make([]any, len(x))
-		for i, s := range x {
-			out[i] = int64(s)
-		}
-		return out, true, nil
+		return normBoxAll(x, func(i int) any { return int64(i) })
 	case []int64:
-		if x == nil {
-			return nil, true, nil
-		}
-		out := make([]any, len(x))
-		for i, s := range x {
-			out[i] = s
-		}
-		return out, true, nil
+		return normBoxAll(x, func(i int64) any { return i })
 	case []float64:
 		if x == nil {
 			return nil, true, nil
@@ -198,6 +177,19 @@ func (n *normalizer) value(v any, depth int) (any, bool, error) {
 	}
 	r, err := n.reflectValue(reflect.ValueOf(v), depth)
 	return r, true, err
+}
+
+// normBoxAll converts a typed slice of scalars to []any (nil stays nil, as
+// encoding/json writes a nil slice as null).
+func normBoxAll[T any](x []T, box func(T) any) (any, bool, error) {
+	if x == nil {
+		return nil, true, nil
+	}
+	out := make([]any, len(x))
+	for i, v := range x {
+		out[i] = box(v)
+	}
+	return out, true, nil
 }
 
 func normNonFinite(f float64) error {
