@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -205,8 +204,6 @@ func TestStickyError(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	deep := "GCF profile=generic\n" + strings.Repeat("## [1]\n@0 [1]\n", 1) // warm-up shape
-	_ = deep
 	var sb strings.Builder
 	sb.WriteString("GCF profile=generic\n")
 	for i := 0; i < 50; i++ {
@@ -284,20 +281,14 @@ func (z *zeros) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-type failingReader struct{ after int }
+// failingReader fails every read.
+type failingReader struct{}
 
-func (f *failingReader) Read(p []byte) (int, error) {
-	if f.after == 0 {
-		return 0, errors.New("disk on fire")
-	}
-	n := copy(p, bytes.Repeat([]byte("a=1\n"), 1)[:min(len(p), 4)])
-	f.after--
-	return n, nil
-}
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
 
 // TestReaderError: a failing reader's error comes back wrapped with its position.
 func TestReaderError(t *testing.T) {
-	r := io.MultiReader(strings.NewReader("GCF profile=generic\nx=1\n"), &failingReader{after: 0})
+	r := io.MultiReader(strings.NewReader("GCF profile=generic\nx=1\n"), failingReader{})
 	d := NewDecoder(r, Limits{})
 	for {
 		_, err := d.Next()
