@@ -105,10 +105,15 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 	if p.PackRoot != "" && !grIsToken(p.PackRoot) {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "pack_root %q is not a header value (printable non-whitespace ASCII)", p.PackRoot)
 	}
+	// One pass validates the symbols and sizes their lines (ids and scores
+	// generously), so the output is allocated once.
+	size := 128 + len(p.Tool) + len(p.PackRoot) + 64*8
 	for i := range p.Symbols {
-		if err := grCheckSymbol(&p.Symbols[i], i); err != nil {
+		s := &p.Symbols[i]
+		if err := grCheckSymbol(s, i); err != nil {
 			return dst, err
 		}
+		size += len(s.QualifiedName) + len(s.Provenance) + len(s.Kind) + 24
 	}
 	order := grOrder(p.Symbols)
 	lines := make([]grLine, len(order))
@@ -131,7 +136,10 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 		return dst, err
 	}
 
-	b := slices.Grow(dst, grSize(p, len(edges)))
+	for i := range p.Edges {
+		size += len(p.Edges[i].EdgeType) + len(p.Edges[i].Status) + 20
+	}
+	b := slices.Grow(dst, size)
 	b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
 	b = append(b, " symbols="...)
 	b = strconv.AppendInt(b, int64(len(p.Symbols)), 10)
@@ -178,21 +186,6 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 	return b, nil
 }
 
-// grSize estimates the encoded size of p: exact for the names, generous
-// for ids and scores, so the output grows at most once more for outliers.
-func grSize(p *Payload, edges int) int {
-	n := 128 + len(p.Tool) + len(p.PackRoot)
-	for i := range p.Symbols {
-		s := &p.Symbols[i]
-		n += len(s.QualifiedName) + len(s.Provenance) + len(KindAbbrev(s.Kind)) + 24
-	}
-	n += 64 * 8 // group headers
-	for i := range p.Edges {
-		n += len(p.Edges[i].EdgeType) + len(p.Edges[i].Status) + 20
-	}
-	_ = edges
-	return n
-}
 
 // grOrder returns the indices of syms in emission order: distance
 // ascending, score descending, input order for ties. Scores must already
