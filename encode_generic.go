@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/valyala/bytebufferpool"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
@@ -14,9 +13,6 @@ import (
 // geHeader is the header line of every generic-profile payload.
 const geHeader = "GCF profile=generic\n"
 
-// gePoolMaxCap is the largest working buffer EncodeGeneric returns to the
-// pool; larger ones are dropped so one huge payload does not pin memory.
-const gePoolMaxCap = 1 << 20
 
 // EncodeGeneric encodes any JSON-model value as a GCF generic-profile
 // payload in buffered mode and canonical form (SPEC §7): the header line
@@ -46,7 +42,7 @@ const gePoolMaxCap = 1 << 20
 //
 // The result is a fresh slice owned by the caller.
 func EncodeGeneric(v any) ([]byte, error) {
-	bb := bytebufferpool.Get()
+	bb := encoder.GetBuffer()
 	var err error
 	bb.B, err = AppendGeneric(bb.B[:0], v)
 	var out []byte
@@ -54,10 +50,7 @@ func EncodeGeneric(v any) ([]byte, error) {
 		out = make([]byte, len(bb.B))
 		copy(out, bb.B)
 	}
-	if cap(bb.B) <= gePoolMaxCap {
-		bb.B = bb.B[:0]
-		bytebufferpool.Put(bb)
-	}
+	encoder.PutBuffer(bb) // keeps buffers up to encoder.MaxPooledBuffer
 	return out, err
 }
 
