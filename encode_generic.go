@@ -5,14 +5,12 @@ import (
 	"strings"
 	"sync"
 
-
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
 )
 
 // geHeader is the header line of every generic-profile payload.
 const geHeader = "GCF profile=generic\n"
-
 
 // EncodeGeneric encodes any JSON-model value as a GCF generic-profile
 // payload in buffered mode and canonical form (SPEC §7): the header line

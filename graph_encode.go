@@ -186,7 +186,6 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 	return b, nil
 }
 
-
 // grOrder returns the indices of syms in emission order: distance
 // ascending, score descending, input order for ties. Scores must already
 // be finite.
