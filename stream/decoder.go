@@ -72,6 +72,7 @@ type frame struct {
 	rowLine   int
 	markers   []uint8
 	matched   []bool
+	unmatched int    // marker cells of the row still waiting for their attachment
 	extra     keySet // names of `>` attachments in the row
 }
 

@@ -65,12 +65,14 @@ func (d *Decoder) row(f *frame) error {
 	}
 	f.markers, f.matched = f.markers[:n], f.matched[:n]
 	any := false
+	f.unmatched = 0
 	for j := range d.cells {
 		s := &d.cells[j]
 		f.markers[j], f.matched[j] = markNone, false
 		switch s.Kind {
 		case lexer.KindAttach:
 			f.markers[j] = markBare
+			f.unmatched++
 			any = true
 		case lexer.KindAttachSchema:
 			decl, err := d.inlineSchema(s)
@@ -82,6 +84,7 @@ func (d *Decoder) row(f *frame) error {
 			}
 			f.inlineDecl[j] = decl
 			f.markers[j] = markSchema
+			f.unmatched++
 			any = true
 		}
 	}
@@ -147,6 +150,9 @@ func (d *Decoder) inlineSchema(s *lexer.Scalar) ([][]byte, error) {
 // nextEligible returns the first unmatched marker of the current row that
 // a positional inline body can fill (SPEC §7.4.5.2), or -1.
 func (f *frame) nextEligible() int {
+	if f.unmatched == 0 {
+		return -1
+	}
 	for j, m := range f.markers {
 		if f.matched[j] {
 			continue
@@ -183,6 +189,9 @@ func (d *Decoder) rowChild(f *frame) (bool, error) {
 // finishRow checks that every attachment marker of the row was filled.
 func (d *Decoder) finishRow(f *frame) error {
 	f.rowActive = false
+	if f.unmatched == 0 {
+		return nil
+	}
 	for j, m := range f.markers {
 		if m != markNone && !f.matched[j] {
 			msg := "field " + strconv.Quote(string(f.fields[j])) + " of the row on line " + strconv.Itoa(f.rowLine) +
@@ -221,6 +230,7 @@ func (d *Decoder) inlineBody(f *frame, j int) error {
 			" has "+cellCount(len(d.cells), len(schema))+" values but its schema declares "+strconv.Itoa(len(schema)))
 	}
 	f.matched[j] = true
+	f.unmatched--
 	f.hadInline = true
 	d.consume()
 	d.ev = Event{Kind: KindInlineBody, Field: j, ID: -1, Key: f.fields[j], Fields: schema, Cells: d.cells, Line: d.lineNo}
@@ -250,6 +260,7 @@ func (d *Decoder) attachment(f *frame) error {
 			return d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+string(name)+" has no matching bare ^ cell in its row")
 		}
 		f.matched[j] = true
+		f.unmatched--
 	} else {
 		if bytes.IndexByte(name, '>') < 0 {
 			return d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+strconv.Quote(string(name))+" names no column of the row")
