@@ -305,15 +305,19 @@ type tablePlan struct {
 }
 
 // internMap shares the boxed value of repeated strings in one column
-// (departments, statuses, tiers), saving two allocations per repeat. A
-// column whose values keep missing a full map (names, ids) stops interning.
+// (departments, statuses, tiers, names drawn from a small set), saving an
+// allocation per repeat. A column whose values rarely repeat stops
+// interning after a sample of lookups.
 type internMap struct {
-	m      map[string]any
-	misses int
-	off    bool
+	m             map[string]any
+	lookups, hits int
+	off           bool
 }
 
-const internMax = 64
+const (
+	internMax    = 1024 // entries per column at most
+	internSample = 256  // lookups after which a column must show repeats
+)
 
 func (b *builder) plan(fields [][]byte, from int) *tablePlan {
 	b.keyBuf = b.keyBuf[:0]
@@ -409,13 +413,15 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 	}
 	im := &p.intern[j]
 	if !im.off && im.m != nil {
+		im.lookups++
 		if iv, ok := im.m[string(c.Bytes)]; ok {
+			im.hits++
 			return iv, cellValue, nil
 		}
-		if len(im.m) >= internMax {
-			if im.misses++; im.misses > internMax {
-				im.off = true
-			}
+		// A column of mostly unique values (names, ids, emails) stops
+		// interning: fewer than one hit in four lookups is not worth a map.
+		if im.lookups == internSample && im.hits < internSample/4 {
+			im.off, im.m = true, nil
 		}
 	}
 	var s string
@@ -529,7 +535,11 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 			return row, nil
 		}
 		b.peeked = false
-		field, name := nx.Field, string(nx.Key)
+		field := nx.Field
+		var name string
+		if field < 0 {
+			name = string(nx.Key) // a '>'-named field; columns have their names in the plan
+		}
 		v, err := b.value(nx)
 		if err != nil {
 			return nil, err
