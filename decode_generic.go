@@ -34,9 +34,10 @@ type builder struct {
 	data []byte // the whole input, when decoding from memory
 	src  string // data as one string, made on first use; unescaped row strings are substrings of it
 
-	plans  map[string]*tablePlan
-	keyBuf []byte
-	slab   []Member
+	plans   map[string]*tablePlan
+	keyBuf  []byte
+	slab    []Member
+	anySlab []any
 }
 
 // next returns the next event, borrowed from the decoder until the next
@@ -362,6 +363,20 @@ func (b *builder) members(n int) Object {
 	return Object(b.slab[l : l : l+n])
 }
 
+// elems returns an empty []any with room for n elements, carved from a
+// shared slab like members (a larger array gets its own allocation).
+func (b *builder) elems(n int) []any {
+	if n > 1024 {
+		return make([]any, 0, n)
+	}
+	if cap(b.anySlab)-len(b.anySlab) < n {
+		b.anySlab = make([]any, 0, 4096)
+	}
+	l := len(b.anySlab)
+	b.anySlab = b.anySlab[:l+n]
+	return b.anySlab[l : l : l+n]
+}
+
 // presize bounds a container's initial capacity by its declared count and
 // by what the input can hold (every item takes at least two bytes), so an
 // untrusted count never sizes an allocation beyond the input.
@@ -461,7 +476,7 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 	if keyed {
 		obj = make(Object, 0, b.presize(start.Count))
 	} else {
-		arr = make([]any, 0, b.presize(start.Count))
+		arr = b.elems(b.presize(start.Count))
 	}
 	for {
 		ev, err := b.next()
