@@ -259,10 +259,15 @@ func grResolveEdges(p *Payload, idOf, order []int) ([]radixItem, uint, error) {
 	byName := grFirstByName(p.Symbols, order)
 	items := make([]radixItem, 2*len(p.Edges))
 	keys := items[:len(p.Edges)]
+	// Edge types repeat: the last type seen valid is not checked again.
+	checked, haveChecked := "", false
 	for i := range p.Edges {
 		e := &p.Edges[i]
-		if err := grCheckEdge(e, i); err != nil {
-			return nil, 0, err
+		if !haveChecked || e.EdgeType != checked || e.Status != "" {
+			if err := grCheckEdge(e, i); err != nil {
+				return nil, 0, err
+			}
+			checked, haveChecked = e.EdgeType, true
 		}
 		si, ok := byName.get(e.Source)
 		if !ok {

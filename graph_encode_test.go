@@ -398,3 +398,18 @@ func TestAppendID(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeTypeCheckedEveryTime: skipping repeated edge-type checks never
+// lets an invalid type through, first or later.
+func TestEdgeTypeCheckedEveryTime(t *testing.T) {
+	syms := []Symbol{{QualifiedName: "a.A", Kind: "function", Score: 0.5, Provenance: "x"}}
+	for _, edges := range [][]Edge{
+		{{Source: "a.A", Target: "a.A", EdgeType: ""}},
+		{{Source: "a.A", Target: "a.A", EdgeType: "calls"}, {Source: "a.A", Target: "a.A", EdgeType: "bad type"}},
+		{{Source: "a.A", Target: "a.A", EdgeType: "calls"}, {Source: "a.A", Target: "a.A", EdgeType: "calls", Status: "maybe"}},
+	} {
+		if _, err := Encode(&Payload{Symbols: syms, Edges: edges}); CategoryOf(err) != InvalidEdgeSyntax {
+			t.Errorf("edges %+v: want invalid_edge_syntax, got %v", edges, err)
+		}
+	}
+}
