@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
@@ -115,11 +116,13 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 		}
 		size += len(s.QualifiedName) + len(s.Provenance) + len(s.Kind) + 24
 	}
-	order := grOrder(p.Symbols)
-	lines := make([]grLine, len(order))
+	sc := getGrScratch()
+	defer putGrScratch(sc)
+	order := sc.sortSymbols(p.Symbols)
+	lines := grow(&sc.lines, len(order))
 	var idOf []int // symbol index -> wire id
 	if len(p.Edges) > 0 {
-		idOf = make([]int, len(p.Symbols))
+		idOf = grow(&sc.idOf, len(p.Symbols))
 	}
 	for pos, si := range order {
 		id, ref := pos, false
@@ -131,7 +134,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 			idOf[si] = id
 		}
 	}
-	edges, shift, err := grResolveEdges(p, idOf, order)
+	edges, shift, err := grResolveEdges(sc, p, idOf, order)
 	if err != nil {
 		return dst, err
 	}
@@ -190,7 +193,14 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 // ascending, score descending, input order for ties. Scores must already
 // be finite.
 func grOrder(syms []Symbol) []int {
-	order := make([]int, len(syms))
+	var sc grScratch // a fresh scratch: the order it returns is owned by the caller
+	return sc.sortSymbols(syms)
+}
+
+// sortSymbols is grOrder into the scratch's buffers; the result is valid
+// until the scratch is reused.
+func (sc *grScratch) sortSymbols(syms []Symbol) []int {
+	order := grow(&sc.order, len(syms))
 	if len(syms) < 64 {
 		for i := range order {
 			order[i] = i
@@ -206,7 +216,7 @@ func grOrder(syms []Symbol) []int {
 	}
 	// Two stable radix sorts: by score descending, then by distance. The
 	// items start in input order, so ties keep it.
-	items := make([]radixItem, 2*len(syms))
+	items := grow(&sc.items, 2*len(syms))
 	a, tmp := items[:len(syms)], items[len(syms):]
 	for i := range syms {
 		a[i] = radixItem{key: descFloatKey(syms[i].Score), idx: int32(i)}
@@ -234,7 +244,10 @@ func grOrder(syms []Symbol) []int {
 // Decode(Encode(p)) resolving every edge to the same symbol, so the wire is
 // a fixed point and the pack root survives the round trip.
 func grFirstByName(syms []Symbol, order []int) *nameIndex {
-	x := newNameIndex(len(syms))
+	return grIndexNames(newNameIndex(len(syms)), syms, order)
+}
+
+func grIndexNames(x *nameIndex, syms []Symbol, order []int) *nameIndex {
 	for _, i := range order {
 		x.add(syms[i].QualifiedName, i)
 	}
@@ -245,7 +258,7 @@ func grFirstByName(syms []Symbol, order []int) *nameIndex {
 // through idOf (symbol index -> id) and returns them sorted by source ID,
 // target ID, edge type and status: each item packs source and target ids
 // in its key and indexes p.Edges.
-func grResolveEdges(p *Payload, idOf, order []int) ([]radixItem, uint, error) {
+func grResolveEdges(sc *grScratch, p *Payload, idOf, order []int) ([]radixItem, uint, error) {
 	if len(p.Edges) == 0 {
 		return nil, 0, nil
 	}
@@ -256,8 +269,8 @@ func grResolveEdges(p *Payload, idOf, order []int) ([]radixItem, uint, error) {
 		maxID = max(maxID, id)
 	}
 	shift := uint(bits.Len(uint(maxID)))
-	byName := grFirstByName(p.Symbols, order)
-	items := make([]radixItem, 2*len(p.Edges))
+	byName := grIndexNames(sc.index.reset(len(p.Symbols)), p.Symbols, order)
+	items := grow(&sc.items, 2*len(p.Edges))
 	keys := items[:len(p.Edges)]
 	// Edge types repeat: the last type seen valid is not checked again.
 	checked, haveChecked := "", false
@@ -504,4 +517,42 @@ func appendID(b []byte, n int) []byte {
 		tmp[i] = byte('0' + n)
 	}
 	return append(b, tmp[i:]...)
+}
+
+// grScratch holds the working arrays of one graph encode. They are pooled,
+// so encoding a large payload again allocates only its output.
+type grScratch struct {
+	order []int
+	lines []grLine
+	idOf  []int
+	items []radixItem
+	index nameIndex
+}
+
+// maxScratchItems bounds what a pooled scratch may keep (in elements of
+// its largest array); a scratch grown past it is dropped.
+const maxScratchItems = 1 << 20
+
+var grScratchPool = sync.Pool{New: func() any { return new(grScratch) }}
+
+func getGrScratch() *grScratch { return grScratchPool.Get().(*grScratch) }
+
+func putGrScratch(sc *grScratch) {
+	if cap(sc.items) > maxScratchItems || cap(sc.index.slots) > maxScratchItems {
+		return
+	}
+	// The pool must not keep the caller's names alive; this also leaves the
+	// slots empty for the next reset.
+	clear(sc.index.slots[:cap(sc.index.slots)])
+	grScratchPool.Put(sc)
+}
+
+// grow returns (*buf)[:n], reallocating only when the capacity is short.
+// Callers overwrite every element they read.
+func grow[T any](buf *[]T, n int) []T {
+	if cap(*buf) < n {
+		*buf = make([]T, n)
+	}
+	*buf = (*buf)[:n]
+	return *buf
 }

@@ -413,3 +413,21 @@ func TestEdgeTypeCheckedEveryTime(t *testing.T) {
 		}
 	}
 }
+
+// TestPooledScratchForgetsNames: the pooled name index of one encode never
+// resolves an edge of the next.
+func TestPooledScratchForgetsNames(t *testing.T) {
+	a := &Payload{Symbols: []Symbol{{QualifiedName: "only.InA", Kind: "function", Score: 0.5, Provenance: "x"},
+		{QualifiedName: "both.B", Kind: "function", Score: 0.4, Provenance: "x"}},
+		Edges: []Edge{{Source: "only.InA", Target: "both.B", EdgeType: "calls"}}}
+	for i := 0; i < 20; i++ {
+		if _, err := Encode(a); err != nil {
+			t.Fatal(err)
+		}
+		b := &Payload{Symbols: []Symbol{{QualifiedName: "both.B", Kind: "function", Score: 0.4, Provenance: "x"}},
+			Edges: []Edge{{Source: "only.InA", Target: "both.B", EdgeType: "calls"}}}
+		if _, err := Encode(b); CategoryOf(err) != UnknownEdgeReference {
+			t.Fatalf("run %d: a stale name resolved: %v", i, err)
+		}
+	}
+}

@@ -73,11 +73,26 @@ type nameSlot struct {
 }
 
 func newNameIndex(n int) *nameIndex {
+	return new(nameIndex).reset(n)
+}
+
+// reset sizes an empty index for n names, reusing its slots. An index that
+// held names must have had its slots cleared (putGrScratch does this).
+func (x *nameIndex) reset(n int) *nameIndex {
 	size := 16
 	for size < 2*n {
 		size <<= 1
 	}
-	return &nameIndex{slots: make([]nameSlot, size), seed: maphash.MakeSeed(), mask: uint64(size - 1)}
+	if cap(x.slots) >= size {
+		x.slots = x.slots[:size] // empty: a pooled index is cleared when returned
+	} else {
+		x.slots = make([]nameSlot, size)
+	}
+	if x.seed == (maphash.Seed{}) {
+		x.seed = maphash.MakeSeed()
+	}
+	x.mask = uint64(size - 1)
+	return x
 }
 
 // add records index i under name unless the name is already present.
