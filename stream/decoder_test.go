@@ -110,12 +110,36 @@ func TestEvents(t *testing.T) {
 	}
 }
 
+// errorCase is a payload that must fail with a category at a position.
+type errorCase struct {
+	name, in  string
+	cat       lexer.Category
+	line, col int
+}
+
+// checkErrors decodes each case and requires its category, line and
+// column, and that errors.Is matches the category.
+func checkErrors(t *testing.T, cases []errorCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := render(t, tt.in)
+			var se *lexer.SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("want %s, got %v", tt.cat, err)
+			}
+			if se.Category != tt.cat || se.Line != tt.line || se.Column != tt.col {
+				t.Fatalf("want %s at %d:%d, got %s at %d:%d (%s)", tt.cat, tt.line, tt.col, se.Category, se.Line, se.Column, se.Msg)
+			}
+			if !errors.Is(err, tt.cat) {
+				t.Fatalf("errors.Is(err, %s) is false", tt.cat)
+			}
+		})
+	}
+}
+
 func TestErrors(t *testing.T) {
-	tests := []struct {
-		name, in  string
-		cat       lexer.Category
-		line, col int
-	}{
+	tests := []errorCase{
 		{"missing header", "value=1\n", lexer.MissingHeader, 1, 1},
 		{"empty input", "", lexer.MissingHeader, 1, 1},
 		{"missing profile", "GCF tool=x\n", lexer.MissingProfile, 1, 1},
@@ -169,21 +193,7 @@ func TestErrors(t *testing.T) {
 		{"content after root scalar", "GCF profile=generic\n=1\nx=2\n", lexer.InvalidLine, 3, 1},
 		{"garbage member", "GCF profile=generic\njust text\n", lexer.InvalidLine, 2, 1},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := render(t, tt.in)
-			var se *lexer.SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("want %s, got %v", tt.cat, err)
-			}
-			if se.Category != tt.cat || se.Line != tt.line || se.Column != tt.col {
-				t.Fatalf("want %s at %d:%d, got %s at %d:%d (%s)", tt.cat, tt.line, tt.col, se.Category, se.Line, se.Column, se.Msg)
-			}
-			if !errors.Is(err, tt.cat) {
-				t.Fatalf("errors.Is(err, %s) is false", tt.cat)
-			}
-		})
-	}
+	checkErrors(t, tests)
 }
 
 // TestStickyError: after an error, Next keeps returning it.

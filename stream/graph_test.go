@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/gcfkit/gcf/lexer"
@@ -55,11 +54,7 @@ func fixHeader(s string) string {
 }
 
 func TestGraphErrors(t *testing.T) {
-	tests := []struct {
-		name, in  string
-		cat       lexer.Category
-		line, col int
-	}{
+	tests := []errorCase{
 		{"four fields", "GCF profile=graph\n## targets\n@0 fn pkg.Foo 0.90\n", lexer.InvalidNodeLine, 3, 1},
 		{"six fields", "GCF profile=graph\n## targets\n@0 fn pkg.Foo 0.90 lsp 3\n", lexer.InvalidNodeLine, 3, 1},
 		{"symbol id", "GCF profile=graph\n## targets\n@x fn pkg.Foo 0.90 lsp\n", lexer.InvalidSymbolID, 3, 2},
@@ -83,18 +78,7 @@ func TestGraphErrors(t *testing.T) {
 		{"line before any group", "GCF profile=graph\n@0 fn a.A 0.90 l\n", lexer.InvalidNodeLine, 2, 1},
 		{"non-ascii qname", "GCF profile=graph\n## targets\n@0 fn a.é 0.90 l\n", lexer.InvalidNodeLine, 3, 7},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := render(t, tt.in)
-			var se *lexer.SyntaxError
-			if !errors.As(err, &se) {
-				t.Fatalf("want %s, got %v", tt.cat, err)
-			}
-			if se.Category != tt.cat || se.Line != tt.line || se.Column != tt.col {
-				t.Fatalf("want %s at %d:%d, got %s at %d:%d (%s)", tt.cat, tt.line, tt.col, se.Category, se.Line, se.Column, se.Msg)
-			}
-		})
-	}
+	checkErrors(t, tests)
 }
 
 func TestGraphAccessors(t *testing.T) {
