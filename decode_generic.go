@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"reflect"
 	"strconv"
 
 	"github.com/gcfkit/gcf/lexer"
@@ -43,15 +44,20 @@ type builder struct {
 // next returns the next event, borrowed from the decoder until the next
 // call to next or peek.
 func (b *builder) next() (*stream.Event, error) {
-	if b.peeked {
-		b.peeked = false
-		return b.ev, nil
-	}
-	ev, err := b.d.Read()
+	ev, err := b.read()
 	if err == io.EOF {
 		return nil, io.ErrUnexpectedEOF
 	}
 	return ev, err
+}
+
+// read is next that reports the end of the stream as io.EOF.
+func (b *builder) read() (*stream.Event, error) {
+	if b.peeked {
+		b.peeked = false
+		return b.ev, nil
+	}
+	return b.d.Read()
 }
 
 func (b *builder) peek() (*stream.Event, error) {
@@ -303,6 +309,7 @@ type tablePlan struct {
 	fieldNames []string
 	flat       bool        // no path columns: cols[k] is field from+k
 	intern     []internMap // per field: boxed strings seen in that column
+	structs    map[reflect.Type]*rowPlan // Decoder.Decode's row plans per struct type (nil: no fast path)
 }
 
 // internMap shares the boxed value of repeated strings in one column

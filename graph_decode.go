@@ -21,13 +21,20 @@ import (
 // with DecodeDelta.
 func Decode(data []byte, opts ...Option) (*Payload, error) {
 	cfg := newConfig(opts)
-	d := stream.NewBytesDecoder(data, cfg.limits)
+	b := builder{d: stream.NewBytesDecoder(data, cfg.limits)}
+	return decodeGraph(&b, data)
+}
+
+// decodeGraph reads a whole graph payload from b, header first. data is
+// the whole input when decoding from memory (names then share copied
+// chunks of it), or nil when reading from a stream.
+func decodeGraph(b *builder, data []byte) (*Payload, error) {
 	g := graphBuilder{data: data}
 	p := &Payload{}
 	distance := int64(0)
 	group := ""
 	for {
-		ev, err := d.Read()
+		ev, err := b.read()
 		if err == io.EOF {
 			if p.Symbols == nil {
 				p.Symbols = []Symbol{}
@@ -133,6 +140,9 @@ const graphChunk = 64 << 10
 // (or, in a streaming payload, from a count of the lines that can hold
 // them), never more than the input can contain.
 func (g *graphBuilder) presize(nsym, nedge int) ([]Symbol, []Edge) {
+	if g.data == nil { // a stream: its size is unknown, so trust no count
+		return []Symbol{}, []Edge{}
+	}
 	if nsym < 0 {
 		nsym = bytes.Count(g.data, []byte("\n@"))
 	}
@@ -148,6 +158,9 @@ func (g *graphBuilder) presize(nsym, nedge int) ([]Symbol, []Edge) {
 // qname returns the text of cell c of the line of ev as a string that
 // shares a copied chunk of the input.
 func (g *graphBuilder) qname(ev *stream.Event, c *lexer.Scalar) string {
+	if g.data == nil {
+		return string(c.Bytes)
+	}
 	off := int(ev.Offset) + c.Col - 1
 	n := len(c.Bytes)
 	if off < g.chunkBase || off+n > g.chunkBase+len(g.chunk) {

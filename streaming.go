@@ -8,60 +8,7 @@ import (
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
-	"github.com/gcfkit/gcf/stream"
 )
-
-// Event is one step of a payload read by a Decoder; see the stream package
-// for the meaning of each field. Its byte slices are borrowed until the
-// next call to Next; Clone keeps them.
-type Event = stream.Event
-
-// Event kinds, roles and forms.
-const (
-	KindHeader      = stream.KindHeader
-	KindObjectStart = stream.KindObjectStart
-	KindObjectEnd   = stream.KindObjectEnd
-	KindArrayStart  = stream.KindArrayStart
-	KindArrayEnd    = stream.KindArrayEnd
-	KindScalar      = stream.KindScalar
-	KindRow         = stream.KindRow
-	KindInlineBody  = stream.KindInlineBody
-	KindSummary     = stream.KindSummary
-	KindEnd         = stream.KindEnd
-)
-
-// Decoder is a pull decoder over an io.Reader. Memory is bounded by the
-// longest line and the nesting depth, never by the payload size. It is not
-// safe for concurrent use.
-type Decoder struct {
-	s *stream.Decoder
-}
-
-// NewDecoder returns a Decoder reading from r. Options set the limits.
-func NewDecoder(r io.Reader, opts ...Option) *Decoder {
-	cfg := newConfig(opts)
-	return &Decoder{s: stream.NewDecoder(r, cfg.limits)}
-}
-
-// Next returns the next event; io.EOF (unwrapped) after the KindEnd event.
-// Steady-state rows make no allocation.
-func (d *Decoder) Next() (Event, error) { return d.s.Next() }
-
-// Reset makes d read a new payload from r, reusing its buffers.
-func (d *Decoder) Reset(r io.Reader) { d.s.Reset(r) }
-
-// Line returns the 1-based number of the line most recently read.
-func (d *Decoder) Line() int { return d.s.Line() }
-
-// InputOffset returns the byte offset of the line most recently read.
-func (d *Decoder) InputOffset() int64 { return d.s.InputOffset() }
-
-// DecodeGeneric reads a whole generic-profile payload from the start of
-// the stream into the JSON data model, like the package-level DecodeGeneric.
-func (d *Decoder) DecodeGeneric() (any, error) {
-	b := builder{d: d.s, budget: 4096}
-	return b.document()
-}
 
 // Missing is the value a streaming row cell takes when the field is absent
 // from its record; it is written as `~` (SPEC §7.4.2).

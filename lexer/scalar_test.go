@@ -783,3 +783,61 @@ func TestPlainASCII(t *testing.T) {
 		t.Fatal("PlainASCII misclassifies a line")
 	}
 }
+
+func TestScalarAccessors(t *testing.T) {
+	var scratch []byte
+	scan := func(tok string) Scalar {
+		s, _, err := ScanScalar([]byte(tok), 0, 0, &scratch)
+		if err != nil {
+			t.Fatalf("%q: %v", tok, err)
+		}
+		return s
+	}
+	if v, err := scan("-42").Int64(); v != -42 || err != nil {
+		t.Errorf("Int64(-42) = %v, %v", v, err)
+	}
+	if v, err := scan("-42").Float64(); v != -42 || err != nil {
+		t.Errorf("Float64(-42) = %v, %v", v, err)
+	}
+	if v, err := scan("2.5e1").Float64(); v != 25 || err != nil {
+		t.Errorf("Float64(2.5e1) = %v, %v", v, err)
+	}
+	if _, err := scan("1e400").Float64(); err == nil {
+		t.Error("Float64(1e400) must fail")
+	}
+	if v, err := scan("true").Boolean(); !v || err != nil {
+		t.Errorf("Boolean(true) = %v, %v", v, err)
+	}
+	s := scan(`"a\tb"`)
+	if b, err := s.AppendString([]byte("x:")); string(b) != "x:a\tb" || err != nil {
+		t.Errorf("AppendString = %q, %v", b, err)
+	}
+	for _, tok := range []string{"1.5", "x", "-", "true"} {
+		s := scan(tok)
+		if _, err := s.Int64(); err == nil {
+			t.Errorf("Int64(%q) must fail", tok)
+		}
+	}
+	var te *TypeError
+	if _, err := scan("12").AppendString(nil); !errors.As(err, &te) || te.Got != KindInt {
+		t.Errorf("AppendString(12) = %v, want a *TypeError", err)
+	}
+	if !scan("-").IsNull() || scan(`"-"`).IsNull() {
+		t.Error("IsNull must tell the null token from the string \"-\"")
+	}
+	for tok, want := range map[string]string{"12": "12", "-": "", "false": "false", `"q"`: "q", "1.50": "1.50"} {
+		s := scan(tok)
+		if got := string(s.AppendText(nil)); got != want {
+			t.Errorf("AppendText(%q) = %q, want %q", tok, got, want)
+		}
+	}
+	n, str := scan("123"), scan("abc")
+	buf := make([]byte, 0, 16)
+	if a := testing.AllocsPerRun(100, func() {
+		n.Int64()
+		n.Float64()
+		buf, _ = str.AppendString(buf[:0])
+	}); a != 0 {
+		t.Errorf("accessors allocate %v times", a)
+	}
+}

@@ -1,0 +1,428 @@
+package gcf
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+
+	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// Event is one step of a payload read by a Decoder; see the stream package
+// for the meaning of each field. Its byte slices are borrowed until the
+// next call on the Decoder; Clone keeps them.
+type Event = stream.Event
+
+// Scalar is one decoded value token of an Event (Event.Value, Event.Cells).
+// Its typed accessors (Int64, Float64, Boolean, AppendString, IsNull) do
+// not allocate.
+type Scalar = lexer.Scalar
+
+// Kind, Role and Form describe an Event; see the stream package.
+type (
+	Kind = stream.Kind
+	Role = stream.Role
+	Form = stream.Form
+)
+
+// Event kinds. Every ObjectStart is closed by an ObjectEnd and every
+// ArrayStart by an ArrayEnd; a graph group (KindGroup) runs until the next
+// group, the summary or the end.
+const (
+	KindHeader      = stream.KindHeader
+	KindObjectStart = stream.KindObjectStart
+	KindObjectEnd   = stream.KindObjectEnd
+	KindArrayStart  = stream.KindArrayStart
+	KindArrayEnd    = stream.KindArrayEnd
+	KindScalar      = stream.KindScalar
+	KindRow         = stream.KindRow
+	KindInlineBody  = stream.KindInlineBody
+	KindSummary     = stream.KindSummary
+	KindEnd         = stream.KindEnd
+	KindGroup       = stream.KindGroup
+	KindSymbol      = stream.KindSymbol
+	KindReference   = stream.KindReference
+	KindEdge        = stream.KindEdge
+	KindRemoved     = stream.KindRemoved
+	KindDeltaEdge   = stream.KindDeltaEdge
+)
+
+// Roles of value events and forms of container bodies.
+const (
+	RoleRoot       = stream.RoleRoot
+	RoleMember     = stream.RoleMember
+	RoleItem       = stream.RoleItem
+	RoleAttachment = stream.RoleAttachment
+
+	FormEmpty    = stream.FormEmpty
+	FormInline   = stream.FormInline
+	FormTabular  = stream.FormTabular
+	FormExpanded = stream.FormExpanded
+	FormKeyed    = stream.FormKeyed
+	FormSection  = stream.FormSection
+)
+
+// Decoder is a pull decoder over an io.Reader for either profile. Memory is
+// bounded by the longest line and the nesting depth, never by the payload
+// size; steady-state events make no allocation. Next and Read return one
+// event at a time; Skip passes over a container; More and Decode turn the
+// next whole value (or table row, or graph symbol) into Go values, so event
+// streaming and value decoding mix as with encoding/json.Decoder. A
+// Decoder is not safe for concurrent use.
+type Decoder struct {
+	s    *stream.Decoder
+	b    builder
+	open []openContainer
+	dist int64 // distance of the current graph symbol group, or -1
+}
+
+// openContainer is a container or graph group that an event handed out by
+// the Decoder opened and no event has closed yet.
+type openContainer struct {
+	end  stream.Kind // KindObjectEnd, KindArrayEnd, or KindGroup for a graph group
+	plan *tablePlan  // how rows become objects, for tables and keyed maps
+	from int         // first value column of a row (1 in a keyed map)
+}
+
+// NewDecoder returns a Decoder reading from r. Options set the limits.
+func NewDecoder(r io.Reader, opts ...Option) *Decoder {
+	cfg := newConfig(opts)
+	d := &Decoder{s: stream.NewDecoder(r, cfg.limits)}
+	d.reset()
+	return d
+}
+
+// Reset makes d read a new payload from r, reusing its buffers.
+func (d *Decoder) Reset(r io.Reader) {
+	d.s.Reset(r)
+	d.reset()
+}
+
+func (d *Decoder) reset() {
+	plans := d.b.plans
+	d.b = builder{d: d.s, budget: 4096, plans: plans}
+	d.open = d.open[:0]
+	d.dist = -1
+}
+
+// Line returns the 1-based number of the line most recently read.
+func (d *Decoder) Line() int { return d.s.Line() }
+
+// InputOffset returns the byte offset of the start of the line most
+// recently read.
+func (d *Decoder) InputOffset() int64 { return d.s.InputOffset() }
+
+// Profile returns "generic" or "graph" once the header has been read, and
+// "" before.
+func (d *Decoder) Profile() string { return d.s.Profile() }
+
+// Depth returns the number of containers (and graph groups) that events
+// handed out so far have opened and not closed.
+func (d *Decoder) Depth() int { return len(d.open) }
+
+// Next returns the next event; io.EOF (unwrapped) after the KindEnd event.
+// Its byte slices are borrowed until the next call on d; Clone keeps them.
+// After an error, every call returns the same *SyntaxError.
+func (d *Decoder) Next() (Event, error) {
+	ev, err := d.Read()
+	if err != nil {
+		return Event{}, err
+	}
+	return *ev, nil
+}
+
+// Read is Next without the copy: it returns the decoder's own event, which
+// the next call on d overwrites.
+func (d *Decoder) Read() (*Event, error) {
+	ev, err := d.b.read()
+	if err != nil {
+		return nil, err
+	}
+	d.track(ev)
+	return ev, nil
+}
+
+// peek returns the next event without consuming it.
+func (d *Decoder) peek() (*Event, error) {
+	if d.b.peeked {
+		return d.b.ev, nil
+	}
+	ev, err := d.b.read()
+	if err != nil {
+		return nil, err
+	}
+	d.b.ev, d.b.peeked = ev, true
+	return ev, nil
+}
+
+// PeekKind returns the kind of the next event without consuming it, or
+// KindInvalid when the next call would return an error or io.EOF.
+func (d *Decoder) PeekKind() Kind {
+	ev, err := d.peek()
+	if err != nil {
+		return stream.KindInvalid
+	}
+	return ev.Kind
+}
+
+// track keeps the stack of open containers in step with the events handed
+// out.
+func (d *Decoder) track(ev *Event) {
+	switch ev.Kind {
+	case stream.KindObjectStart:
+		c := openContainer{end: stream.KindObjectEnd}
+		if ev.Form == stream.FormKeyed {
+			c.plan, c.from = d.b.plan(ev.Fields, 1), 1
+		}
+		d.open = append(d.open, c)
+	case stream.KindArrayStart:
+		c := openContainer{end: stream.KindArrayEnd}
+		if ev.Form == stream.FormTabular {
+			c.plan = d.b.plan(ev.Fields, 0)
+		}
+		d.open = append(d.open, c)
+	case stream.KindObjectEnd, stream.KindArrayEnd:
+		d.open = d.open[:len(d.open)-1]
+	case stream.KindGroup:
+		d.closeGroup()
+		d.open = append(d.open, openContainer{end: stream.KindGroup})
+		d.dist = ev.ID
+	case stream.KindSummary, stream.KindEnd:
+		d.closeGroup()
+	}
+}
+
+func (d *Decoder) closeGroup() {
+	if n := len(d.open); n > 0 && d.open[n-1].end == stream.KindGroup {
+		d.open = d.open[:n-1]
+		d.dist = -1
+	}
+}
+
+// endsGroup reports whether an event closes a graph group (without being
+// part of it).
+func endsGroup(k Kind) bool {
+	return k == stream.KindGroup || k == stream.KindSummary || k == stream.KindEnd
+}
+
+// Skip passes over the rest of the innermost open container or graph group,
+// including its end event: right after a KindObjectStart, KindArrayStart or
+// KindGroup event it skips that whole container or group. With nothing open
+// it skips to the end of the payload. Skipped lines are still validated, so
+// Skip reports malformed input like Next.
+func (d *Decoder) Skip() error {
+	n := len(d.open)
+	if n == 0 {
+		for {
+			if _, err := d.Read(); err != nil {
+				if err == io.EOF {
+					return nil
+				}
+				return err
+			}
+		}
+	}
+	if d.open[n-1].end == stream.KindGroup {
+		for {
+			ev, err := d.peek()
+			if err != nil {
+				return err
+			}
+			if endsGroup(ev.Kind) {
+				d.closeGroup()
+				return nil
+			}
+			d.b.peeked = false
+		}
+	}
+	for len(d.open) >= n {
+		if _, err := d.Read(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// More reports whether the innermost open container or graph group has
+// another element: a member, item, row or symbol that Next or Decode would
+// return before its end. It also returns true when the next call would
+// fail, so that the call reports the error.
+func (d *Decoder) More() bool {
+	ev, err := d.peek()
+	if err == io.EOF {
+		return false
+	}
+	if err != nil {
+		return true
+	}
+	switch ev.Kind {
+	case stream.KindObjectEnd, stream.KindArrayEnd, stream.KindSummary, stream.KindEnd:
+		return false
+	case stream.KindGroup:
+		return len(d.open) == 0 || d.open[len(d.open)-1].end != stream.KindGroup
+	}
+	return true
+}
+
+// Decode reads the next whole value and stores it in v, which must be a
+// non-nil pointer. What the next value is depends on where the decoder
+// stands:
+//
+//   - before the header, or right after it: the payload's root value; for
+//     a graph payload v must be a *Payload and receives the whole payload;
+//   - before a member, item or attachment: that value (object, array or
+//     scalar), with everything it contains;
+//   - inside a table: the next row as an object, its attachments included
+//     (for a keyed map, the member's value; read the row with Next for its
+//     key);
+//   - inside a graph symbol group: the next symbol, into a *Symbol.
+//
+// A summary trailer is passed over; at the end of the payload Decode
+// returns io.EOF. Into *any (or *Object, *[]any) values take the forms
+// DecodeGeneric gives; other targets follow encoding/json's rules for the
+// JSON form of the value (structs through their json tags), with a fast
+// path for rows of flat tables into structs of scalar fields.
+func (d *Decoder) Decode(v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return fmt.Errorf("gcf: Decode needs a non-nil pointer, got %T", v)
+	}
+	for {
+		ev, err := d.peek()
+		if err != nil {
+			return err
+		}
+		switch ev.Kind {
+		case stream.KindHeader, stream.KindSummary, stream.KindGroup:
+			if ev.Kind == stream.KindHeader && ev.Profile == "graph" {
+				if p, ok := v.(*Payload); ok {
+					got, err := decodeGraph(&d.b, nil)
+					if err != nil {
+						return err
+					}
+					d.open = d.open[:0]
+					*p = *got
+					return nil
+				}
+			}
+			d.b.peeked = false
+			d.track(ev)
+			continue
+		case stream.KindEnd:
+			d.b.peeked = false
+			d.track(ev)
+			if _, err := d.b.read(); err != io.EOF {
+				return err
+			}
+			return io.EOF
+		case stream.KindObjectStart, stream.KindArrayStart, stream.KindScalar:
+			d.b.peeked = false
+			x, err := d.b.value(ev)
+			if err != nil {
+				return err
+			}
+			return assign(v, x)
+		case stream.KindRow:
+			return d.decodeRow(ev, v, rv)
+		case stream.KindSymbol:
+			if s, ok := v.(*Symbol); ok && d.dist >= 0 && len(ev.Cells) == 4 {
+				d.b.peeked = false
+				return decodeSymbol(ev, d.dist, s)
+			}
+		}
+		return fmt.Errorf("gcf: line %d: Decode cannot decode a %s event into %T; use Next", ev.Line, ev.Kind, v)
+	}
+}
+
+// decodeRow decodes the table row ev (peeked) and its attachments into v.
+func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
+	c := d.open[len(d.open)-1]
+	if c.plan.flat && !hasMarkers(ev, c.from) {
+		if rp := rowPlanFor(rv.Type().Elem(), c.plan); rp != nil {
+			d.b.peeked = false
+			return rp.fill(ev, c.from, rv.Elem())
+		}
+	}
+	d.b.peeked = false
+	var row Object
+	var err error
+	if c.plan.flat {
+		row, err = d.b.flatRow(c.plan, ev, c.from)
+	} else {
+		row = d.b.members(len(c.plan.cols))
+		for _, col := range c.plan.cols {
+			x, st, err := d.b.eval(c.plan, col, ev)
+			if err != nil {
+				return err
+			}
+			if st != cellAbsent {
+				row = append(row, Member{col.name, x})
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if row, err = d.b.attachments(c.plan, row); err != nil {
+		return err
+	}
+	return assign(v, row)
+}
+
+func hasMarkers(ev *Event, from int) bool {
+	for i := from; i < len(ev.Cells); i++ {
+		if k := ev.Cells[i].Kind; k == lexer.KindAttach || k == lexer.KindAttachSchema {
+			return true
+		}
+	}
+	return false
+}
+
+func decodeSymbol(ev *Event, dist int64, s *Symbol) error {
+	score, err := ev.Score()
+	if err != nil {
+		return err
+	}
+	*s = Symbol{
+		Kind:          KindExpand(string(ev.Cells[0].Bytes)),
+		QualifiedName: string(ev.Cells[1].Bytes),
+		Score:         score,
+		Provenance:    string(ev.Cells[3].Bytes),
+		Distance:      int(dist),
+	}
+	return nil
+}
+
+// assign stores a decoded JSON-model value x in the target v.
+func assign(v any, x any) error {
+	switch p := v.(type) {
+	case *any:
+		*p = x
+		return nil
+	case *Object:
+		if o, ok := x.(Object); ok {
+			*p = o
+			return nil
+		}
+	case *[]any:
+		if a, ok := x.([]any); ok {
+			*p = a
+			return nil
+		}
+	}
+	data, err := ToJSON(x)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+// DecodeGeneric reads a whole generic-profile payload from the start of
+// the stream into the JSON data model, like the package-level DecodeGeneric.
+func (d *Decoder) DecodeGeneric() (any, error) {
+	v, err := d.b.document()
+	d.open = d.open[:0]
+	return v, err
+}
