@@ -28,6 +28,7 @@ type missing struct{}
 type Encoder struct {
 	w        *encoder.Writer
 	started  bool // header written
+	root     bool // the payload is a streamed root array
 	closed   bool
 	keys     map[string]struct{}
 	table    *streamTable
@@ -90,7 +91,7 @@ func (e *Encoder) WriteField(key string, value any) error {
 	if e.graph != nil {
 		return errGraphMode("WriteField")
 	}
-	if e.table != nil || len(e.deferred) > 0 {
+	if e.table != nil || len(e.deferred) > 0 || e.root {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteField(%q) after a streaming table: fields must come first", key)
 	}
 	if _, dup := e.keys[key]; dup {
@@ -112,7 +113,10 @@ func (e *Encoder) WriteField(key string, value any) error {
 // BeginTable opens a streaming tabular section `## name [?]{fields}` (SPEC
 // §8.2-8.3). The schema must be complete: a record with a field outside it
 // is an error. Field names containing `>` are rejected (a stream cannot
-// carry flattened paths). An open table is closed first.
+// carry flattened paths). An open table is closed first. An empty name
+// opens the root array `## [?]{fields}` instead: it must come first and is
+// then the whole payload, so the result decodes to a JSON array of the
+// rows.
 func (e *Encoder) BeginTable(name string, fields ...string) error {
 	return e.begin(name, fields, false)
 }
@@ -144,6 +148,12 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 		}
 		index[f] = i
 	}
+	if e.root {
+		return lexer.Errorf(lexer.InvalidSchema, "the payload is a root array: no other table may follow it")
+	}
+	if name == "" && e.started {
+		return lexer.Errorf(lexer.InvalidSchema, "a root array (empty table name) must be the first and only thing written")
+	}
 	if _, dup := e.keys[name]; dup {
 		return lexer.Errorf(lexer.DuplicateKey, "duplicate key %q", name)
 	}
@@ -154,8 +164,10 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	}
 	b := e.header(e.w.Buf())
 	b = append(b, "## "...)
-	b = encoder.AppendKey(b, name)
-	b = append(b, ' ')
+	if name != "" {
+		b = encoder.AppendKey(b, name)
+		b = append(b, ' ')
+	}
 	b = encoder.AppendCount(b, -1, keyed)
 	decl := fields
 	if keyed {
@@ -164,6 +176,7 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	b = encoder.AppendFieldDecl(b, decl)
 	b = append(b, '\n')
 	e.started = true
+	e.root = name == ""
 	e.keys[name] = struct{}{}
 	e.table = &streamTable{fields: fields, index: index, keyed: keyed}
 	return e.w.Commit(b)

@@ -112,3 +112,46 @@ func TestSharedSchemaOnGtField(t *testing.T) {
 		t.Fatalf("got %s want %s", got, want)
 	}
 }
+
+func TestStreamingEncoderRootArray(t *testing.T) {
+	var buf bytes.Buffer
+	e := NewEncoder(&buf)
+	type rec struct {
+		ID   int    `json:"id"`
+		Name string `json:"name"`
+	}
+	if err := e.BeginTable("", "id", "name"); err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range []string{"a", "b|c"} {
+		if err := e.WriteRecord(rec{i, n}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.BeginTable("more", "x"); CategoryOf(err) != InvalidSchema {
+		t.Fatalf("table after a root array: %v", err)
+	}
+	if err := e.WriteField("x", 1); CategoryOf(err) != InvalidSchema {
+		t.Fatalf("field after a root array: %v", err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := "GCF profile=generic\n## [?]{id,name}\n0|a\n1|\"b|c\"\n##! summary counts=2\n"
+	if buf.String() != want {
+		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+	v, err := DecodeGeneric(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mustJSON(v); got != `[{"id":0,"name":"a"},{"id":1,"name":"b|c"}]` {
+		t.Fatalf("decoded %s", got)
+	}
+
+	e = NewEncoder(&buf)
+	e.WriteField("a", 1)
+	if err := e.BeginTable("", "id"); CategoryOf(err) != InvalidSchema {
+		t.Fatalf("root array after a field: %v", err)
+	}
+}
