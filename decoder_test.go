@@ -453,3 +453,18 @@ func TestDecoderRowDecodeAllocations(t *testing.T) {
 		t.Fatalf("decoding 20000 rows into a struct allocates %v, 10 rows %v: rows must not allocate", many, few)
 	}
 }
+
+func TestDecoderRequireSummary(t *testing.T) {
+	cut := "GCF profile=generic\n## [?]{a}\n1\n2\n"
+	var v any
+	if err := NewDecoder(strings.NewReader(cut)).Decode(&v); err != nil {
+		t.Fatalf("SPEC §8.6 accepts a [?] table without its trailer: %v", err)
+	}
+	err := NewDecoder(strings.NewReader(cut), WithRequireSummary()).Decode(&v)
+	if !errors.Is(err, UnexpectedEOF) {
+		t.Fatalf("WithRequireSummary: %v, want unexpected_eof", err)
+	}
+	if _, err := DecodeGeneric([]byte(cut+"##! summary counts=2\n"), WithRequireSummary()); err != nil {
+		t.Fatal(err)
+	}
+}

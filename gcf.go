@@ -75,6 +75,7 @@ const (
 	TooManyFields    = lexer.TooManyFields
 	PayloadTooLarge  = lexer.PayloadTooLarge
 	ReadError        = lexer.ReadFailure
+	UnexpectedEOF    = lexer.UnexpectedEOF
 )
 
 // CategoryOf returns the Category carried by err, or "" if it carries none.
@@ -121,3 +122,9 @@ func WithMaxFields(n int) Option { return func(c *config) { c.limits.MaxFields =
 
 // WithMaxBytes caps the total payload size a decoder reads (default: no cap).
 func WithMaxBytes(n int64) Option { return func(c *config) { c.limits.MaxBytes = n } }
+
+// WithRequireSummary makes a decoder reject a payload whose `[?]` sections
+// are not confirmed by a `##! summary` trailer, with category
+// unexpected_eof: the way to catch a stream cut off just before its
+// trailer. Without it such a payload is accepted, as SPEC §8.6 requires.
+func WithRequireSummary() Option { return func(c *config) { c.limits.RequireSummary = true } }

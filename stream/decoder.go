@@ -98,6 +98,10 @@ type Decoder struct {
 	stack    []frame
 	depth    int // number of frames in use
 	deferred []int64
+	// unverified counts the `[?]` sections opened; summarized records that
+	// a `##! summary` trailer has checked them.
+	unverified int64
+	summarized bool
 	state    rootState
 	rootKind rootKind
 	err      error
@@ -163,6 +167,7 @@ func (d *Decoder) resetState() {
 	d.have, d.atEOF = false, false
 	d.depth = 0
 	d.deferred = d.deferred[:0]
+	d.unverified, d.summarized = 0, false
 	d.state = stHeader
 	d.rootKind = rootObject
 	d.err = nil
@@ -318,9 +323,7 @@ func (d *Decoder) step() error {
 			return io.EOF
 		case stAfterSummary:
 			if d.atEOF {
-				d.state = stEnded
-				d.ev = Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}
-				return nil
+				return d.end()
 			}
 			return d.bodyErr(0, lexer.InvalidSummary, "content after the ##! summary trailer")
 		}
@@ -339,9 +342,7 @@ func (d *Decoder) step() error {
 		}
 		// stAfterRoot
 		if d.atEOF {
-			d.state = stEnded
-			d.ev = Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}
-			return nil
+			return d.end()
 		}
 		if d.level == 0 && bytes.HasPrefix(d.body, []byte("##!")) {
 			return d.summary()
@@ -786,8 +787,28 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 	return d.bodyErr(p, lexer.InvalidLine, "unexpected text after the count bracket")
 }
 
+// end produces the KindEnd event. Its Count is the number of `[?]`
+// sections whose counts no `##! summary` trailer confirmed: SPEC §8.6 has
+// decoders accept such a payload (with a warning), unless the caller asks
+// for the trailer, in which case it is an error, the mark of a stream cut
+// off before its end.
+func (d *Decoder) end() error {
+	unverified := int64(0)
+	if !d.summarized {
+		unverified = d.unverified
+	}
+	if unverified > 0 && d.limits.RequireSummary {
+		return d.eofErr(lexer.UnexpectedEOF, "the payload ends without the ##! summary trailer that its "+
+			strconv.FormatInt(unverified, 10)+" [?] section(s) need: truncated?")
+	}
+	d.state = stEnded
+	d.ev = Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo, Count: unverified}
+	return nil
+}
+
 func (d *Decoder) deferSection(f *frame) {
 	if f.count == lexer.Deferred {
+		d.unverified++
 		f.deferred = len(d.deferred)
 		d.deferred = append(d.deferred, 0)
 	}

@@ -69,9 +69,7 @@ func (d *Decoder) graphStep() error {
 			return err
 		}
 		if d.atEOF {
-			d.state = stEnded
-			d.ev = Event{Kind: KindEnd, ID: -1, Field: -1, Line: d.lineNo}
-			return nil
+			return d.end()
 		}
 		if err := d.summary(); err != nil {
 			return err
@@ -244,6 +242,9 @@ func (d *Decoder) graphGroup(b []byte) error {
 		}
 		ev.Count, g.count = count, count
 		g.deferred = count == lexer.Deferred
+		if g.deferred {
+			d.unverified++
+		}
 	}
 	n := string(name)
 	if g.delta {

@@ -16,6 +16,12 @@ type Limits struct {
 	MaxFields int
 	// MaxBytes caps the whole payload in bytes; 0 means no limit.
 	MaxBytes int64
+	// RequireSummary makes a payload with `[?]` sections but no `##!
+	// summary` trailer an error (unexpected_eof), so that a stream cut off
+	// before its trailer is caught. By default such a payload is accepted,
+	// as SPEC §8.6 requires, and the KindEnd event's Count says how many
+	// deferred counts went unconfirmed.
+	RequireSummary bool
 }
 
 // Default limits.

@@ -419,6 +419,7 @@ func (d *Decoder) summary() error {
 	}
 	d.consume()
 	d.state = stAfterSummary
+	d.summarized = haveCounts || d.profile == "graph"
 	d.ev = Event{Kind: KindSummary, Fields: d.hdrKeys, Cells: d.cells, ID: -1, Field: -1, Line: d.lineNo}
 	return nil
 }
