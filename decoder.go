@@ -270,8 +270,10 @@ func (d *Decoder) More() bool {
 // non-nil pointer. What the next value is depends on where the decoder
 // stands:
 //
-//   - before the header, or right after it: the payload's root value; for
-//     a graph payload v must be a *Payload and receives the whole payload;
+//   - before the header, or right after it: the payload's root value,
+//     read through the summary trailer to the end, so that a nil error
+//     means the whole payload is valid; for a graph payload v must be a
+//     *Payload and receives the whole payload;
 //   - before a member, item or attachment: that value (object, array or
 //     scalar), with everything it contains;
 //   - inside a table: the next row as an object, its attachments included
@@ -319,9 +321,25 @@ func (d *Decoder) Decode(v any) error {
 			return io.EOF
 		case stream.KindObjectStart, stream.KindArrayStart, stream.KindScalar:
 			d.b.peeked = false
+			root := ev.Role == stream.RoleRoot
 			x, err := d.b.value(ev)
 			if err != nil {
 				return err
+			}
+			if root {
+				// The root value is the whole payload: read the trailer
+				// and the end too, so that a nil error means all of it
+				// was valid.
+				for {
+					ev, err := d.b.read()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						return err
+					}
+					d.track(ev)
+				}
 			}
 			return assign(v, x)
 		case stream.KindRow:
