@@ -6,6 +6,7 @@ import (
 	"io"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
@@ -314,18 +315,34 @@ type tablePlan struct {
 
 // internMap shares the boxed value of repeated strings in one column
 // (departments, statuses, tiers, names drawn from a small set), saving an
-// allocation per repeat. A column whose values rarely repeat stops
+// allocation per repeat. It is a direct-mapped cache: a slot holds the last
+// string that hashed to it, so a lookup costs a short hash and one compare,
+// and memory stays fixed. A column whose values rarely repeat stops
 // interning after a sample of lookups.
 type internMap struct {
-	m             map[string]any
+	slots         *[internSlots]internSlot
 	lookups, hits int
 	off           bool
 }
 
+type internSlot struct {
+	s string
+	v any
+}
+
 const (
-	internMax    = 1024 // entries per column at most
+	internSlots  = 1024 // per column; a power of two
 	internSample = 256  // lookups after which a column must show repeats
 )
+
+// internHash spreads b over the slots.
+func internHash(b []byte) uint32 {
+	h := uint32(len(b)) * 0x9e3779b1
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 0x01000193
+	}
+	return (h ^ h>>15) & (internSlots - 1)
+}
 
 func (b *builder) plan(fields [][]byte, from int) *tablePlan {
 	b.keyBuf = b.keyBuf[:0]
@@ -434,16 +451,21 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 		return v, cellValue, err
 	}
 	im := &p.intern[j]
-	if !im.off && im.m != nil {
+	var slot *internSlot
+	if !im.off {
+		if im.slots == nil {
+			im.slots = new([internSlots]internSlot)
+		}
+		slot = &im.slots[internHash(c.Bytes)]
 		im.lookups++
-		if iv, ok := im.m[string(c.Bytes)]; ok {
+		if slot.v != nil && slot.s == string(c.Bytes) {
 			im.hits++
-			return iv, cellValue, nil
+			return slot.v, cellValue, nil
 		}
 		// A column of mostly unique values (names, ids, emails) stops
-		// interning: fewer than one hit in four lookups is not worth a map.
+		// interning: fewer than one hit in four lookups is not worth it.
 		if im.lookups == internSample && im.hits < internSample/4 {
-			im.off, im.m = true, nil
+			im.off, im.slots, slot = true, nil, nil
 		}
 	}
 	var s string
@@ -460,13 +482,8 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 		s = string(c.Bytes)
 	}
 	var v any = s
-	if !im.off {
-		if im.m == nil {
-			im.m = make(map[string]any, 8)
-		}
-		if len(im.m) < internMax {
-			im.m[s] = v
-		}
+	if slot != nil {
+		slot.s, slot.v = s, v
 	}
 	return v, cellValue, nil
 }
@@ -582,7 +599,10 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 
 // fill stores v at the member named by a (possibly `>` path) field.
 func (o Object) fill(field string, v any) error {
-	segs := pathSegments([]byte(field))
+	var segs [][]byte
+	if strings.IndexByte(field, '>') >= 0 {
+		segs = pathSegments([]byte(field))
+	}
 	if segs == nil {
 		for i := range o {
 			if o[i].Key == field {
