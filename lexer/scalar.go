@@ -551,3 +551,8 @@ func PlainASCII(b []byte) bool {
 	}
 	return true
 }
+
+// ClassifyPlainInto is Classify writing into *dst, for a token already
+// known to be trimmed, unquoted and free of markers; it saves the copy on
+// hot paths.
+func ClassifyPlainInto(dst *Scalar, t []byte) *SyntaxError { return classifyInto(dst, t) }

@@ -66,6 +66,7 @@ type frame struct {
 	sharedDecl [][][]byte          // per column: shared array schema, if established
 	sharedName map[string][][]byte // the same for `>`-named (non-column) attachments
 	hadInline  bool
+	hadMarkers bool // markers/matched may hold stale entries
 
 	// the current row of a table and its attachments
 	rowActive bool
@@ -108,6 +109,7 @@ type Decoder struct {
 	profile  string
 	g        graphState
 	ev       Event // the event being produced; Next returns a copy
+	rowFrame *frame // the table whose row ev holds, when ev.Kind is KindRow
 }
 
 type rootState uint8
@@ -486,6 +488,7 @@ func (d *Decoder) push(kind frameKind, indent int, endKind Kind) *frame {
 		clear(f.sharedName)
 	}
 	f.hadInline = false
+	f.hadMarkers = true // the slot may hold an earlier table's markers
 	f.rowActive = false
 	return f
 }

@@ -43,16 +43,20 @@ func (d *Decoder) row(f *frame) error {
 			return d.bodyErr(1, lexer.InvalidItemID, "row id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
 		}
 	}
-	for {
-		d.cells = append(d.cells, lexer.Scalar{})
-		end, err := lexer.ScanInto(&d.cells[len(d.cells)-1], b, p, '|', &d.scratch)
-		if err != nil {
-			return d.lexErr(err)
+	fast := d.fastCells(b, p, len(f.fields))
+	if !fast {
+		d.cells = d.cells[:0]
+		for {
+			d.cells = append(d.cells, lexer.Scalar{})
+			end, err := lexer.ScanInto(&d.cells[len(d.cells)-1], b, p, '|', &d.scratch)
+			if err != nil {
+				return d.lexErr(err)
+			}
+			if len(d.cells) > len(f.fields) || end >= len(b) {
+				break
+			}
+			p = end + 1
 		}
-		if len(d.cells) > len(f.fields) || end >= len(b) {
-			break
-		}
-		p = end + 1
 	}
 	if len(d.cells) != len(f.fields) {
 		return d.bodyErr(0, lexer.RowWidthMismatch, "row has "+cellCount(len(d.cells), len(f.fields))+
@@ -66,7 +70,19 @@ func (d *Decoder) row(f *frame) error {
 	f.markers, f.matched = f.markers[:n], f.matched[:n]
 	any := false
 	f.unmatched = 0
+	if fast { // a fast row holds no markers
+		if f.hadMarkers {
+			clear(f.markers)
+			clear(f.matched)
+			f.hadMarkers = false
+		}
+	} else {
+		f.hadMarkers = true
+	}
 	for j := range d.cells {
+		if fast {
+			break
+		}
 		s := &d.cells[j]
 		f.markers[j], f.matched[j] = markNone, false
 		switch s.Kind {
@@ -112,6 +128,12 @@ func (d *Decoder) row(f *frame) error {
 	f.rowLine = d.lineNo
 	f.extra.reset()
 	d.consume()
+	if d.ev.Kind == KindRow && d.rowFrame == f {
+		// The previous event was a row of this table: only these differ.
+		d.ev.ID, d.ev.Cells, d.ev.Line, d.ev.Offset = id, d.cells, d.lineNo, d.lineOff+int64(2*d.level)
+		return nil
+	}
+	d.rowFrame = f
 	d.ev = Event{Kind: KindRow, ID: id, Field: -1, Fields: f.fields, Cells: d.cells, Line: d.lineNo,
 		Offset: d.lineOff + int64(2*d.level)}
 	return nil

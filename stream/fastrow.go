@@ -1,0 +1,95 @@
+package stream
+
+import "github.com/gcfkit/gcf/lexer"
+
+// The fast row path. Most rows of real tables are plain: every cell is a
+// bare token of printable ASCII, with no whitespace around it, no quotes
+// and no markers. fastCells scans such a row in one pass, classifying each
+// cell as it finds its end, and gives up (returning false) at the first
+// byte that needs the general scanner, which then redoes the row and
+// reports any error. The two must agree on every plain row; the fuzz
+// targets and TestFastCellsMatchScanner check that they do.
+
+// plainByte marks the bytes a fast cell may contain: printable ASCII
+// except the cell delimiter and the quote.
+var plainByte = func() (t [256]bool) {
+	for c := 0x21; c < 0x7f; c++ {
+		t[c] = c != '|' && c != '"'
+	}
+	t[' '] = true // inside a cell only; edges are checked separately
+	return t
+}()
+
+// fastCells fills d.cells with the want cells of b[p:], or returns false.
+func (d *Decoder) fastCells(b []byte, p, want int) bool {
+	if cap(d.cells) < want {
+		d.cells = make([]lexer.Scalar, 0, want)
+	}
+	cells := d.cells[:want]
+	i := p
+	for n := 0; ; n++ {
+		if n == want || i >= len(b) {
+			return false // a width mismatch or an empty last cell: the general path decides
+		}
+		start := i
+		c := b[i]
+		s := &cells[n]
+		if c >= '0' && c <= '9' || c == '-' {
+			// A plain integer, parsed while scanning.
+			j := i
+			if c == '-' {
+				j++
+			}
+			digits := j
+			var u uint64
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				u = u*10 + uint64(b[j]-'0')
+				j++
+			}
+			if nd := j - digits; nd > 0 && nd <= 18 && (b[digits] != '0' || nd == 1) && (j == len(b) || b[j] == '|') {
+				v := int64(u)
+				if c == '-' {
+					v = -v
+				}
+				setCell(s, lexer.KindInt, v, b[start:j], start+1)
+				i = j
+				goto next
+			}
+		} else if c == ' ' || c == '^' {
+			return false
+		}
+		// Any other bare token: find its end, then classify it.
+		for i < len(b) && plainByte[b[i]] {
+			i++
+		}
+		if i < len(b) && b[i] != '|' || i == start || b[i-1] == ' ' {
+			return false // a quote, a control or non-ASCII byte, or whitespace at an edge
+		}
+		if c >= '0' && c <= '9' || c == '-' || c == 't' || c == 'f' || c == '~' {
+			if lexer.ClassifyPlainInto(s, b[start:i]) != nil {
+				return false
+			}
+			s.Col = start + 1
+		} else {
+			setCell(s, lexer.KindString, 0, b[start:i], start+1)
+		}
+	next:
+		if i == len(b) {
+			if n+1 != want {
+				return false
+			}
+			d.cells = cells
+			return true
+		}
+		i++ // the delimiter
+	}
+}
+
+// setCell overwrites every field of *s; field by field it compiles to
+// plain stores, cheaper than assigning a composite literal.
+func setCell(s *lexer.Scalar, k lexer.Kind, v int64, t []byte, col int) {
+	s.Kind, s.Quoted, s.Escaped, s.Bool = k, false, false, false
+	s.Int = v
+	s.Bytes = t
+	s.Col = col
+}

@@ -1,0 +1,59 @@
+package stream
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// The fast row path must produce exactly the cells of the general scanner
+// whenever it accepts a row.
+func TestFastCellsMatchScanner(t *testing.T) {
+	pieces := []string{"0", "7", "-", "-3", "12", "007", "1.5", "1e3", "-0", "9223372036854775807", "99999999999999999999",
+		"true", "false", "tru", "~", "^", "^{a}", "x", "a b", " a", "a ", "\t", "\"q\"", "a\"b", "", "é", "#", "@", "ab|", "\x01", "-a", "0x"}
+	r := rand.New(rand.NewPCG(3, 4))
+	d := &Decoder{}
+	accepted := 0
+	for i := 0; i < 200000; i++ {
+		n := 1 + r.IntN(5)
+		parts := make([]string, n)
+		for j := range parts {
+			parts[j] = pieces[r.IntN(len(pieces))]
+			if r.IntN(4) == 0 {
+				parts[j] += pieces[r.IntN(len(pieces))]
+			}
+		}
+		line := []byte(strings.Join(parts, "|"))
+		want := 1 + r.IntN(5)
+		d.cells = d.cells[:0]
+		if !d.fastCells(line, 0, want) {
+			continue
+		}
+		accepted++
+		fast := append([]lexer.Scalar(nil), d.cells...)
+		var slow []lexer.Scalar
+		var scratch []byte
+		p := 0
+		for {
+			var s lexer.Scalar
+			end, err := lexer.ScanInto(&s, line, p, '|', &scratch)
+			if err != nil {
+				t.Fatalf("%q: fast path accepted, scanner fails: %v", line, err)
+			}
+			slow = append(slow, s)
+			if end >= len(line) {
+				break
+			}
+			p = end + 1
+		}
+		if !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q (want %d):\nfast %+v\nslow %+v", line, want, fast, slow)
+		}
+	}
+	if accepted < 10000 {
+		t.Fatalf("the fast path accepted only %d rows", accepted)
+	}
+}
