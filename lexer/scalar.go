@@ -502,12 +502,19 @@ func skipFieldDecl(line []byte, pos int) (int, *SyntaxError) {
 // bad byte: invalid_surrogate for an encoded surrogate (ED A0-BF ..),
 // invalid_utf8 for anything else.
 func CheckUTF8(line []byte) *SyntaxError {
-	i := 0
-	for ; i+8 <= len(line); i += 8 {
-		if binary.LittleEndian.Uint64(line[i:])&0x8080808080808080 != 0 {
-			break
+	if n := len(line); n >= 8 {
+		// All ASCII is the common case: OR the words together (the last
+		// one overlapping) and look at the high bits once.
+		var acc uint64
+		for i := 0; i+8 <= n; i += 8 {
+			acc |= binary.LittleEndian.Uint64(line[i:])
+		}
+		acc |= binary.LittleEndian.Uint64(line[n-8:])
+		if acc&0x8080808080808080 == 0 {
+			return nil
 		}
 	}
+	i := 0
 	for i < len(line) && line[i] < utf8.RuneSelf {
 		i++
 	}

@@ -138,7 +138,7 @@ func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 				d.cells = cells
 				return false, true
 			}
-			cells = append(cells, lexer.Scalar{Kind: lexer.KindString, Bytes: b[i:j], Col: base + i})
+			cells = appendCell(cells, lexer.KindString, b[i:j], base+i)
 			i = j
 		}
 		d.cells = cells
@@ -424,7 +424,7 @@ func (d *Decoder) graphNode(b []byte, delta bool) error {
 		return err
 	}
 	// Cells: kind, qname, score, provenance[, distance]; ID carries the id.
-	d.ev = Event{Kind: KindSymbol, ID: id, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(2*d.level)}
+	d.lightEvent(KindSymbol, id, d.lineOff+int64(2*d.level))
 	return nil
 }
 
@@ -508,7 +508,7 @@ func (d *Decoder) graphEdge(b []byte) error {
 	if hasStatus {
 		d.cells = append(d.cells, status)
 	}
-	d.ev = Event{Kind: KindEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(2*d.level)}
+	d.lightEvent(KindEdge, -1, d.lineOff+int64(2*d.level))
 	return nil
 }
 
@@ -572,10 +572,35 @@ func (d *Decoder) fastEdge(b []byte) bool {
 	}
 	d.g.edges++
 	base := 2 * d.level
-	d.cells = append(d.cells[:0],
-		lexer.Scalar{Kind: lexer.KindInt, Int: tgt, Bytes: b[1:lt], Col: base + 2},
-		lexer.Scalar{Kind: lexer.KindInt, Int: src, Bytes: b[j:i], Col: base + j + 1},
-		lexer.Scalar{Kind: lexer.KindString, Bytes: typ, Col: base + i + 2})
-	d.ev = Event{Kind: KindEdge, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: d.lineOff + int64(base)}
+	if cap(d.cells) < 3 {
+		d.cells = make([]lexer.Scalar, 0, 8)
+	}
+	d.cells = d.cells[:3]
+	setCell(&d.cells[0], lexer.KindInt, tgt, b[1:lt], base+2)
+	setCell(&d.cells[1], lexer.KindInt, src, b[j:i], base+j+1)
+	setCell(&d.cells[2], lexer.KindString, 0, typ, base+i+2)
+	d.lightEvent(KindEdge, -1, d.lineOff+int64(base))
 	return true
+}
+
+// lightEvent makes ev an event of kind k (KindSymbol or KindEdge) carrying
+// only ID, Cells, Line and Offset. Every event of those kinds has this
+// shape, so when ev already is one only those fields are rewritten.
+func (d *Decoder) lightEvent(k Kind, id int64, off int64) {
+	if d.ev.Kind == k {
+		d.ev.ID, d.ev.Cells, d.ev.Line, d.ev.Offset = id, d.cells, d.lineNo, off
+		return
+	}
+	d.ev = Event{Kind: k, ID: id, Field: -1, Cells: d.cells, Line: d.lineNo, Offset: off}
+}
+
+// appendCell appends a cell, writing its fields one by one.
+func appendCell(cells []lexer.Scalar, k lexer.Kind, t []byte, col int) []lexer.Scalar {
+	if len(cells) < cap(cells) {
+		cells = cells[:len(cells)+1]
+	} else {
+		cells = append(cells, lexer.Scalar{})
+	}
+	setCell(&cells[len(cells)-1], k, 0, t, col)
+	return cells
 }
