@@ -103,13 +103,13 @@ type Decoder struct {
 	// a `##! summary` trailer has checked them.
 	unverified int64
 	summarized bool
-	state    rootState
-	rootKind rootKind
-	err      error
-	profile  string
-	g        graphState
-	ev       Event // the event being produced; Next returns a copy
-	rowFrame *frame // the table whose row ev holds, when ev.Kind is KindRow
+	state      rootState
+	rootKind   rootKind
+	err        error
+	profile    string
+	g          graphState
+	ev         Event  // the event being produced; Next returns a copy
+	rowFrame   *frame // the table whose row ev holds, when ev.Kind is KindRow
 }
 
 type rootState uint8

@@ -78,13 +78,19 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 		if i < len(b) && b[i] != '|' || i == start || b[i-1] == ' ' {
 			return false // a quote, a control or non-ASCII byte, or whitespace at an edge
 		}
-		if c >= '0' && c <= '9' || c == '-' || c == 't' || c == 'f' || c == '~' {
-			if lexer.ClassifyPlainInto(s, b[start:i]) != nil {
+		switch t := b[start:i]; {
+		case c == 't' && string(t) == "true":
+			setCell(s, lexer.KindBool, 0, t, start+1)
+			s.Bool = true
+		case c == 'f' && string(t) == "false":
+			setCell(s, lexer.KindBool, 0, t, start+1)
+		case c >= '0' && c <= '9' || c == '-' || c == '~':
+			if lexer.ClassifyPlainInto(s, t) != nil {
 				return false
 			}
 			s.Col = start + 1
-		} else {
-			setCell(s, lexer.KindString, 0, b[start:i], start+1)
+		default:
+			setCell(s, lexer.KindString, 0, t, start+1)
 		}
 	next:
 		if i == len(b) {
@@ -116,7 +122,10 @@ const (
 // not a plainByte: '|', '"', a control byte, DEL or a non-ASCII byte. Bits
 // above the lowest such byte may be spurious, so only its position counts.
 func stopMask(x uint64) uint64 {
-	zero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
-	return zero(x^('|'*ones)) | zero(x^('"'*ones)) | zero(x^(0x7f*ones)) |
+	return zeroByte(x^('|'*ones)) | zeroByte(x^('"'*ones)) | zeroByte(x^(0x7f*ones)) |
 		(x-0x20*ones)&^x&highs | x&highs
 }
+
+// zeroByte has the high bit set in the lowest zero byte of v (and perhaps
+// spuriously above it).
+func zeroByte(v uint64) uint64 { return (v - ones) &^ v & highs }
