@@ -20,6 +20,11 @@ type GraphHeader struct {
 	// (`counts=targets:2,related:1,edges:3`) instead of the default
 	// positional one (`counts=2,1,3`).
 	LabeledCounts bool
+	// EdgesByID says the caller writes edges with WriteEdgeByID, naming
+	// endpoints by the IDs WriteSymbol returned. The encoder then keeps no
+	// index of qualified names, so its memory stays constant however many
+	// symbols are written; WriteEdge (by name) is an error.
+	EdgesByID bool
 }
 
 // graphStream is the state of a streaming graph payload.
@@ -56,8 +61,8 @@ func errGraphMode(method string) error {
 //
 // Memory does not grow with the payload except for the map from qualified
 // name to ID that WriteEdge needs to resolve endpoints (one entry per
-// distinct name) and one small entry per distance group. Lines go out
-// through the pooled writer as they are produced.
+// distinct name; none with h.EdgesByID) and one small entry per distance
+// group. Lines go out through the pooled writer as they are produced.
 //
 // After BeginGraph the generic-profile methods (Encode, WriteField,
 // BeginTable, WriteRow, ...) fail, and BeginGraph fails once anything has
@@ -75,7 +80,10 @@ func (e *Encoder) BeginGraph(h GraphHeader) error {
 	b := grAppendHeaderStart(e.w.Buf(), h.Tool, h.TokenBudget, h.TokensUsed)
 	b = append(b, '\n')
 	e.started = true
-	e.graph = &graphStream{labeled: h.LabeledCounts, ids: map[string]int{}}
+	e.graph = &graphStream{labeled: h.LabeledCounts}
+	if !h.EdgesByID {
+		e.graph.ids = map[string]int{}
+	}
 	return e.w.Commit(b)
 }
 
@@ -129,8 +137,10 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 	}
 	g.groups[len(g.groups)-1].count++
 	g.symbols++
-	if _, ok := g.ids[s.QualifiedName]; !ok {
-		g.ids[s.QualifiedName] = id
+	if g.ids != nil {
+		if _, ok := g.ids[s.QualifiedName]; !ok {
+			g.ids[s.QualifiedName] = id
+		}
 	}
 	return id, e.w.Commit(b)
 }
@@ -152,6 +162,9 @@ func (e *Encoder) WriteEdge(ed Edge) error {
 	if g == nil {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteEdge before BeginGraph")
 	}
+	if g.ids == nil {
+		return lexer.Errorf(lexer.InvalidSchema, "WriteEdge: this graph was begun with EdgesByID; use WriteEdgeByID")
+	}
 	if err := grCheckEdge(&ed, g.edges); err != nil {
 		return err
 	}
@@ -163,13 +176,43 @@ func (e *Encoder) WriteEdge(ed Edge) error {
 	if !ok {
 		return lexer.Errorf(lexer.UnknownEdgeReference, "edge %s -> %s: target %q has not been written", ed.Source, ed.Target, ed.Target)
 	}
+	return e.writeEdge(src, tgt, ed.EdgeType, ed.Status)
+}
+
+// WriteEdgeByID writes the edge line `@target<@source type[ status]` with
+// endpoints given by the IDs WriteSymbol returned; it needs no name index
+// (see GraphHeader.EdgesByID). Errors: invalid_schema without BeginGraph;
+// unknown_edge_reference for an ID not yet written; invalid_edge_syntax
+// for an invalid edge type or status.
+func (e *Encoder) WriteEdgeByID(source, target int, edgeType, status string) error {
+	if e.closed {
+		return errClosed
+	}
+	g := e.graph
+	if g == nil {
+		return lexer.Errorf(lexer.InvalidSchema, "WriteEdgeByID before BeginGraph")
+	}
+	if !grIsToken(edgeType) || status != "" && status != "added" && status != "removed" {
+		ed := Edge{Source: "@" + strconv.Itoa(source), Target: "@" + strconv.Itoa(target), EdgeType: edgeType, Status: status}
+		return grCheckEdge(&ed, g.edges)
+	}
+	for _, id := range [2]int{source, target} {
+		if id < 0 || id >= g.symbols {
+			return lexer.Errorf(lexer.UnknownEdgeReference, "edge @%d -> @%d: symbol @%d has not been written", source, target, id)
+		}
+	}
+	return e.writeEdge(source, target, edgeType, status)
+}
+
+func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
+	g := e.graph
 	b := e.w.Buf()
 	if !g.inEdges {
 		b = append(b, "## edges "...)
 		b = encoder.AppendCount(b, -1, false)
 		b = append(b, '\n')
 	}
-	b = grAppendEdge(b, &grEdge{src: src, tgt: tgt, typ: ed.EdgeType, status: ed.Status})
+	b = grAppendEdge(b, &grEdge{src: src, tgt: tgt, typ: typ, status: status})
 	g.inEdges = true
 	g.edges++
 	return e.w.Commit(b)

@@ -230,3 +230,41 @@ func TestGraphStreamMatchesBuffered(t *testing.T) {
 		t.Fatalf("trailer %q", sl[len(sl)-2])
 	}
 }
+
+func TestGraphStreamEdgesByID(t *testing.T) {
+	var buf bytes.Buffer
+	e := NewEncoder(&buf)
+	if err := e.BeginGraph(GraphHeader{Tool: "t", EdgesByID: true}); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := e.WriteSymbol(Symbol{QualifiedName: "a.F", Kind: "function", Score: 0.5, Provenance: "p"})
+	b, _ := e.WriteSymbol(Symbol{QualifiedName: "a.G", Kind: "function", Score: 0.25, Provenance: "p", Distance: 1})
+	if err := e.WriteEdge(Edge{Source: "a.F", Target: "a.G", EdgeType: "calls"}); CategoryOf(err) != InvalidSchema {
+		t.Fatalf("WriteEdge by name with EdgesByID: %v", err)
+	}
+	if err := e.WriteEdgeByID(a, 2, "calls", ""); CategoryOf(err) != UnknownEdgeReference {
+		t.Fatalf("unknown target: %v", err)
+	}
+	if err := e.WriteEdgeByID(a, b, "bad type", ""); CategoryOf(err) != InvalidEdgeSyntax {
+		t.Fatalf("bad type: %v", err)
+	}
+	if err := e.WriteEdgeByID(a, b, "calls", "gone"); CategoryOf(err) != InvalidEdgeSyntax {
+		t.Fatalf("bad status: %v", err)
+	}
+	if err := e.WriteEdgeByID(a, b, "calls", "added"); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { e.WriteEdgeByID(b, a, "refs", "") }); n != 0 {
+		t.Fatalf("WriteEdgeByID allocates %v times", n)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Decode(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Edges[0] != (Edge{Source: "a.F", Target: "a.G", EdgeType: "calls", Status: "added"}) || len(p.Edges) != 102 {
+		t.Fatalf("edges %+v", p.Edges[:1])
+	}
+}
