@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -113,7 +114,10 @@ func firstByte(br *bufio.Reader) (byte, error) {
 // generic-profile payload as one JSON object per line (attachments
 // included); content outside tables is passed over.
 func decodeNDJSON(in io.Reader, out io.Writer, prog *progress) error {
-	dec := gcf.NewDecoder(bufio.NewReaderSize(prog.reader(in), 64<<10))
+	// Rows stream through one at a time, so the per-container element limit
+	// (which bounds what a buffered decoder must hold) would only cap the
+	// table's length here.
+	dec := gcf.NewDecoder(bufio.NewReaderSize(prog.reader(in), 64<<10), gcf.WithMaxElements(math.MaxInt))
 	w := bufio.NewWriterSize(out, 64<<10)
 	var row any
 	for {
