@@ -308,8 +308,8 @@ func (b *builder) eval(p *tablePlan, c *column, ev *stream.Event) (any, cellStat
 type tablePlan struct {
 	cols       []*column
 	fieldNames []string
-	flat       bool        // no path columns: cols[k] is field from+k
-	intern     []internMap // per field: boxed strings seen in that column
+	flat       bool                      // no path columns: cols[k] is field from+k
+	intern     []internMap               // per field: boxed strings seen in that column
 	structs    map[reflect.Type]*rowPlan // Decoder.Decode's row plans per struct type (nil: no fast path)
 }
 

@@ -101,8 +101,10 @@ func (d *Decoder) Reset(r io.Reader) {
 }
 
 func (d *Decoder) reset() {
-	plans := d.b.plans
-	d.b = builder{d: d.s, budget: 4096, plans: plans}
+	// Keep what is worth keeping across payloads: table plans and the
+	// scratch key they are looked up by.
+	plans, keyBuf := d.b.plans, d.b.keyBuf
+	d.b = builder{d: d.s, budget: 4096, plans: plans, keyBuf: keyBuf}
 	d.open = d.open[:0]
 	d.dist = -1
 }

@@ -421,8 +421,10 @@ func (d *Decoder) summary() error {
 			return d.bodyErr(0, lexer.InvalidSummary, "generic-profile counts are positional; labeled entries are malformed")
 		}
 		n := 0
-		if len(counts) > 0 {
-			for _, part := range bytes.Split(counts, []byte(",")) {
+		for rest := counts; len(counts) > 0; {
+			part, more, found := bytes.Cut(rest, []byte(","))
+			rest = more
+			{
 				v, ok := parseCount(part)
 				if !ok {
 					return d.bodyErr(0, lexer.InvalidSummary, "summary count "+strconv.Quote(string(part))+" is not a count")
@@ -432,6 +434,9 @@ func (d *Decoder) summary() error {
 						strconv.FormatInt(d.deferred[n], 10)+" items but the summary says "+strconv.FormatInt(v, 10))
 				}
 				n++
+			}
+			if !found {
+				break
 			}
 		}
 		if n != len(d.deferred) {
