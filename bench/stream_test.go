@@ -262,6 +262,8 @@ func BenchmarkStream(b *testing.B) {
 //	Encode          streaming encoder into io.Discard (WriteRow / WriteSymbol+WriteEdge)
 //	DecodeBuffered  gcf.DecodeGeneric / gcf.Decode of the same streaming bytes
 //	EncodeBuffered  gcf.EncodeGeneric / gcf.Encode of the same data, held in memory
+//	EncodeJSON      encoding/json Marshal of the same data (typed structs), for comparison
+//	DecodeJSON      encoding/json Unmarshal of that JSON into the same structs
 func BenchmarkScale(b *testing.B) {
 	for _, profile := range []string{"Graph", "Employees"} {
 		for _, size := range []string{"10k", "500k"} {
@@ -271,6 +273,8 @@ func BenchmarkScale(b *testing.B) {
 				b.Run("Encode", func(b *testing.B) { benchStreamEncode(b, d) })
 				b.Run("DecodeBuffered", func(b *testing.B) { benchBufferedDecode(b, d) })
 				b.Run("EncodeBuffered", func(b *testing.B) { benchBufferedEncode(b, d) })
+				b.Run("EncodeJSON", func(b *testing.B) { benchJSONEncode(b, d) })
+				b.Run("DecodeJSON", func(b *testing.B) { benchJSONDecode(b, d) })
 			})
 		}
 	}
@@ -414,4 +418,45 @@ func TestStreamPayloadsRoundTrip(t *testing.T) {
 func jsonEqualBytes(a, b []byte) bool {
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && jsonEqual(x, y)
+}
+
+// jsonValue is the typed Go value of the data set, as encoding/json sees it.
+func (d *streamData) jsonValue() any {
+	if d.profile == "Graph" {
+		return &gcf.Payload{Symbols: d.syms, Edges: d.edges}
+	}
+	return &Employees{Employees: d.emps}
+}
+
+func benchJSONEncode(b *testing.B, d *streamData) {
+	v := d.jsonValue()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(d.stream)))
+	for b.Loop() {
+		if _, err := json.Marshal(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchJSONDecode(b *testing.B, d *streamData) {
+	data, err := json.Marshal(d.jsonValue())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(d.stream)))
+	for b.Loop() {
+		var err error
+		if d.profile == "Graph" {
+			var p gcf.Payload
+			err = json.Unmarshal(data, &p)
+		} else {
+			var e Employees
+			err = json.Unmarshal(data, &e)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 }
