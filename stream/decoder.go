@@ -243,6 +243,13 @@ func (d *Decoder) load() error {
 		if bad := lexer.CheckUTF8(line); bad != nil {
 			return d.wrap(bad, 0)
 		}
+		if d.state == stHeader {
+			// The first line is the header as it stands: blank lines are
+			// ignored only after it (SPEC §3, §4.2, §16.5 missing_header).
+			d.raw, d.body, d.level = line, line, 0
+			d.have = true
+			return nil
+		}
 		// indentation
 		n := 0
 		for n < len(line) && line[n] == ' ' {
@@ -407,6 +414,9 @@ func (d *Decoder) header() error {
 	}
 	if profile == nil {
 		return d.errAt(1, lexer.MissingProfile, "the header has no profile= field")
+	}
+	if string(d.hdrKeys[0]) != "profile" {
+		return d.errAt(1, lexer.MissingProfile, "profile= must be the header's first field (SPEC §3.1)")
 	}
 	switch string(profile) {
 	case "generic":

@@ -41,6 +41,7 @@ const usage = `usage:
                                                     GCF table, in constant memory
   gcf decode [-indent] [file]                       convert GCF to JSON (stdin when no file)
   gcf decode -ndjson [-progress] [file]             every table row as one JSON line, in constant memory
+  gcf validate [-json] [files...]                   report every problem with its position (exit 1 if any)
 `
 
 func main() {
@@ -53,6 +54,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmd, args := args[0], args[1:]
+	if cmd == "validate" {
+		return runValidate(args, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("gcf "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	quiet := fs.Bool("q", false, "encode: do not print the size comparison on stderr")
