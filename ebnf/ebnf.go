@@ -1,0 +1,21 @@
+// Package ebnf holds the EBNF of the GCF grammar (package grammar) as
+// rendered by participle, in gcf.ebnf. A test fails when the grammar has
+// changed and the file was not regenerated; run `go generate ./ebnf`.
+package ebnf
+
+//go:generate go run gen.go
+
+import (
+	_ "embed"
+
+	"github.com/gcfkit/gcf/grammar"
+)
+
+// Text is the committed EBNF (gcf.ebnf).
+//
+//go:embed gcf.ebnf
+var Text string
+
+// Render returns the EBNF of the current grammar, one production a line,
+// as gcf.ebnf holds it.
+func Render() string { return grammar.Parser().String() + "\n" }

@@ -1,0 +1,579 @@
+package grammar
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	plexer "github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// This file scans the terminals of SPEC §4 inside one line: quoted strings
+// (§2.2), scalars by the precedence of §2.1, keys (§2a), field declarations
+// (§2a.3) and count brackets (§4, §8.2). Every function takes the line body
+// (the line after its indentation) and a body index, and reports a problem
+// as a *perr whose idx is a body index; the caller turns it into a
+// positioned Diagnostic.
+
+// perr is a problem found at body index idx.
+type perr struct {
+	idx int
+	cat lexer.Category
+	msg string
+}
+
+func newErr(idx int, cat lexer.Category, msg string) *perr { return &perr{idx, cat, msg} }
+
+func isBareKeyStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+}
+
+func isBareKeyByte(c byte) bool { return isBareKeyStart(c) || (c >= '0' && c <= '9') }
+
+// isBareKey reports whether s matches bare-key = ( ALPHA / "_" ) *( ALPHA / DIGIT / "_" ) (§2a.1).
+func isBareKey(s string) bool {
+	if s == "" || !isBareKeyStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isBareKeyByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' }
+
+// checkUTF8 finds the first byte of b that is not part of a Unicode scalar
+// value encoded in UTF-8 (§2.2: malformed UTF-8 and literal surrogates are
+// errors). It returns -1 when b is valid.
+func checkUTF8(b []byte) (int, lexer.Category) {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			// ED A0..BF starts the encoding of U+D800..U+DFFF.
+			if b[i] == 0xED && i+1 < len(b) && b[i+1] >= 0xA0 && b[i+1] <= 0xBF {
+				return i, lexer.InvalidSurrogate
+			}
+			return i, lexer.InvalidUTF8
+		}
+		i += n
+	}
+	return -1, ""
+}
+
+func hexVal(b []byte, i int) (rune, bool) {
+	if i+4 > len(b) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
+
+// quoted decodes quoted-string = DQUOTE *char DQUOTE (§2.2) starting at
+// b[pos] == '"'. It returns the decoded text and the index just past the
+// closing quote. On a problem it returns the first one and, for recovery,
+// the index past the closing quote if there is one (else len(b)).
+func quoted(b []byte, pos int) (string, int, *perr) {
+	var sb strings.Builder
+	i := pos + 1
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '"':
+			return sb.String(), i + 1, nil
+		case c < 0x20:
+			// unescaped excludes %x00-1F.
+			return "", recoverQuote(b, i), newErr(i, lexer.InvalidLine, "control character in a quoted string must be escaped")
+		case c != '\\':
+			sb.WriteByte(c)
+			i++
+			continue
+		}
+		if i+1 >= len(b) {
+			return "", len(b), newErr(pos, lexer.UnterminatedQuote, "quoted string has no closing quote")
+		}
+		switch e := b[i+1]; e {
+		case '"', '\\', '/':
+			sb.WriteByte(e)
+		case 'b':
+			sb.WriteByte('\b')
+		case 'f':
+			sb.WriteByte('\f')
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		case 'u':
+			r, ok := hexVal(b, i+2)
+			if !ok {
+				return "", recoverQuote(b, i+2), newErr(i, lexer.InvalidEscape, "\\u must be followed by four hex digits")
+			}
+			n := 6
+			switch {
+			case r >= 0xD800 && r <= 0xDBFF:
+				// A high surrogate must be followed immediately by a low one.
+				if i+7 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
+					lo, ok := hexVal(b, i+8)
+					if !ok {
+						return "", recoverQuote(b, i+8), newErr(i+6, lexer.InvalidEscape, "\\u must be followed by four hex digits")
+					}
+					if lo < 0xDC00 || lo > 0xDFFF {
+						return "", recoverQuote(b, i+12), newErr(i, lexer.InvalidSurrogate, "high surrogate escape is not followed by a low surrogate")
+					}
+					r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
+					n = 12
+				} else {
+					return "", recoverQuote(b, i+6), newErr(i, lexer.InvalidSurrogate, "isolated high surrogate escape")
+				}
+			case r >= 0xDC00 && r <= 0xDFFF:
+				return "", recoverQuote(b, i+6), newErr(i, lexer.InvalidSurrogate, "isolated low surrogate escape")
+			}
+			sb.WriteRune(r)
+			i += n
+			continue
+		default:
+			return "", recoverQuote(b, i+2), newErr(i, lexer.InvalidEscape, "invalid escape sequence \\"+string(rune(e)))
+		}
+		i += 2
+	}
+	return "", len(b), newErr(pos, lexer.UnterminatedQuote, "quoted string has no closing quote")
+}
+
+// recoverQuote returns the index past the next unescaped '"' at or after i,
+// or len(b).
+func recoverQuote(b []byte, i int) int {
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// key scans key = bare-key / quoted-key (§2a.1) at b[pos].
+func key(b []byte, pos int) (text string, quotedKey bool, end int, err *perr) {
+	if pos < len(b) && b[pos] == '"' {
+		s, end, err := quoted(b, pos)
+		return s, true, end, err
+	}
+	i := pos
+	if i < len(b) && isBareKeyStart(b[i]) {
+		i++
+		for i < len(b) && isBareKeyByte(b[i]) {
+			i++
+		}
+	}
+	if i == pos {
+		return "", false, pos, newErr(pos, lexer.InvalidLine, "expected a key")
+	}
+	return string(b[pos:i]), false, i, nil
+}
+
+// numberShape reports whether t matches number (§2.3) entirely, with ASCII
+// digits only, and whether it is an integer literal.
+func numberShape(t string) (isNum, isInt bool) {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	if i >= len(t) {
+		return false, false
+	}
+	digit := func(c byte) bool { return c >= '0' && c <= '9' }
+	switch {
+	case t[i] == '0':
+		i++
+	case t[i] >= '1' && t[i] <= '9':
+		for i < len(t) && digit(t[i]) {
+			i++
+		}
+	default:
+		return false, false
+	}
+	isInt = true
+	if i < len(t) && t[i] == '.' {
+		i++
+		j := i
+		for i < len(t) && digit(t[i]) {
+			i++
+		}
+		if i == j {
+			return false, false
+		}
+		isInt = false
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(t) && digit(t[i]) {
+			i++
+		}
+		if i == j {
+			return false, false
+		}
+		isInt = false
+	}
+	return i == len(t), isInt && i == len(t)
+}
+
+// inInt64 reports whether the integer literal t lies in [-2^63, 2^63-1] (§2.3.2).
+func inInt64(t string) bool {
+	neg := t[0] == '-'
+	if neg {
+		t = t[1:]
+	}
+	if len(t) > 1 && t[0] == '0' {
+		return true // cannot happen for a valid literal; keep the domain check total
+	}
+	const max = "9223372036854775807"
+	const min = "9223372036854775808"
+	limit := max
+	if neg {
+		limit = min
+	}
+	if len(t) != len(limit) {
+		return len(t) < len(limit)
+	}
+	return t <= limit
+}
+
+// scalar is one scanned scalar or cell token.
+type scalar struct {
+	typ   plexer.TokenType // TokQuoted, TokNull, TokMissing, TokAttach, TokBool, TokNumber or TokBare
+	val   string
+	start int            // body index of the token
+	decl  []plexer.Token // for ^{fields}: the field-decl tokens
+	names []string       // for ^{fields}: the declared names
+}
+
+// scanScalar reads one scalar at b[pos] that ends at the first unquoted
+// delim byte (0: the end of the line), trimming ASCII space and tab around
+// unquoted tokens (§4.2). It returns the token, the index of the delimiter
+// (or len(b)) and the first problem, if any; a token is returned even then,
+// so that the line can still be checked as a whole.
+func (s *scanner) scanScalar(b []byte, pos int, delim byte) (scalar, int, *perr) {
+	for pos < len(b) && isSpace(b[pos]) {
+		pos++
+	}
+	start := pos
+	if pos < len(b) && b[pos] == '"' {
+		// §2.1 rule 1: the closing quote must end the token.
+		text, end, err := quoted(b, pos)
+		sc := scalar{typ: TokQuoted, val: text, start: start}
+		if err != nil {
+			if delim != 0 {
+				if k := indexByte(b, end, delim); k >= 0 {
+					return sc, k, err
+				}
+			}
+			return sc, len(b), err
+		}
+		for end < len(b) && isSpace(b[end]) {
+			end++
+		}
+		if end < len(b) && (delim == 0 || b[end] != delim) {
+			e := newErr(end, lexer.TrailingCharacters, "characters after the closing quote")
+			if delim != 0 {
+				if k := indexByte(b, end, delim); k >= 0 {
+					return sc, k, e
+				}
+			}
+			return sc, len(b), e
+		}
+		return sc, end, nil
+	}
+	if delim != ',' && pos+1 < len(b) && b[pos] == '^' && b[pos+1] == '{' {
+		// §2.1 rule 4: ^{fields}, whose declaration may quote the delimiter.
+		// (In comma lists the token is split at commas first.)
+		toks, names, end, err := s.fieldDecl(b, pos+1)
+		if err == nil {
+			e := end
+			for e < len(b) && isSpace(b[e]) {
+				e++
+			}
+			if e == len(b) || (delim != 0 && b[e] == delim) {
+				return scalar{typ: TokAttach, val: "^", start: start, decl: toks, names: names}, e, nil
+			}
+		}
+	}
+	end := len(b)
+	if delim != 0 {
+		if k := indexByte(b, pos, delim); k >= 0 {
+			end = k
+		}
+	}
+	tokEnd := end
+	for tokEnd > start && isSpace(b[tokEnd-1]) {
+		tokEnd--
+	}
+	t := string(b[start:tokEnd])
+	if len(t) >= 2 && t[0] == '^' && t[1] == '{' && t[len(t)-1] == '}' {
+		return scalar{typ: TokBare, val: t, start: start}, end, newErr(start, lexer.InvalidAttachmentMarker, "malformed inline schema declaration")
+	}
+	sc := scalar{typ: TokBare, val: t, start: start}
+	switch {
+	case t == "-":
+		sc.typ = TokNull
+	case t == "~":
+		sc.typ = TokMissing
+	case t == "^":
+		sc.typ = TokAttach
+	case t == "true" || t == "false":
+		sc.typ = TokBool
+	default:
+		if isNum, isInt := numberShape(t); isNum {
+			sc.typ = TokNumber
+			if isInt && !inInt64(t) {
+				return sc, end, newErr(start, lexer.OutOfRange, "integer "+t+" is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a quoted string")
+			}
+		}
+	}
+	return sc, end, nil
+}
+
+func indexByte(b []byte, from int, c byte) int {
+	for i := from; i < len(b); i++ {
+		if b[i] == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// fieldDecl scans field-decl = "{" field-name *( "," field-name ) "}"
+// (§4, §2a.3) with '{' at b[pos]. It returns the tokens, the decoded names
+// and the index past '}'.
+func (s *scanner) fieldDecl(b []byte, pos int) ([]plexer.Token, []string, int, *perr) {
+	if pos >= len(b) || b[pos] != '{' {
+		return nil, nil, 0, newErr(pos, lexer.InvalidLine, "expected a field declaration {...}")
+	}
+	toks := []plexer.Token{s.tok(TokPunct, "{", pos)}
+	var names []string
+	i := pos + 1
+	for {
+		text, q, end, err := key(b, i)
+		if err != nil {
+			if err.cat == lexer.InvalidLine {
+				err.msg = "expected a field name in the declaration"
+			}
+			return nil, nil, 0, err
+		}
+		typ := TokKey
+		if q {
+			typ = TokQKey
+		}
+		toks = append(toks, s.tok(typ, text, i))
+		names = append(names, text)
+		i = end
+		if i >= len(b) {
+			return nil, nil, 0, newErr(i, lexer.InvalidLine, "field declaration has no closing }")
+		}
+		switch b[i] {
+		case ',':
+			toks = append(toks, s.tok(TokPunct, ",", i))
+			i++
+		case '}':
+			toks = append(toks, s.tok(TokPunct, "}", i))
+			return toks, names, i + 1, nil
+		default:
+			return nil, nil, 0, newErr(i, lexer.InvalidLine, "expected , or } in the field declaration")
+		}
+	}
+}
+
+// Deferred is the count of a "[?]" bracket.
+const Deferred = -1
+
+// countBracket scans count-bracket = "[" count-or-deferred "]" or
+// keyed-bracket = "[" count-or-deferred ":" "]" (§4) with '[' at b[pos].
+// Declared counts above max are too_many_elements (§12): a count is checked,
+// never used to size anything.
+func countBracket(b []byte, pos int, max int64) (count int64, keyed bool, end int, err *perr) {
+	bad := func() (int64, bool, int, *perr) {
+		return 0, false, 0, newErr(pos, lexer.InvalidCount, "count must be 0, a decimal without leading zeros, or ?")
+	}
+	i := pos + 1
+	if i < len(b) && b[i] == '?' {
+		count = Deferred
+		i++
+	} else {
+		j := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		digits := b[j:i]
+		if len(digits) == 0 || (len(digits) > 1 && digits[0] == '0') {
+			return bad()
+		}
+		if len(digits) > 18 {
+			return 0, false, 0, newErr(pos, lexer.TooManyElements, "declared count "+string(digits)+" exceeds the element limit")
+		}
+		for _, c := range digits {
+			count = count*10 + int64(c-'0')
+		}
+		if count > max {
+			return 0, false, 0, newErr(pos, lexer.TooManyElements, "declared count "+string(digits)+" exceeds the element limit")
+		}
+	}
+	if i+1 < len(b) && b[i] == ':' && b[i+1] == ']' {
+		return count, true, i + 2, nil
+	}
+	if i < len(b) && b[i] == ']' {
+		return count, false, i + 1, nil
+	}
+	return bad()
+}
+
+// parseCount parses count = "0" / ( DIGIT1-9 *DIGIT ) of at most 18 digits.
+func parseCount(t string) (int64, bool) {
+	if len(t) == 0 || len(t) > 18 || (len(t) > 1 && t[0] == '0') {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(t[i]-'0')
+	}
+	return v, true
+}
+
+// parseID parses id = 1*DIGIT (at most 18 digits, so it fits an int64).
+func parseID(t string) (int64, bool) {
+	if len(t) == 0 || len(t) > 18 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(t); i++ {
+		if t[i] < '0' || t[i] > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(t[i]-'0')
+	}
+	return v, true
+}
+
+// ParseID returns the numeric value of an id token ("@N" or "N").
+func ParseID(t string) (int64, bool) { return parseID(strings.TrimPrefix(t, "@")) }
+
+// ParseCount returns the numeric value of a count (Deferred for "?").
+func ParseCount(t string) (int64, bool) {
+	if t == "?" {
+		return Deferred, true
+	}
+	return parseCount(t)
+}
+
+// BracketCount returns the count of a Count or KeyedCount token.
+func BracketCount(tok string) int64 {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(tok, "["), "]"), ":")
+	v, _ := ParseCount(t)
+	return v
+}
+
+// printable reports whether t is 1*( %x21-7E ).
+func printable(t string) bool {
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] < 0x21 || t[i] > 0x7E {
+			return false
+		}
+	}
+	return true
+}
+
+// validScore reports whether t matches score = [ "-" ] 1*DIGIT "." 2DIGIT (§4).
+func validScore(t string) bool {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	j := i
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == j || i+3 != len(t) || t[i] != '.' {
+		return false
+	}
+	return t[i+1] >= '0' && t[i+1] <= '9' && t[i+2] >= '0' && t[i+2] <= '9'
+}
+
+// DeclProblem checks a field declaration's names (§2a.2, §7.4.6.2, §12):
+// at most maxFields names, no name twice, and no column whose key collides
+// with a `>` path column (for a keyed map the key-column label is exempt).
+// It returns the category and message of the first problem, or "".
+func DeclProblem(names []string, keyed bool, maxFields int) (lexer.Category, string) {
+	if len(names) > maxFields {
+		return lexer.TooManyFields, "field declaration exceeds the limit of " + strconv.Itoa(maxFields) + " fields"
+	}
+	seen := make(map[string]bool, len(names))
+	for _, n := range names {
+		if seen[n] {
+			return lexer.DuplicateFieldName, "duplicate field name " + strconv.Quote(n)
+		}
+		seen[n] = true
+	}
+	if keyed && len(names) > 0 {
+		names = names[1:]
+		seen = make(map[string]bool, len(names))
+		for _, n := range names {
+			seen[n] = true
+		}
+	}
+	for _, n := range names {
+		if !isPath(n) {
+			continue
+		}
+		for i := 0; i < len(n); i++ {
+			if n[i] == '>' && seen[n[:i]] {
+				return lexer.DuplicateKey, "field " + strconv.Quote(n[:i]) + " collides with the path column " + strconv.Quote(n)
+			}
+		}
+	}
+	return "", ""
+}
+
+// isPath reports whether a field name is a `>` path column (§7.4.6.2): it
+// contains '>' and no '>'-separated segment is empty.
+func isPath(n string) bool {
+	if !strings.Contains(n, ">") {
+		return false
+	}
+	for _, seg := range strings.Split(n, ">") {
+		if seg == "" {
+			return false
+		}
+	}
+	return true
+}
