@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gcfkit/gcf/internal/box"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -40,6 +41,13 @@ type builder struct {
 	keyBuf  []byte
 	slab    []Member
 	anySlab []any
+
+	// Boxes for decoded values: most values cost no allocation of their own.
+	strs   box.Slab[string]
+	floats box.Slab[float64]
+	ints   box.Slab[int64]
+	objs   box.Slab[Object]
+	arrs   box.Slab[[]any]
 }
 
 // next returns the next event, borrowed from the decoder until the next
@@ -111,7 +119,7 @@ func (b *builder) document() (any, error) {
 func (b *builder) value(ev *stream.Event) (any, error) {
 	switch ev.Kind {
 	case stream.KindScalar:
-		return scalarValue(ev.Value)
+		return b.scalar(&ev.Value)
 	case stream.KindObjectStart:
 		if ev.Form == stream.FormKeyed {
 			return b.table(ev, true)
@@ -120,15 +128,15 @@ func (b *builder) value(ev *stream.Event) (any, error) {
 	case stream.KindArrayStart:
 		switch ev.Form {
 		case stream.FormInline:
-			arr := make([]any, len(ev.Cells))
-			for i, c := range ev.Cells {
-				v, err := scalarValue(c)
+			arr := b.elems(len(ev.Cells))
+			for i := range ev.Cells {
+				v, err := b.scalar(&ev.Cells[i])
 				if err != nil {
 					return nil, err
 				}
-				arr[i] = v
+				arr = append(arr, v)
 			}
-			return arr, b.expect(stream.KindArrayEnd)
+			return b.arrs.Box(arr), b.expect(stream.KindArrayEnd)
 		case stream.FormEmpty:
 			return []any{}, b.expect(stream.KindArrayEnd)
 		case stream.FormTabular:
@@ -159,7 +167,7 @@ func (b *builder) object() (any, error) {
 			return nil, err
 		}
 		if ev.Kind == stream.KindObjectEnd {
-			return obj, nil
+			return b.objs.Box(obj), nil
 		}
 		key := string(ev.Key)
 		v, err := b.value(ev)
@@ -178,7 +186,7 @@ func (b *builder) items() (any, error) {
 			return nil, err
 		}
 		if ev.Kind == stream.KindArrayEnd {
-			return arr, nil
+			return b.arrs.Box(arr), nil
 		}
 		v, err := b.value(ev)
 		if err != nil {
@@ -186,6 +194,31 @@ func (b *builder) items() (any, error) {
 		}
 		arr = append(arr, v)
 	}
+}
+
+// scalar is scalarValue with the value boxed in the builder's slabs.
+func (b *builder) scalar(s *lexer.Scalar) (any, error) {
+	switch s.Kind {
+	case lexer.KindString:
+		return b.strs.Box(string(s.Bytes)), nil
+	case lexer.KindInt:
+		return b.int(s.Int), nil
+	case lexer.KindFloat:
+		f, err := lexer.ParseFloat(s.Bytes)
+		if err != nil {
+			return nil, lexer.Errorf(lexer.OutOfRange, "number %s is outside the binary64 range", s.Bytes)
+		}
+		return b.floats.Box(f), nil
+	}
+	return scalarValue(*s)
+}
+
+// int boxes v; the runtime boxes small values without allocating.
+func (b *builder) int(v int64) any {
+	if v >= 0 && v < 256 {
+		return v
+	}
+	return b.ints.Box(v)
 }
 
 func scalarValue(s lexer.Scalar) (any, error) {
@@ -299,7 +332,7 @@ func (b *builder) eval(p *tablePlan, c *column, ev *stream.Event) (any, cellStat
 	case allNull:
 		return nil, cellNull, nil
 	}
-	return obj, cellValue, nil
+	return b.objs.Box(obj), cellValue, nil
 }
 
 // tablePlan is how the rows of one field declaration become objects. Plans
@@ -442,12 +475,12 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 	case lexer.KindBool:
 		return c.Bool, cellValue, nil
 	case lexer.KindInt:
-		return c.Int, cellValue, nil
+		return b.int(c.Int), cellValue, nil
 	case lexer.KindAttach, lexer.KindAttachSchema:
 		return nil, cellValue, nil
 	case lexer.KindString:
 	default:
-		v, err := scalarValue(*c)
+		v, err := b.scalar(c)
 		return v, cellValue, err
 	}
 	im := &p.intern[j]
@@ -481,7 +514,7 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 	} else {
 		s = string(c.Bytes)
 	}
-	var v any = s
+	v := b.strs.Box(s)
 	if slot != nil {
 		slot.s, slot.v = s, v
 	}
@@ -509,9 +542,9 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 		}
 		if ev.Kind == stream.KindArrayEnd || ev.Kind == stream.KindObjectEnd {
 			if keyed {
-				return obj, nil
+				return b.objs.Box(obj), nil
 			}
-			return arr, nil
+			return b.arrs.Box(arr), nil
 		}
 		if ev.Kind != stream.KindRow {
 			return nil, errors.New("gcf: internal error: unexpected " + ev.Kind.String() + " in a table")
@@ -541,9 +574,9 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 			return nil, err
 		}
 		if keyed {
-			obj = append(obj, Member{key, row})
+			obj = append(obj, Member{key, b.objs.Box(row)})
 		} else {
-			arr = append(arr, row)
+			arr = append(arr, b.objs.Box(row))
 		}
 	}
 }
@@ -557,15 +590,15 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 		}
 		if nx.Kind == stream.KindInlineBody {
 			b.peeked = false
-			inner := make(Object, len(nx.Fields))
+			inner := b.members(len(nx.Fields))
 			for i, f := range nx.Fields {
-				v, err := scalarValue(nx.Cells[i])
+				v, err := b.scalar(&nx.Cells[i])
 				if err != nil {
 					return nil, err
 				}
-				inner[i] = Member{string(f), v}
+				inner = append(inner, Member{string(f), v})
 			}
-			if err := row.fill(p.fieldNames[nx.Field], inner); err != nil {
+			if err := row.fill(p.fieldNames[nx.Field], b.objs.Box(inner)); err != nil {
 				return nil, err
 			}
 			continue

@@ -1,0 +1,64 @@
+// Package box stores values in interfaces without one heap allocation per
+// value. Converting a string, float64, int64 or slice to an interface
+// normally allocates a small copy of it; a Slab instead copies the value
+// into a shared chunk and returns an interface that points at that copy.
+//
+// An interface made here is indistinguishable from one made by an ordinary
+// conversion: type switches, assertions, reflect and equality behave the
+// same. The cost is retention: a chunk stays alive while any value boxed in
+// it does. The package relies on the Go runtime's two-word layout of an
+// empty interface (type, pointer to data), which every Go release has used;
+// TestLayout fails if that ever changes.
+package box
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// eface is the runtime's layout of an empty interface.
+type eface struct {
+	typ  unsafe.Pointer
+	data unsafe.Pointer
+}
+
+// chunk is how many values one slab allocation holds.
+const chunk = 256
+
+// Slab boxes values of type T, chunk by chunk. T must be a type whose
+// interface form holds a pointer to the value (a string, number or slice),
+// not the value itself; Box panics for pointer-shaped types such as
+// pointers and maps. The zero value is ready for use. A Slab is not safe for
+// concurrent use.
+type Slab[T any] struct {
+	typ unsafe.Pointer
+	buf []T
+}
+
+// Box returns v as an interface whose data is a copy of v in the slab. The
+// copy is never written again.
+func (s *Slab[T]) Box(v T) any {
+	if len(s.buf) == cap(s.buf) {
+		s.refill()
+	}
+	s.buf = append(s.buf, v)
+	e := eface{typ: s.typ, data: unsafe.Pointer(&s.buf[len(s.buf)-1])}
+	return *(*any)(unsafe.Pointer(&e))
+}
+
+func (s *Slab[T]) refill() {
+	if s.typ == nil {
+		t := reflect.TypeFor[T]()
+		switch t.Kind() {
+		case reflect.String, reflect.Float64, reflect.Float32, reflect.Int64, reflect.Int32, reflect.Uint64,
+			reflect.Uint32, reflect.Int, reflect.Uint, reflect.Slice, reflect.Complex128:
+		default:
+			panic(fmt.Sprintf("box: %v is not a boxable kind", t))
+		}
+		var zero T
+		v := any(zero)
+		s.typ = (*eface)(unsafe.Pointer(&v)).typ
+	}
+	s.buf = make([]T, 0, chunk)
+}
