@@ -358,10 +358,8 @@ type internMap struct {
 	off           bool
 }
 
-type internSlot struct {
-	s string
-	v any
-}
+// internSlot holds a boxed string, or nil; the string itself is the key.
+type internSlot = any
 
 const (
 	internSlots  = 1024 // per column; a power of two
@@ -491,9 +489,9 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 		}
 		slot = &im.slots[internHash(c.Bytes)]
 		im.lookups++
-		if slot.v != nil && slot.s == string(c.Bytes) {
+		if s, ok := (*slot).(string); ok && s == string(c.Bytes) {
 			im.hits++
-			return slot.v, cellValue, nil
+			return *slot, cellValue, nil
 		}
 		// A column of mostly unique values (names, ids, emails) stops
 		// interning: fewer than one hit in four lookups is not worth it.
@@ -516,7 +514,7 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 	}
 	v := b.strs.Box(s)
 	if slot != nil {
-		slot.s, slot.v = s, v
+		*slot = v
 	}
 	return v, cellValue, nil
 }
