@@ -94,6 +94,8 @@ type Decoder struct {
 
 	scratch []byte
 	cells   []lexer.Scalar
+	// fastMarkers reports that the row fastCells accepted holds ^ markers.
+	fastMarkers bool
 	hdrKeys [][]byte
 
 	stack    []frame

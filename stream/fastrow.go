@@ -26,11 +26,13 @@ var plainByte = func() (t [256]bool) {
 }()
 
 // fastCells fills d.cells with the want cells of b[p:], or returns false.
+// It sets d.fastMarkers when a cell is a bare ^ marker.
 func (d *Decoder) fastCells(b []byte, p, want int) bool {
 	if cap(d.cells) < want {
 		d.cells = make([]lexer.Scalar, 0, want)
 	}
 	cells := d.cells[:want]
+	d.fastMarkers = false
 	i := p
 	for n := 0; ; n++ {
 		if n == want || i >= len(b) {
@@ -60,7 +62,16 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 				i = j
 				goto next
 			}
-		} else if c == ' ' || c == '^' {
+		} else if c == '^' {
+			// A bare attachment marker; ^{...} takes the general path.
+			if j := i + 1; j == len(b) || b[j] == '|' {
+				setCell(s, lexer.KindAttach, 0, b[i:j], start+1)
+				d.fastMarkers = true
+				i = j
+				goto next
+			}
+			return false
+		} else if c == ' ' {
 			return false
 		}
 		// Any other bare token: find its end, eight bytes at a time while

@@ -70,7 +70,7 @@ func (d *Decoder) row(f *frame) error {
 	f.markers, f.matched = f.markers[:n], f.matched[:n]
 	any := false
 	f.unmatched = 0
-	if fast { // a fast row holds no markers
+	if fast && !d.fastMarkers { // a fast row without markers
 		if f.hadMarkers {
 			clear(f.markers)
 			clear(f.matched)
@@ -80,7 +80,7 @@ func (d *Decoder) row(f *frame) error {
 		f.hadMarkers = true
 	}
 	for j := range d.cells {
-		if fast {
+		if fast && !d.fastMarkers {
 			break
 		}
 		s := &d.cells[j]
