@@ -2,8 +2,10 @@ package gcf
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"reflect"
 	"strconv"
 	"strings"
@@ -37,10 +39,11 @@ type builder struct {
 	data []byte // the whole input, when decoding from memory
 	src  string // data as one string, made on first use; unescaped row strings are substrings of it
 
-	plans   map[string]*tablePlan
-	keyBuf  []byte
-	slab    []Member
-	anySlab []any
+	plans    map[string]*tablePlan
+	lastPlan *tablePlan
+	keyBuf   []byte
+	slab     []Member
+	anySlab  []any
 
 	// Boxes for decoded values: most values cost no allocation of their own.
 	strs   box.Slab[string]
@@ -340,6 +343,7 @@ func (b *builder) eval(p *tablePlan, c *column, ev *stream.Event) (any, cellStat
 // a declaration (`.items [N]` under every order) build it once.
 type tablePlan struct {
 	cols       []*column
+	from       int // 1 for a keyed map, whose first field is the key
 	fieldNames []string
 	flat       bool                      // no path columns: cols[k] is field from+k
 	intern     []internMap               // per field: boxed strings seen in that column
@@ -362,20 +366,50 @@ type internMap struct {
 type internSlot = any
 
 const (
-	internSlots  = 1024 // per column; a power of two
-	internSample = 256  // lookups after which a column must show repeats
+	internBits   = 10
+	internSlots  = 1 << internBits // per column
+	internSample = 256             // lookups after which a column must show repeats
 )
 
-// internHash spreads b over the slots.
+// internHash spreads b over the slots. It reads at most the first and last
+// eight bytes, which tell apart the short repeated values interning is for.
 func internHash(b []byte) uint32 {
-	h := uint32(len(b)) * 0x9e3779b1
-	for _, c := range b {
-		h = (h ^ uint32(c)) * 0x01000193
+	n := len(b)
+	var h uint64
+	if n >= 8 {
+		h = binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n-8:]), 29)
+	} else {
+		for _, c := range b {
+			h = h<<8 | uint64(c)
+		}
 	}
-	return (h ^ h>>15) & (internSlots - 1)
+	h = (h ^ uint64(n)) * 0x9e3779b97f4a7c15
+	return uint32(h >> (64 - internBits))
 }
 
 func (b *builder) plan(fields [][]byte, from int) *tablePlan {
+	if p := b.lastPlan; p != nil && p.from == from && p.sameFields(fields) {
+		return p // the common case: sibling tables with one declaration
+	}
+	p := b.lookupPlan(fields, from)
+	b.lastPlan = p
+	return p
+}
+
+// sameFields reports whether the plan was built for these field names.
+func (p *tablePlan) sameFields(fields [][]byte) bool {
+	if len(fields) != len(p.fieldNames) {
+		return false
+	}
+	for i, f := range fields {
+		if string(f) != p.fieldNames[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) lookupPlan(fields [][]byte, from int) *tablePlan {
 	b.keyBuf = b.keyBuf[:0]
 	b.keyBuf = append(b.keyBuf, byte('0'+from))
 	for _, f := range fields {
@@ -386,7 +420,7 @@ func (b *builder) plan(fields [][]byte, from int) *tablePlan {
 	if p, ok := b.plans[string(b.keyBuf)]; ok {
 		return p
 	}
-	p := &tablePlan{cols: columnPlan(fields, from), fieldNames: make([]string, len(fields)), intern: make([]internMap, len(fields))}
+	p := &tablePlan{cols: columnPlan(fields, from), from: from, fieldNames: make([]string, len(fields)), intern: make([]internMap, len(fields))}
 	for i, f := range fields {
 		p.fieldNames[i] = string(f)
 	}
