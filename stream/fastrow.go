@@ -62,6 +62,18 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 				i = j
 				goto next
 			}
+			// A plain decimal fraction (int "." digits), the usual float.
+			if nd := j - digits; nd > 0 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
+				k := j + 1
+				for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+					k++
+				}
+				if k > j+1 && (k == len(b) || b[k] == '|') {
+					setCell(s, lexer.KindFloat, 0, b[start:k], start+1)
+					i = k
+					goto next
+				}
+			}
 		} else if c == '^' {
 			// A bare attachment marker; ^{...} takes the general path.
 			if j := i + 1; j == len(b) || b[j] == '|' {

@@ -13,7 +13,7 @@ import (
 // whenever it accepts a row.
 func TestFastCellsMatchScanner(t *testing.T) {
 	pieces := []string{"0", "7", "-", "-3", "12", "007", "1.5", "1e3", "-0", "9223372036854775807", "99999999999999999999",
-		"true", "false", "tru", "~", "^", "^{a}", "x", "a b", " a", "a ", "\t", "\"q\"", "a\"b", "", "é", "#", "@", "ab|", "\x01", "-a", "0x"}
+		"true", "false", "tru", "~", "^", "^{a}", "x", "a b", " a", "a ", "\t", "\"q\"", "a\"b", "", "é", "#", "@", "ab|", "\x01", "-a", "0x", "1.", ".5", "0.5", "-1.25", "1.5.5", "3.", "-."}
 	r := rand.New(rand.NewPCG(3, 4))
 	d := &Decoder{}
 	accepted := 0
