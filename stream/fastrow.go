@@ -15,16 +15,6 @@ import (
 // reports any error. The two must agree on every plain row; the fuzz
 // targets and TestFastCellsMatchScanner check that they do.
 
-// plainByte marks the bytes a fast cell may contain: printable ASCII
-// except the cell delimiter and the quote.
-var plainByte = func() (t [256]bool) {
-	for c := 0x21; c < 0x7f; c++ {
-		t[c] = c != '|' && c != '"'
-	}
-	t[' '] = true // inside a cell only; edges are checked separately
-	return t
-}()
-
 // fastCells fills d.cells with the want cells of b[p:], or returns false.
 // It sets d.fastMarkers when a cell is a bare ^ marker.
 func (d *Decoder) fastCells(b []byte, p, want int) bool {
@@ -42,16 +32,23 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 		c := b[i]
 		s := &cells[n]
 		if c >= '0' && c <= '9' || c == '-' {
-			// A plain integer, parsed while scanning.
+			// A plain integer, parsed eight digits at a time.
 			j := i
 			if c == '-' {
 				j++
 			}
 			digits := j
 			var u uint64
-			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-				u = u*10 + uint64(b[j]-'0')
-				j++
+			for {
+				w := word(b, j)
+				k := bits.TrailingZeros64(nonDigits(w)) >> 3
+				if k > 0 {
+					u = u*pow10[k] + parseDigits(w, k)
+				}
+				j += k
+				if k < 8 || j-digits > 18 {
+					break
+				}
 			}
 			if nd := j - digits; nd > 0 && nd <= 18 && (b[digits] != '0' || nd == 1) && (j == len(b) || b[j] == '|') {
 				v := int64(u)
@@ -65,8 +62,12 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 			// A plain decimal fraction (int "." digits), the usual float.
 			if nd := j - digits; nd > 0 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
 				k := j + 1
-				for k < len(b) && b[k] >= '0' && b[k] <= '9' {
-					k++
+				for {
+					m := bits.TrailingZeros64(nonDigits(word(b, k))) >> 3
+					k += m
+					if m < 8 {
+						break
+					}
 				}
 				if k > j+1 && (k == len(b) || b[k] == '|') {
 					setCell(s, lexer.KindFloat, 0, b[start:k], start+1)
@@ -86,17 +87,14 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 		} else if c == ' ' {
 			return false
 		}
-		// Any other bare token: find its end, eight bytes at a time while
-		// they last, then classify it.
-		for i+8 <= len(b) {
-			if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+		// Any other bare token: find its end eight bytes at a time, then
+		// classify it.
+		for {
+			if m := stopMask(word(b, i)); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			i += 8
-		}
-		for i < len(b) && plainByte[b[i]] {
-			i++
 		}
 		if i < len(b) && b[i] != '|' || i == start || b[i-1] == ' ' {
 			return false // a quote, a control or non-ASCII byte, or whitespace at an edge
@@ -152,3 +150,40 @@ func stopMask(x uint64) uint64 {
 // zeroByte has the high bit set in the lowest zero byte of v (and perhaps
 // spuriously above it).
 func zeroByte(v uint64) uint64 { return (v - ones) &^ v & highs }
+
+// word returns the eight bytes of b from i, with the bytes past the end of
+// b read as '|' so that every scan stops there. It reads the bytes past the
+// end from b's spare capacity when there are eight (the line's buffer
+// continues), and otherwise copies.
+func word(b []byte, i int) uint64 {
+	if i+8 <= len(b) {
+		return binary.LittleEndian.Uint64(b[i:])
+	}
+	const pad = '|' * ones
+	if i+8 <= cap(b) {
+		keep := uint64(1)<<(8*(len(b)-i)) - 1
+		return binary.LittleEndian.Uint64(b[i:i+8])&keep | pad&^keep
+	}
+	buf := [8]byte{'|', '|', '|', '|', '|', '|', '|', '|'}
+	copy(buf[:], b[i:])
+	return binary.LittleEndian.Uint64(buf[:])
+}
+
+// nonDigits has the high bit set in exactly the bytes of w that are not
+// ASCII digits.
+func nonDigits(w uint64) uint64 {
+	hi := w&0xf0f0f0f0f0f0f0f0 ^ 0x3030303030303030                  // zero where the high nibble is 3
+	lo := w&0x0f0f0f0f0f0f0f0f + 0x0606060606060606                  // bit 4 set where the low nibble is above 9
+	return ((hi&^highs+^uint64(highs))|hi)&highs | lo&(ones*0x10)<<3 // no carry crosses a byte
+}
+
+// parseDigits returns the value of the first k (1 to 8) bytes of w, which
+// are ASCII digits, the first byte being the most significant.
+func parseDigits(w uint64, k int) uint64 {
+	v := w << (8 * (8 - k)) & 0x0f0f0f0f0f0f0f0f // the digits, after 8-k leading zeros
+	v = v * (10<<8 + 1) >> 8 & 0x00ff00ff00ff00ff
+	v = v * (100<<16 + 1) >> 16 & 0x0000ffff0000ffff
+	return v * (10000<<32 + 1) >> 32
+}
+
+var pow10 = [9]uint64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,7 +13,7 @@ import (
 // The fast row path must produce exactly the cells of the general scanner
 // whenever it accepts a row.
 func TestFastCellsMatchScanner(t *testing.T) {
-	pieces := []string{"0", "7", "-", "-3", "12", "007", "1.5", "1e3", "-0", "9223372036854775807", "99999999999999999999",
+	pieces := []string{"0", "7", "12345678", "123456789", "1234567812345678", "99999999", "-10000000", "4294967296", "1.25", "12345678.5", "-", "-3", "12", "007", "1.5", "1e3", "-0", "9223372036854775807", "99999999999999999999",
 		"true", "false", "tru", "~", "^", "^{a}", "x", "a b", " a", "a ", "\t", "\"q\"", "a\"b", "", "é", "#", "@", "ab|", "\x01", "-a", "0x", "1.", ".5", "0.5", "-1.25", "1.5.5", "3.", "-."}
 	r := rand.New(rand.NewPCG(3, 4))
 	d := &Decoder{}
@@ -27,6 +28,13 @@ func TestFastCellsMatchScanner(t *testing.T) {
 			}
 		}
 		line := []byte(strings.Join(parts, "|"))
+		switch r.IntN(3) {
+		case 0: // the line ends its buffer: no byte past it may be read
+			line = line[:len(line):len(line)]
+		case 1: // the line's buffer goes on with other bytes
+			buf := append(line, []byte(pieces[r.IntN(len(pieces))]+"\n7|8")...)
+			line = buf[:len(line)]
+		}
 		want := 1 + r.IntN(5)
 		d.cells = d.cells[:0]
 		if !d.fastCells(line, 0, want) {
@@ -55,5 +63,46 @@ func TestFastCellsMatchScanner(t *testing.T) {
 	}
 	if accepted < 10000 {
 		t.Fatalf("the fast path accepted only %d rows", accepted)
+	}
+}
+
+func TestDigitWords(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 100000 {
+		var b [8]byte
+		for i := range b {
+			if r.IntN(4) == 0 {
+				b[i] = byte(r.IntN(256))
+			} else {
+				b[i] = byte('0' + r.IntN(10))
+			}
+		}
+		w := word(b[:], 0)
+		k := 0
+		for k < 8 && b[k] >= '0' && b[k] <= '9' {
+			k++
+		}
+		for i := range 8 {
+			isDigit := b[i] >= '0' && b[i] <= '9'
+			if got := nonDigits(w)>>(8*i+7)&1 == 0; got != isDigit {
+				t.Fatalf("%q: byte %d digit=%v, nonDigits says %v", b, i, isDigit, got)
+			}
+		}
+		if k == 0 {
+			continue
+		}
+		want, _ := strconv.ParseUint(string(b[:k]), 10, 64)
+		if got := parseDigits(w, k); got != want {
+			t.Fatalf("parseDigits(%q, %d) = %d, want %d", b, k, got, want)
+		}
+	}
+}
+
+func TestWordPadsPastTheEnd(t *testing.T) {
+	buf := []byte("ab\n1234567")
+	for _, b := range [][]byte{buf[:2], buf[:2:2], []byte("ab")} {
+		if got, want := word(b, 0), word([]byte("ab||||||"), 0); got != want {
+			t.Fatalf("word(%q, cap %d) = %x, want %x", b, cap(b), got, want)
+		}
 	}
 }
