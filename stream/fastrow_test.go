@@ -2,8 +2,8 @@ package stream
 
 import (
 	"math/rand/v2"
-	"strconv"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
