@@ -18,8 +18,9 @@ import (
 // DecodeGeneric decodes a generic-profile payload into the JSON data model:
 // Object (member order kept), []any, int64, float64, string, bool or nil.
 // Strings from table rows share one copy of the input rather than each
-// being copied, so a decoded value keeps that copy alive while any of
-// those strings is in use.
+// being copied, and values are stored in interfaces from shared chunks
+// rather than one allocation each, so a decoded value keeps that copy (and
+// its chunk, a few kilobytes) alive while it is in use.
 // Malformed input yields a *SyntaxError with the line, column and SPEC
 // §16.5 category. It is a consumer of the pull decoder's events.
 func DecodeGeneric(data []byte, opts ...Option) (any, error) {
