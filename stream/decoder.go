@@ -355,7 +355,7 @@ func (d *Decoder) step() error {
 		if d.atEOF {
 			return d.end()
 		}
-		if d.level == 0 && bytes.HasPrefix(d.body, []byte("##!")) {
+		if d.level == 0 && startsWith(d.body, "##!") {
 			return d.summary()
 		}
 		switch d.rootKind {
@@ -378,7 +378,7 @@ func (d *Decoder) header() error {
 	}
 	d.beginLine()
 	line := d.raw
-	if !bytes.HasPrefix(line, []byte("GCF")) || (len(line) > 3 && line[3] != ' ') {
+	if !startsWith(line, "GCF") || (len(line) > 3 && line[3] != ' ') {
 		return d.errAt(1, lexer.MissingHeader, "the first line must begin with GCF")
 	}
 	d.hdrKeys = d.hdrKeys[:0]
@@ -437,7 +437,7 @@ func (d *Decoder) header() error {
 // root parses the first body line and opens the root value (SPEC §7.1).
 func (d *Decoder) root() error {
 	d.state = stAfterRoot
-	if d.atEOF || (d.level == 0 && bytes.HasPrefix(d.body, []byte("##!"))) {
+	if d.atEOF || (d.level == 0 && startsWith(d.body, "##!")) {
 		// empty root object
 		d.push(fObject, 0, KindObjectEnd)
 		d.ev = Event{Kind: KindObjectStart, Role: RoleRoot, Form: FormSection, ID: -1, Field: -1, Line: d.lineNo}
@@ -462,7 +462,7 @@ func (d *Decoder) root() error {
 		d.ev = Event{Kind: KindScalar, Role: RoleRoot, Value: s, ID: -1, Field: -1, Line: d.lineNo}
 		return nil
 	}
-	if bytes.HasPrefix(b, []byte("## [")) {
+	if startsWith(b, "## [") {
 		d.rootKind = rootCounted
 		return d.container(3, RoleRoot, nil, -1, -1, 0, anyForm)
 	}
@@ -564,7 +564,7 @@ func (d *Decoder) stepFrame() (done bool, err error) {
 	case fClosed:
 		return true, d.pop()
 	case fObject:
-		if d.atEOF || d.level < f.indent || (d.level == 0 && bytes.HasPrefix(d.body, []byte("##!"))) {
+		if d.atEOF || d.level < f.indent || (d.level == 0 && startsWith(d.body, "##!")) {
 			return true, d.pop()
 		}
 		if d.level > f.indent {
@@ -579,7 +579,7 @@ func (d *Decoder) stepFrame() (done bool, err error) {
 			}
 		}
 		if d.atEOF || d.level < f.indent || (f.count >= 0 && f.seen == f.count) ||
-			(d.level == f.indent && bytes.HasPrefix(d.body, []byte("##"))) {
+			(d.level == f.indent && startsWith(d.body, "##")) {
 			return true, d.pop()
 		}
 		if d.level > f.indent {
@@ -588,7 +588,7 @@ func (d *Decoder) stepFrame() (done bool, err error) {
 		return true, d.row(f)
 	case fExpanded:
 		if d.atEOF || d.level < f.indent || (f.count >= 0 && f.seen == f.count) ||
-			(d.level == f.indent && (d.body[0] != '@' || f.count < 0 && bytes.HasPrefix(d.body, []byte("##")))) {
+			(d.level == f.indent && (d.body[0] != '@' || f.count < 0 && startsWith(d.body, "##"))) {
 			return true, d.pop()
 		}
 		if d.level > f.indent {
@@ -614,7 +614,7 @@ func (d *Decoder) checkPlain(s lexer.Scalar) error {
 func (d *Decoder) member(f *frame) error {
 	d.beginLine()
 	b := d.body
-	if bytes.HasPrefix(b, []byte("## ")) {
+	if startsWith(b, "## ") {
 		key, pos, err := lexer.ScanKey(b, 3, &d.scratch)
 		if err != nil {
 			return d.lexErr(err)
@@ -974,3 +974,7 @@ func (f *frame) setShared(field int, name []byte, decl [][]byte) {
 	}
 	f.sharedName[string(name)] = c
 }
+
+// startsWith reports whether b begins with p. With p a constant, the
+// comparison compiles to a few loads rather than a call.
+func startsWith(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }

@@ -106,3 +106,57 @@ func TestWordPadsPastTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// plainFields must split exactly like strings.Fields on spaces whenever the
+// line is printable ASCII, and refuse any other line.
+func TestPlainFieldsMatchesSplit(t *testing.T) {
+	pieces := []string{"a", "fn", "github.com/x/y.Z", " ", "  ", "0.5", "é", "\t", "~", "@1", "x\x7f"}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 100000 {
+		var sb strings.Builder
+		for range r.IntN(8) {
+			sb.WriteString(pieces[r.IntN(len(pieces))])
+			if r.IntN(2) == 0 {
+				sb.WriteByte(' ')
+			}
+		}
+		line := []byte(sb.String())
+		if r.IntN(2) == 0 {
+			line = line[:len(line):len(line)]
+		} else {
+			line = append(line, "\nzz zz zz"...)[:len(line)]
+		}
+		from := 0
+		if len(line) > 0 {
+			from = r.IntN(len(line))
+		}
+		max := 1 + r.IntN(6)
+		cells, ok, plain := plainFields(nil, line, from, 10, max)
+		rest := string(line[from:])
+		isPlain := true
+		for _, c := range []byte(rest) {
+			isPlain = isPlain && c >= 0x20 && c <= 0x7e
+		}
+		if plain != isPlain {
+			t.Fatalf("%q from %d: plain=%v, want %v", line, from, plain, isPlain)
+		}
+		if !plain {
+			continue
+		}
+		want := strings.FieldsFunc(rest, func(c rune) bool { return c == ' ' })
+		if ok != (len(want) <= max) {
+			t.Fatalf("%q from %d max %d: ok=%v for %d fields", line, from, max, ok, len(want))
+		}
+		if !ok {
+			want = want[:max]
+		}
+		if len(cells) != len(want) {
+			t.Fatalf("%q from %d: %d cells, want %d", line, from, len(cells), len(want))
+		}
+		for k, c := range cells {
+			if string(c.Bytes) != want[k] || c.Kind != lexer.KindString || string(line[c.Col-10:c.Col-10+len(c.Bytes)]) != want[k] {
+				t.Fatalf("%q from %d: cell %d = %+v, want %q", line, from, k, c, want[k])
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"math/bits"
 	"strconv"
 
 	"github.com/gcfkit/gcf/lexer"
@@ -64,7 +65,7 @@ func (g *graphState) headerField(key, val []byte) {
 // graphStep reads the next graph-profile line (SPEC §5, §6, §6a, §9, §10).
 func (d *Decoder) graphStep() error {
 	g := &d.g
-	if d.atEOF || d.level == 0 && bytes.HasPrefix(d.body, []byte("##!")) {
+	if d.atEOF || d.level == 0 && startsWith(d.body, "##!") {
 		if err := d.graphClose(); err != nil {
 			return err
 		}
@@ -81,7 +82,7 @@ func (d *Decoder) graphStep() error {
 	}
 	d.beginLine()
 	b := d.body
-	if bytes.HasPrefix(b, []byte("## ")) {
+	if startsWith(b, "## ") {
 		if err := d.graphSectionEnd(); err != nil {
 			return err
 		}
@@ -121,28 +122,9 @@ func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 	cells := d.cells[:0]
 	base := 2*d.level + 1
 	n := len(b)
-	if lexer.PlainASCII(b[from:]) {
-		// Only spaces separate fields: find them with IndexByte.
-		for i := from; i < n; {
-			if b[i] == ' ' {
-				i++
-				continue
-			}
-			j := bytes.IndexByte(b[i:], ' ')
-			if j < 0 {
-				j = n
-			} else {
-				j += i
-			}
-			if len(cells) == max {
-				d.cells = cells
-				return false, true
-			}
-			cells = appendCell(cells, lexer.KindString, b[i:j], base+i)
-			i = j
-		}
+	if cells, ok, plain := plainFields(d.cells[:0], b, from, base, max); plain {
 		d.cells = cells
-		return true, true
+		return ok, true
 	}
 	clean = true
 	for i := from; ; {
@@ -173,6 +155,36 @@ func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 	}
 	d.cells = cells
 	return true, clean
+}
+
+// plainFields is fields for a line of printable ASCII, where only spaces
+// separate fields. It reads eight bytes at a time, each word giving the
+// positions of the spaces and whether any byte is not printable ASCII;
+// plain is false (and nothing else counts) when one is not.
+func plainFields(cells []lexer.Scalar, b []byte, from, base, max int) (_ []lexer.Scalar, ok, plain bool) {
+	n, start := len(b), from
+	over := false // more than max fields
+	for i := from; i <= n; i += 8 {
+		w := padWord(b, i, ' ') // past the end: spaces, so the end closes the last field
+		if ((w-' '*ones)&^w|(w+ones)|w)&highs != 0 {
+			return cells, false, false // a byte outside 0x20-0x7E
+		}
+		for sp := exactByte(w, ' '); sp != 0; sp &= sp - 1 {
+			pos := i + bits.TrailingZeros64(sp)>>3
+			if pos > n {
+				break
+			}
+			if pos > start {
+				if len(cells) < max {
+					cells = appendCell(cells, lexer.KindString, b[start:pos], base+start)
+				} else {
+					over = true
+				}
+			}
+			start = pos + 1
+		}
+	}
+	return cells, !over, true
 }
 
 // printable reports whether t is non-empty printable non-space ASCII (%x21-7E).

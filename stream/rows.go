@@ -195,7 +195,7 @@ func (d *Decoder) rowChild(f *frame) (bool, error) {
 		if b[0] == '.' {
 			return true, d.attachment(f)
 		}
-		if j := f.nextEligible(); j >= 0 && !(d.level == f.indent && bytes.HasPrefix(b, []byte("##"))) {
+		if j := f.nextEligible(); j >= 0 && !(d.level == f.indent && startsWith(b, "##")) {
 			return true, d.inlineBody(f, j)
 		}
 		if d.level == f.indent+1 {
@@ -380,7 +380,7 @@ func (d *Decoder) item(f *frame) error {
 func (d *Decoder) summary() error {
 	d.beginLine()
 	b := d.body
-	if !bytes.HasPrefix(b, []byte("##! summary")) || (len(b) > 11 && b[11] != ' ') {
+	if !startsWith(b, "##! summary") || (len(b) > 11 && b[11] != ' ') {
 		return d.bodyErr(0, lexer.InvalidSummary, "expected ##! summary")
 	}
 	d.hdrKeys = d.hdrKeys[:0]
