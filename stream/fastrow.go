@@ -160,15 +160,29 @@ func zeroByte(v uint64) uint64 { return (v - ones) &^ v & highs }
 
 // word returns the eight bytes of b from i, with the bytes past the end of
 // b read as '|' so that every scan of a row stops there.
-func word(b []byte, i int) uint64 { return padWord(b, i, '|') }
+func word(b []byte, i int) uint64 {
+	if i+8 <= len(b) {
+		return binary.LittleEndian.Uint64(b[i:])
+	}
+	return padTail(b, i, '|')
+}
 
 // padWord returns the eight bytes of b from i, with the bytes past the end
-// of b read as pad. It reads the bytes past the end from b's spare capacity
-// when there are eight (the line's buffer continues), and otherwise copies.
+// of b read as pad.
 func padWord(b []byte, i int, pad byte) uint64 {
 	if i+8 <= len(b) {
 		return binary.LittleEndian.Uint64(b[i:])
 	}
+	return padTail(b, i, pad)
+}
+
+// padTail is padWord for the last word of b. It reads the bytes past the
+// end from b's spare capacity when there are eight (the line's buffer
+// continues), and otherwise copies. It is kept out of line so that word
+// and padWord inline.
+//
+//go:noinline
+func padTail(b []byte, i int, pad byte) uint64 {
 	fill := uint64(pad) * ones
 	if i+8 <= cap(b) {
 		keep := uint64(1)<<(8*(len(b)-i)) - 1
