@@ -242,8 +242,10 @@ func (d *Decoder) load() error {
 		}
 		d.lineNo = d.lr.lineNo
 		d.lineOff = d.lr.lineOff
-		if bad := lexer.CheckUTF8(line); bad != nil {
-			return d.wrap(bad, 0)
+		if !d.lr.ascii() {
+			if bad := lexer.CheckUTF8(line); bad != nil {
+				return d.wrap(bad, 0)
+			}
 		}
 		if d.state == stHeader {
 			// The first line is the header as it stands: blank lines are
