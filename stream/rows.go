@@ -62,46 +62,25 @@ func (d *Decoder) row(f *frame) error {
 		return d.bodyErr(0, lexer.RowWidthMismatch, "row has "+cellCount(len(d.cells), len(f.fields))+
 			" values but the header declares "+strconv.Itoa(len(f.fields))+" fields")
 	}
-	n := len(f.fields)
-	if cap(f.markers) < n {
-		f.markers = make([]uint8, n)
-		f.matched = make([]bool, n)
-	}
-	f.markers, f.matched = f.markers[:n], f.matched[:n]
 	any := false
 	f.unmatched = 0
-	if fast && !d.fastMarkers { // a fast row without markers
+	if n := len(f.fields); len(f.markers) != n {
+		if cap(f.markers) < n {
+			f.markers = make([]uint8, n)
+			f.matched = make([]bool, n)
+		}
+		f.markers, f.matched = f.markers[:n], f.matched[:n]
+	}
+	if fast && !d.fastMarkers { // a plain row: no marker to record
 		if f.hadMarkers {
 			clear(f.markers)
 			clear(f.matched)
 			f.hadMarkers = false
 		}
 	} else {
-		f.hadMarkers = true
-	}
-	for j := range d.cells {
-		if fast && !d.fastMarkers {
-			break
-		}
-		s := &d.cells[j]
-		f.markers[j], f.matched[j] = markNone, false
-		switch s.Kind {
-		case lexer.KindAttach:
-			f.markers[j] = markBare
-			f.unmatched++
-			any = true
-		case lexer.KindAttachSchema:
-			decl, err := d.inlineSchema(s)
-			if err != nil {
-				return err
-			}
-			for len(f.inlineDecl) < n {
-				f.inlineDecl = append(f.inlineDecl, nil)
-			}
-			f.inlineDecl[j] = decl
-			f.markers[j] = markSchema
-			f.unmatched++
-			any = true
+		var err error
+		if any, err = d.markers(f); err != nil {
+			return err
 		}
 	}
 	if f.keyed {
@@ -137,6 +116,37 @@ func (d *Decoder) row(f *frame) error {
 	d.ev = Event{Kind: KindRow, ID: id, Field: -1, Fields: f.fields, Cells: d.cells, Line: d.lineNo,
 		Offset: d.lineOff + int64(2*d.level)}
 	return nil
+}
+
+// markers records the row's attachment markers (^ and ^{fields}) in f and
+// reports whether it has any.
+func (d *Decoder) markers(f *frame) (bool, error) {
+	n := len(f.fields)
+	f.hadMarkers = true
+	any := false
+	for j := range d.cells {
+		s := &d.cells[j]
+		f.markers[j], f.matched[j] = markNone, false
+		switch s.Kind {
+		case lexer.KindAttach:
+			f.markers[j] = markBare
+			f.unmatched++
+			any = true
+		case lexer.KindAttachSchema:
+			decl, err := d.inlineSchema(s)
+			if err != nil {
+				return false, err
+			}
+			for len(f.inlineDecl) < n {
+				f.inlineDecl = append(f.inlineDecl, nil)
+			}
+			f.inlineDecl[j] = decl
+			f.markers[j] = markSchema
+			f.unmatched++
+			any = true
+		}
+	}
+	return any, nil
 }
 
 func cellCount(n, want int) string {
