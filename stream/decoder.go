@@ -242,10 +242,8 @@ func (d *Decoder) load() error {
 		}
 		d.lineNo = d.lr.lineNo
 		d.lineOff = d.lr.lineOff
-		if !d.lr.ascii() {
-			if bad := lexer.CheckUTF8(line); bad != nil {
-				return d.wrap(bad, 0)
-			}
+		if bad := lexer.CheckUTF8(line); bad != nil {
+			return d.wrap(bad, 0)
 		}
 		if d.state == stHeader {
 			// The first line is the header as it stands: blank lines are

@@ -2,6 +2,7 @@ package stream
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/gcfkit/gcf/lexer"
 )
@@ -13,6 +14,116 @@ import (
 // byte that needs the general scanner, which then redoes the row and
 // reports any error. The two must agree on every plain row; the fuzz
 // targets and TestFastCellsMatchScanner check that they do.
+
+// fastCells fills d.cells with the want cells of b[p:], or returns false.
+// It sets d.fastMarkers when a cell is a bare ^ marker.
+func (d *Decoder) fastCells(b []byte, p, want int) bool {
+	if cap(d.cells) < want {
+		d.cells = make([]lexer.Scalar, 0, want)
+	}
+	cells := d.cells[:want]
+	d.fastMarkers = false
+	i := p
+	for n := 0; ; n++ {
+		if n == want || i >= len(b) {
+			return false // a width mismatch or an empty last cell: the general path decides
+		}
+		start := i
+		c := b[i]
+		s := &cells[n]
+		if c >= '0' && c <= '9' || c == '-' {
+			// A plain integer, parsed eight digits at a time.
+			j := i
+			if c == '-' {
+				j++
+			}
+			digits := j
+			var u uint64
+			for {
+				w := word(b, j)
+				k := bits.TrailingZeros64(nonDigits(w)) >> 3
+				if k > 0 {
+					u = u*pow10[k] + parseDigits(w, k)
+				}
+				j += k
+				if k < 8 || j-digits > 18 {
+					break
+				}
+			}
+			if nd := j - digits; nd > 0 && nd <= 18 && (b[digits] != '0' || nd == 1) && (j == len(b) || b[j] == '|') {
+				v := int64(u)
+				if c == '-' {
+					v = -v
+				}
+				setCell(s, lexer.KindInt, v, b[start:j], start+1)
+				i = j
+				goto next
+			}
+			// A plain decimal fraction (int "." digits), the usual float.
+			if nd := j - digits; nd > 0 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
+				k := j + 1
+				for {
+					m := bits.TrailingZeros64(nonDigits(word(b, k))) >> 3
+					k += m
+					if m < 8 {
+						break
+					}
+				}
+				if k > j+1 && (k == len(b) || b[k] == '|') {
+					setCell(s, lexer.KindFloat, 0, b[start:k], start+1)
+					i = k
+					goto next
+				}
+			}
+		} else if c == '^' {
+			// A bare attachment marker; ^{...} takes the general path.
+			if j := i + 1; j == len(b) || b[j] == '|' {
+				setCell(s, lexer.KindAttach, 0, b[i:j], start+1)
+				d.fastMarkers = true
+				i = j
+				goto next
+			}
+			return false
+		} else if c == ' ' {
+			return false
+		}
+		// Any other bare token: find its end eight bytes at a time, then
+		// classify it.
+		for {
+			if m := stopMask(word(b, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i < len(b) && b[i] != '|' || i == start || b[i-1] == ' ' {
+			return false // a quote, a control or non-ASCII byte, or whitespace at an edge
+		}
+		switch t := b[start:i]; {
+		case c == 't' && string(t) == "true":
+			setCell(s, lexer.KindBool, 0, t, start+1)
+			s.Bool = true
+		case c == 'f' && string(t) == "false":
+			setCell(s, lexer.KindBool, 0, t, start+1)
+		case c >= '0' && c <= '9' || c == '-' || c == '~':
+			if lexer.ClassifyPlainInto(s, t) != nil {
+				return false
+			}
+			s.Col = start + 1
+		default:
+			setCell(s, lexer.KindString, 0, t, start+1)
+		}
+	next:
+		if i == len(b) {
+			if n+1 != want {
+				return false
+			}
+			d.cells = cells
+			return true
+		}
+		i++ // the delimiter
+	}
+}
 
 // setCell overwrites every field of *s; field by field it compiles to
 // plain stores, cheaper than assigning a composite literal.

@@ -2,7 +2,6 @@ package stream
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"io"
 
@@ -25,15 +24,7 @@ type lineReader struct {
 	lineNo   int
 	lineOff  int64 // offset of the current line
 	empty    int   // consecutive reads that returned nothing
-
-	// lineStart and lineEnd locate the line last returned in buf; the
-	// bytes of buf[lineStart:asciiTo] are known to be ASCII.
-	lineStart, lineEnd int
-	asciiTo            int
 }
-
-// asciiChunk is how far past the current line ascii checks ahead.
-const asciiChunk = 4 << 10
 
 const minRead = 32 << 10
 
@@ -51,7 +42,6 @@ func (lr *lineReader) reset(r io.Reader, maxLine int, maxBytes int64) {
 	lr.maxBytes = maxBytes
 	lr.lineNo = 0
 	lr.lineOff = 0
-	lr.lineStart, lr.lineEnd, lr.asciiTo = 0, 0, 0
 }
 
 // resetBytes makes the reader serve data directly, without copying.
@@ -72,7 +62,6 @@ func (lr *lineReader) next() ([]byte, error) {
 				return nil, lr.tooLong()
 			}
 			line := lr.buf[lr.start:nl]
-			lr.lineStart, lr.lineEnd = lr.start, nl
 			lr.lineOff = lr.offset + int64(lr.start)
 			lr.start = nl + 1
 			lr.lineNo++
@@ -89,7 +78,6 @@ func (lr *lineReader) next() ([]byte, error) {
 				return nil, io.EOF
 			}
 			line := lr.buf[lr.start:lr.end]
-			lr.lineStart, lr.lineEnd = lr.start, lr.end
 			lr.lineOff = lr.offset + int64(lr.start)
 			lr.start = lr.end
 			lr.lineNo++
@@ -101,32 +89,6 @@ func (lr *lineReader) next() ([]byte, error) {
 	}
 }
 
-// ascii reports whether the line last returned by next is all ASCII. It
-// checks ahead of the line, up to asciiChunk bytes of what is buffered, so
-// a run of short ASCII lines costs one pass over their bytes instead of a
-// call per line.
-func (lr *lineReader) ascii() bool {
-	s, e := lr.lineStart, lr.lineEnd
-	if lr.asciiTo < s {
-		lr.asciiTo = s
-	}
-	if e <= lr.asciiTo {
-		return true
-	}
-	limit := max(e, min(lr.end, lr.asciiTo+asciiChunk))
-	buf, i := lr.buf[:limit], lr.asciiTo
-	for ; i+8 <= limit; i += 8 {
-		if binary.LittleEndian.Uint64(buf[i:])&highs != 0 {
-			break
-		}
-	}
-	for i < limit && buf[i] < 0x80 {
-		i++
-	}
-	lr.asciiTo = i
-	return e <= i
-}
-
 func (lr *lineReader) tooLong() error {
 	return &lexer.SyntaxError{Line: lr.lineNo + 1, Column: lr.maxLine + 1, Offset: lr.offset + int64(lr.start),
 		Category: lexer.LineTooLong, Msg: "line exceeds the line-length limit"}
@@ -136,7 +98,6 @@ func (lr *lineReader) tooLong() error {
 func (lr *lineReader) fill() {
 	if lr.start > 0 {
 		n := copy(lr.buf, lr.buf[lr.start:lr.end])
-		lr.asciiTo = max(lr.asciiTo-lr.start, 0)
 		lr.offset += int64(lr.start)
 		lr.start, lr.end = 0, n
 	}
