@@ -1,14 +1,5 @@
-// Package box stores values in interfaces without one heap allocation per
-// value. Converting a string, float64, int64 or slice to an interface
-// normally allocates a small copy of it; a Slab instead copies the value
-// into a shared chunk and returns an interface that points at that copy.
-//
-// An interface made here is indistinguishable from one made by an ordinary
-// conversion: type switches, assertions, reflect and equality behave the
-// same. The cost is retention: a chunk stays alive while any value boxed in
-// it does. The package relies on the Go runtime's two-word layout of an
-// empty interface (type, pointer to data), which every Go release has used;
-// TestLayout fails if that ever changes.
+//go:build !purego
+
 package box
 
 import (
@@ -22,9 +13,6 @@ type eface struct {
 	typ  unsafe.Pointer
 	data unsafe.Pointer
 }
-
-// chunk is how many values one slab allocation holds.
-const chunk = 256
 
 // Slab boxes values of type T, chunk by chunk. T must be a type whose
 // interface form holds a pointer to the value (a string, number or slice),

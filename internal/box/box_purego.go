@@ -1,0 +1,10 @@
+//go:build purego
+
+package box
+
+// Slab boxes values of type T. With the purego tag it holds nothing: Box is
+// an ordinary conversion to an interface.
+type Slab[T any] struct{}
+
+// Box returns v as an interface.
+func (s *Slab[T]) Box(v T) any { return v }
