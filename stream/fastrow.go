@@ -15,6 +15,16 @@ import (
 // reports any error. The two must agree on every plain row; the fuzz
 // targets and TestFastCellsMatchScanner check that they do.
 
+// plainByte marks the bytes a fast cell may contain: printable ASCII
+// except the cell delimiter and the quote.
+var plainByte = func() (t [256]bool) {
+	for c := 0x21; c < 0x7f; c++ {
+		t[c] = c != '|' && c != '"'
+	}
+	t[' '] = true // inside a cell only; edges are checked separately
+	return t
+}()
+
 // fastCells fills d.cells with the want cells of b[p:], or returns false.
 // It sets d.fastMarkers when a cell is a bare ^ marker.
 func (d *Decoder) fastCells(b []byte, p, want int) bool {
@@ -32,23 +42,16 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 		c := b[i]
 		s := &cells[n]
 		if c >= '0' && c <= '9' || c == '-' {
-			// A plain integer, parsed eight digits at a time.
+			// A plain integer, parsed while scanning.
 			j := i
 			if c == '-' {
 				j++
 			}
 			digits := j
 			var u uint64
-			for {
-				w := word(b, j)
-				k := bits.TrailingZeros64(nonDigits(w)) >> 3
-				if k > 0 {
-					u = u*pow10[k] + parseDigits(w, k)
-				}
-				j += k
-				if k < 8 || j-digits > 18 {
-					break
-				}
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				u = u*10 + uint64(b[j]-'0')
+				j++
 			}
 			if nd := j - digits; nd > 0 && nd <= 18 && (b[digits] != '0' || nd == 1) && (j == len(b) || b[j] == '|') {
 				v := int64(u)
@@ -62,12 +65,8 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 			// A plain decimal fraction (int "." digits), the usual float.
 			if nd := j - digits; nd > 0 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
 				k := j + 1
-				for {
-					m := bits.TrailingZeros64(nonDigits(word(b, k))) >> 3
-					k += m
-					if m < 8 {
-						break
-					}
+				for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+					k++
 				}
 				if k > j+1 && (k == len(b) || b[k] == '|') {
 					setCell(s, lexer.KindFloat, 0, b[start:k], start+1)
@@ -87,14 +86,17 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 		} else if c == ' ' {
 			return false
 		}
-		// Any other bare token: find its end eight bytes at a time, then
-		// classify it.
-		for {
-			if m := stopMask(word(b, i)); m != 0 {
+		// Any other bare token: find its end, eight bytes at a time while
+		// they last, then classify it.
+		for i+8 <= len(b) {
+			if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			i += 8
+		}
+		for i < len(b) && plainByte[b[i]] {
+			i++
 		}
 		if i < len(b) && b[i] != '|' || i == start || b[i-1] == ' ' {
 			return false // a quote, a control or non-ASCII byte, or whitespace at an edge
@@ -158,15 +160,6 @@ func exactByte(x uint64, c byte) uint64 {
 // spuriously above it).
 func zeroByte(v uint64) uint64 { return (v - ones) &^ v & highs }
 
-// word returns the eight bytes of b from i, with the bytes past the end of
-// b read as '|' so that every scan of a row stops there.
-func word(b []byte, i int) uint64 {
-	if i+8 <= len(b) {
-		return binary.LittleEndian.Uint64(b[i:])
-	}
-	return padTail(b, i, '|')
-}
-
 // padWord returns the eight bytes of b from i, with the bytes past the end
 // of b read as pad.
 func padWord(b []byte, i int, pad byte) uint64 {
@@ -178,8 +171,8 @@ func padWord(b []byte, i int, pad byte) uint64 {
 
 // padTail is padWord for the last word of b. It reads the bytes past the
 // end from b's spare capacity when there are eight (the line's buffer
-// continues), and otherwise copies. It is kept out of line so that word
-// and padWord inline.
+// continues), and otherwise copies. It is kept out of line so that
+// padWord inlines.
 //
 //go:noinline
 func padTail(b []byte, i int, pad byte) uint64 {
@@ -193,22 +186,3 @@ func padTail(b []byte, i int, pad byte) uint64 {
 	copy(buf[:], b[i:])
 	return binary.LittleEndian.Uint64(buf[:])
 }
-
-// nonDigits has the high bit set in exactly the bytes of w that are not
-// ASCII digits.
-func nonDigits(w uint64) uint64 {
-	hi := w&0xf0f0f0f0f0f0f0f0 ^ 0x3030303030303030                  // zero where the high nibble is 3
-	lo := w&0x0f0f0f0f0f0f0f0f + 0x0606060606060606                  // bit 4 set where the low nibble is above 9
-	return ((hi&^highs+^uint64(highs))|hi)&highs | lo&(ones*0x10)<<3 // no carry crosses a byte
-}
-
-// parseDigits returns the value of the first k (1 to 8) bytes of w, which
-// are ASCII digits, the first byte being the most significant.
-func parseDigits(w uint64, k int) uint64 {
-	v := w << (8 * (8 - k)) & 0x0f0f0f0f0f0f0f0f // the digits, after 8-k leading zeros
-	v = v * (10<<8 + 1) >> 8 & 0x00ff00ff00ff00ff
-	v = v * (100<<16 + 1) >> 16 & 0x0000ffff0000ffff
-	return v * (10000<<32 + 1) >> 32
-}
-
-var pow10 = [9]uint64{1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000}

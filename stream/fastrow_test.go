@@ -3,7 +3,6 @@ package stream
 import (
 	"math/rand/v2"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -66,43 +65,11 @@ func TestFastCellsMatchScanner(t *testing.T) {
 	}
 }
 
-func TestDigitWords(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for range 100000 {
-		var b [8]byte
-		for i := range b {
-			if r.IntN(4) == 0 {
-				b[i] = byte(r.IntN(256))
-			} else {
-				b[i] = byte('0' + r.IntN(10))
-			}
-		}
-		w := word(b[:], 0)
-		k := 0
-		for k < 8 && b[k] >= '0' && b[k] <= '9' {
-			k++
-		}
-		for i := range 8 {
-			isDigit := b[i] >= '0' && b[i] <= '9'
-			if got := nonDigits(w)>>(8*i+7)&1 == 0; got != isDigit {
-				t.Fatalf("%q: byte %d digit=%v, nonDigits says %v", b, i, isDigit, got)
-			}
-		}
-		if k == 0 {
-			continue
-		}
-		want, _ := strconv.ParseUint(string(b[:k]), 10, 64)
-		if got := parseDigits(w, k); got != want {
-			t.Fatalf("parseDigits(%q, %d) = %d, want %d", b, k, got, want)
-		}
-	}
-}
-
-func TestWordPadsPastTheEnd(t *testing.T) {
+func TestPadWordPadsPastTheEnd(t *testing.T) {
 	buf := []byte("ab\n1234567")
 	for _, b := range [][]byte{buf[:2], buf[:2:2], []byte("ab")} {
-		if got, want := word(b, 0), word([]byte("ab||||||"), 0); got != want {
-			t.Fatalf("word(%q, cap %d) = %x, want %x", b, cap(b), got, want)
+		if got, want := padWord(b, 0, ' '), padWord([]byte("ab      "), 0, ' '); got != want {
+			t.Fatalf("padWord(%q, cap %d) = %x, want %x", b, cap(b), got, want)
 		}
 	}
 }
