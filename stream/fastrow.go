@@ -149,40 +149,6 @@ func stopMask(x uint64) uint64 {
 		(x-0x20*ones)&^x&highs | x&highs
 }
 
-// exactByte has the high bit set in exactly the bytes of x equal to c: no
-// carry crosses a byte, so there are no spurious bits.
-func exactByte(x uint64, c byte) uint64 {
-	v := x ^ uint64(c)*ones
-	return ^((v&^highs + ^uint64(highs)) | v | ^uint64(highs))
-}
-
 // zeroByte has the high bit set in the lowest zero byte of v (and perhaps
 // spuriously above it).
 func zeroByte(v uint64) uint64 { return (v - ones) &^ v & highs }
-
-// padWord returns the eight bytes of b from i, with the bytes past the end
-// of b read as pad.
-func padWord(b []byte, i int, pad byte) uint64 {
-	if i+8 <= len(b) {
-		return binary.LittleEndian.Uint64(b[i:])
-	}
-	return padTail(b, i, pad)
-}
-
-// padTail is padWord for the last word of b. It reads the bytes past the
-// end from b's spare capacity when there are eight (the line's buffer
-// continues), and otherwise copies. It is kept out of line so that
-// padWord inlines.
-//
-//go:noinline
-func padTail(b []byte, i int, pad byte) uint64 {
-	fill := uint64(pad) * ones
-	if i+8 <= cap(b) {
-		keep := uint64(1)<<(8*(len(b)-i)) - 1
-		return binary.LittleEndian.Uint64(b[i:i+8])&keep | fill&^keep
-	}
-	var buf [8]byte
-	binary.LittleEndian.PutUint64(buf[:], fill)
-	copy(buf[:], b[i:])
-	return binary.LittleEndian.Uint64(buf[:])
-}

@@ -2,7 +2,6 @@ package stream
 
 import (
 	"bytes"
-	"math/bits"
 	"strconv"
 
 	"github.com/gcfkit/gcf/lexer"
@@ -122,9 +121,28 @@ func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 	cells := d.cells[:0]
 	base := 2*d.level + 1
 	n := len(b)
-	if cells, ok, plain := plainFields(d.cells[:0], b, from, base, max); plain {
+	if lexer.PlainASCII(b[from:]) {
+		// Only spaces separate fields: find them with IndexByte.
+		for i := from; i < n; {
+			if b[i] == ' ' {
+				i++
+				continue
+			}
+			j := bytes.IndexByte(b[i:], ' ')
+			if j < 0 {
+				j = n
+			} else {
+				j += i
+			}
+			if len(cells) == max {
+				d.cells = cells
+				return false, true
+			}
+			cells = appendCell(cells, lexer.KindString, b[i:j], base+i)
+			i = j
+		}
 		d.cells = cells
-		return ok, true
+		return true, true
 	}
 	clean = true
 	for i := from; ; {
@@ -155,36 +173,6 @@ func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 	}
 	d.cells = cells
 	return true, clean
-}
-
-// plainFields is fields for a line of printable ASCII, where only spaces
-// separate fields. It reads eight bytes at a time, each word giving the
-// positions of the spaces and whether any byte is not printable ASCII;
-// plain is false (and nothing else counts) when one is not.
-func plainFields(cells []lexer.Scalar, b []byte, from, base, max int) (_ []lexer.Scalar, ok, plain bool) {
-	n, start := len(b), from
-	over := false // more than max fields
-	for i := from; i <= n; i += 8 {
-		w := padWord(b, i, ' ') // past the end: spaces, so the end closes the last field
-		if ((w-' '*ones)&^w|(w+ones)|w)&highs != 0 {
-			return cells, false, false // a byte outside 0x20-0x7E
-		}
-		for sp := exactByte(w, ' '); sp != 0; sp &= sp - 1 {
-			pos := i + bits.TrailingZeros64(sp)>>3
-			if pos > n {
-				break
-			}
-			if pos > start {
-				if len(cells) < max {
-					cells = appendCell(cells, lexer.KindString, b[start:pos], base+start)
-				} else {
-					over = true
-				}
-			}
-			start = pos + 1
-		}
-	}
-	return cells, !over, true
 }
 
 // printable reports whether t is non-empty printable non-space ASCII (%x21-7E).
