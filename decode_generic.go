@@ -17,16 +17,15 @@ import (
 
 // DecodeGeneric decodes a generic-profile payload into the JSON data model:
 // Object (member order kept), []any, int64, float64, string, bool or nil.
-// Strings from table rows share one copy of the input rather than each
-// being copied, and values are stored in interfaces from shared chunks
-// rather than one allocation each, so a decoded value keeps that copy (and
-// its chunk, a few kilobytes) alive while it is in use.
+// Strings and the interfaces holding values are carved from shared chunks
+// of a few kilobytes rather than allocated one by one, so a decoded value
+// keeps its chunks alive while it is in use.
 // Malformed input yields a *SyntaxError with the line, column and SPEC
 // §16.5 category. It is a consumer of the pull decoder's events.
 func DecodeGeneric(data []byte, opts ...Option) (any, error) {
 	cfg := newConfig(opts)
 	d := stream.NewBytesDecoder(data, cfg.limits)
-	b := builder{d: d, budget: len(data)/2 + 1, data: data}
+	b := builder{d: d, budget: len(data)/2 + 1}
 	return b.document()
 }
 
@@ -37,8 +36,11 @@ type builder struct {
 	ev     *stream.Event
 	budget int // an upper bound on items still in the input, for presizing
 
-	data []byte // the whole input, when decoding from memory
-	src  string // data as one string, made on first use; unescaped row strings are substrings of it
+	// arena holds the text of decoded strings, chunk by chunk: a string is
+	// a slice of the chunk it was appended to, so strings cost no
+	// allocation of their own. A chunk is only appended to, never
+	// rewritten, which is what makes strings.Builder's String safe here.
+	arena strings.Builder
 
 	plans    map[string]*tablePlan
 	lastPlan *tablePlan
@@ -173,7 +175,7 @@ func (b *builder) object() (any, error) {
 		if ev.Kind == stream.KindObjectEnd {
 			return b.objs.Box(obj), nil
 		}
-		key := string(ev.Key)
+		key := b.text(ev.Key)
 		v, err := b.value(ev)
 		if err != nil {
 			return nil, err
@@ -204,7 +206,7 @@ func (b *builder) items() (any, error) {
 func (b *builder) scalar(s *lexer.Scalar) (any, error) {
 	switch s.Kind {
 	case lexer.KindString:
-		return b.strs.Box(string(s.Bytes)), nil
+		return b.strs.Box(b.text(s.Bytes)), nil
 	case lexer.KindInt:
 		return b.int(s.Int), nil
 	case lexer.KindFloat:
@@ -215,6 +217,24 @@ func (b *builder) scalar(s *lexer.Scalar) (any, error) {
 		return b.floats.Box(f), nil
 	}
 	return scalarValue(*s)
+}
+
+// arenaChunk is the size of a new arena chunk; longer strings get a chunk
+// of their own.
+const arenaChunk = 16 << 10
+
+// text returns t as a string whose bytes live in the arena.
+func (b *builder) text(t []byte) string {
+	if len(t) == 0 {
+		return ""
+	}
+	if b.arena.Cap()-b.arena.Len() < len(t) {
+		b.arena = strings.Builder{}
+		b.arena.Grow(max(arenaChunk, len(t)))
+	}
+	start := b.arena.Len()
+	b.arena.Write(t)
+	return b.arena.String()[start:]
 }
 
 // int boxes v; the runtime boxes small values without allocating.
@@ -496,8 +516,8 @@ func (b *builder) flatRow(p *tablePlan, ev *stream.Event, from int) (Object, err
 }
 
 // cell converts cell j of a row. Attachment markers yield a nil value the
-// attachment fills later. Strings are interned per column, and when the
-// input is in memory an unescaped string shares it instead of copying.
+// attachment fills later. Strings are interned per column, and copied into
+// the arena otherwise.
 func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, error) {
 	c := &ev.Cells[j]
 	switch c.Kind {
@@ -534,19 +554,7 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 			im.off, im.slots, slot = true, nil, nil
 		}
 	}
-	var s string
-	if b.data != nil && !c.Escaped {
-		if b.src == "" {
-			b.src = string(b.data)
-		}
-		off := int(ev.Offset) + c.Col - 1
-		if c.Quoted {
-			off++
-		}
-		s = b.src[off : off+len(c.Bytes)]
-	} else {
-		s = string(c.Bytes)
-	}
+	s := b.text(c.Bytes)
 	v := b.strs.Box(s)
 	if slot != nil {
 		*slot = v
