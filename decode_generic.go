@@ -202,23 +202,6 @@ func (b *builder) items() (any, error) {
 	}
 }
 
-// scalar is scalarValue with the value boxed in the builder's slabs.
-func (b *builder) scalar(s *lexer.Scalar) (any, error) {
-	switch s.Kind {
-	case lexer.KindString:
-		return b.strs.Box(b.text(s.Bytes)), nil
-	case lexer.KindInt:
-		return b.int(s.Int), nil
-	case lexer.KindFloat:
-		f, err := lexer.ParseFloat(s.Bytes)
-		if err != nil {
-			return nil, lexer.Errorf(lexer.OutOfRange, "number %s is outside the binary64 range", s.Bytes)
-		}
-		return b.floats.Box(f), nil
-	}
-	return scalarValue(*s)
-}
-
 // arenaChunk is the size of a new arena chunk; longer strings get a chunk
 // of their own.
 const arenaChunk = 16 << 10
@@ -245,22 +228,23 @@ func (b *builder) int(v int64) any {
 	return b.ints.Box(v)
 }
 
-func scalarValue(s lexer.Scalar) (any, error) {
+// scalar converts a value-context scalar, boxing it in the builder's slabs.
+func (b *builder) scalar(s *lexer.Scalar) (any, error) {
 	switch s.Kind {
 	case lexer.KindString:
-		return string(s.Bytes), nil
+		return b.strs.Box(b.text(s.Bytes)), nil
 	case lexer.KindNull:
 		return nil, nil
 	case lexer.KindBool:
 		return s.Bool, nil
 	case lexer.KindInt:
-		return s.Int, nil
+		return b.int(s.Int), nil
 	case lexer.KindFloat:
 		f, err := lexer.ParseFloat(s.Bytes)
 		if err != nil {
 			return nil, lexer.Errorf(lexer.OutOfRange, "number %s is outside the binary64 range", s.Bytes)
 		}
-		return f, nil
+		return b.floats.Box(f), nil
 	}
 	return nil, errors.New("gcf: internal error: scalar of kind " + s.Kind.String() + " in a value context")
 }
