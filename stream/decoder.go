@@ -94,9 +94,7 @@ type Decoder struct {
 
 	scratch []byte
 	cells   []lexer.Scalar
-	// fastMarkers reports that the row fastCells accepted holds ^ markers.
-	fastMarkers bool
-	hdrKeys     [][]byte
+	hdrKeys [][]byte
 
 	stack    []frame
 	depth    int // number of frames in use

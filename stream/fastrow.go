@@ -25,18 +25,17 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
-// fastCells fills d.cells with the want cells of b[p:], or returns false.
-// It sets d.fastMarkers when a cell is a bare ^ marker.
-func (d *Decoder) fastCells(b []byte, p, want int) bool {
+// fastCells fills d.cells with the want cells of b[p:], or returns ok
+// false. marked reports that a cell is a bare ^ marker.
+func (d *Decoder) fastCells(b []byte, p, want int) (ok, marked bool) {
 	if cap(d.cells) < want {
 		d.cells = make([]lexer.Scalar, 0, want)
 	}
 	cells := d.cells[:want]
-	d.fastMarkers = false
 	i := p
 	for n := 0; ; n++ {
 		if n == want || i >= len(b) {
-			return false // a width mismatch or an empty last cell: the general path decides
+			return false, false // a width mismatch or an empty last cell: the general path decides
 		}
 		start := i
 		c := b[i]
@@ -78,13 +77,13 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 			// A bare attachment marker; ^{...} takes the general path.
 			if j := i + 1; j == len(b) || b[j] == '|' {
 				setCell(s, lexer.KindAttach, 0, b[i:j], start+1)
-				d.fastMarkers = true
+				marked = true
 				i = j
 				goto next
 			}
-			return false
+			return false, false
 		} else if c == ' ' {
-			return false
+			return false, false
 		}
 		// Any other bare token: find its end, eight bytes at a time while
 		// they last, then classify it.
@@ -99,7 +98,7 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 			i++
 		}
 		if i < len(b) && b[i] != '|' || i == start || b[i-1] == ' ' {
-			return false // a quote, a control or non-ASCII byte, or whitespace at an edge
+			return false, false // a quote, a control or non-ASCII byte, or whitespace at an edge
 		}
 		switch t := b[start:i]; {
 		case c == 't' && string(t) == "true":
@@ -109,7 +108,7 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 			setCell(s, lexer.KindBool, 0, t, start+1)
 		case c >= '0' && c <= '9' || c == '-' || c == '~':
 			if lexer.ClassifyPlainInto(s, t) != nil {
-				return false
+				return false, false
 			}
 			s.Col = start + 1
 		default:
@@ -118,10 +117,10 @@ func (d *Decoder) fastCells(b []byte, p, want int) bool {
 	next:
 		if i == len(b) {
 			if n+1 != want {
-				return false
+				return false, false
 			}
 			d.cells = cells
-			return true
+			return true, marked
 		}
 		i++ // the delimiter
 	}

@@ -47,7 +47,7 @@ func (lr *lineReader) reset(r io.Reader, maxLine int, maxBytes int64) {
 // resetBytes makes the reader serve data directly, without copying.
 func (lr *lineReader) resetBytes(data []byte, maxLine int, maxBytes int64) {
 	lr.reset(nil, maxLine, maxBytes)
-	lr.buf = data[:len(data):len(data)] // never read the caller's spare capacity
+	lr.buf = data
 	lr.end = len(data)
 	lr.eof = true
 }

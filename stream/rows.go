@@ -43,7 +43,7 @@ func (d *Decoder) row(f *frame) error {
 			return d.bodyErr(1, lexer.InvalidItemID, "row id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
 		}
 	}
-	fast := d.fastCells(b, p, len(f.fields))
+	fast, marked := d.fastCells(b, p, len(f.fields))
 	if !fast {
 		d.cells = d.cells[:0]
 		for {
@@ -71,7 +71,7 @@ func (d *Decoder) row(f *frame) error {
 		}
 		f.markers, f.matched = f.markers[:n], f.matched[:n]
 	}
-	if fast && !d.fastMarkers { // a plain row: no marker to record
+	if fast && !marked { // a plain row: no marker to record
 		if f.hadMarkers {
 			clear(f.markers)
 			clear(f.matched)
