@@ -593,7 +593,7 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 		}
 		var key string
 		if keyed {
-			key = string(ev.Cells[0].Bytes)
+			key = b.text(ev.Cells[0].Bytes)
 		}
 		if row, err = b.attachments(p, row); err != nil {
 			return nil, err
@@ -621,7 +621,7 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 				if err != nil {
 					return nil, err
 				}
-				inner = append(inner, Member{string(f), v})
+				inner = append(inner, Member{b.text(f), v})
 			}
 			if err := row.fill(p.fieldNames[nx.Field], b.objs.Box(inner)); err != nil {
 				return nil, err
@@ -635,7 +635,7 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 		field := nx.Field
 		var name string
 		if field < 0 {
-			name = string(nx.Key) // a '>'-named field; columns have their names in the plan
+			name = b.text(nx.Key) // a '>'-named field; columns have their names in the plan
 		}
 		v, err := b.value(nx)
 		if err != nil {
