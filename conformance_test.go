@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gcfkit/gcf/internal/conformance"
 )
 
 // fixture is one conformance case of ../shared/conformance (read in place).
@@ -34,20 +37,6 @@ var laterWork = map[string]string{
 	"generic-delta-verify":  "generic deltas (not yet filed)",
 	"generic-delta-session": "generic deltas (not yet filed)",
 	"generic-pack-root":     "generic pack roots (not yet filed)",
-}
-
-func conformanceDir(t *testing.T) string {
-	dir := os.Getenv("GCF_CONFORMANCE_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "shared", "conformance")
-		if _, err := os.Stat(dir); err != nil {
-			t.Skipf("conformance suite not found at %s; set GCF_CONFORMANCE_DIR", dir)
-		}
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Fatalf("GCF_CONFORMANCE_DIR=%q is not a directory", dir)
-	}
-	return dir
 }
 
 func loadFixtures(t *testing.T, dir string) []fixture {
@@ -76,32 +65,81 @@ func loadFixtures(t *testing.T, dir string) []fixture {
 	return out
 }
 
-type tally struct{ pass, fail, skip int }
+// outcome is what became of one fixture's subtest.
+type outcome int
 
-func TestConformance(t *testing.T) {
-	dir := conformanceDir(t)
-	fixtures := loadFixtures(t, dir)
-	if len(fixtures) == 0 {
-		t.Fatalf("no fixtures under %s", dir)
-	}
-	counts := map[string]*tally{}
-	var skipped []string
-	for _, f := range fixtures {
-		c := counts[f.Operation]
-		if c == nil {
-			c = &tally{}
-			counts[f.Operation] = c
-		}
+const (
+	notRun  outcome = iota // filtered out by -run: counted nowhere
+	passed                 // ran and passed
+	failed                 // ran and failed
+	skipped                // ran and called t.Skip
+)
+
+// result is one fixture's outcome, with the reason when it was skipped.
+type result struct {
+	path, op string
+	outcome  outcome
+	reason   string
+}
+
+// runOne runs f as a subtest of t and reports what happened to it. A
+// subtest that -run filters out never starts, yet t.Run reports true for
+// it; only the subtest body can tell that it ran.
+func runOne(t *testing.T, f fixture) result {
+	r := result{path: f.path, op: f.Operation}
+	t.Run(f.path, func(t *testing.T) {
+		defer func() {
+			// Deferred, so that it also sees t.Fatal and t.Skip, which
+			// end the body with runtime.Goexit.
+			switch {
+			case t.Failed():
+				r.outcome = failed
+			case t.Skipped():
+				r.outcome = skipped
+			default:
+				r.outcome = passed
+			}
+		}()
 		if why := skipReason(f); why != "" {
-			c.skip++
-			skipped = append(skipped, fmt.Sprintf("%s (%s): %s", f.path, f.Operation, why))
+			r.reason = why
+			t.Skip(why)
+		}
+		r.reason = "skipped by the subtest (see its log)"
+		runFixture(t, f)
+	})
+	return r
+}
+
+// summarize tallies results per operation into the runner's report:
+// one `skip <path> (<op>): <reason>` line per skipped fixture, one
+// `<op>: N passed, N failed, N skipped` line per operation with a fixture
+// that ran, then the `conformance:` total. Fixtures that did not run are
+// counted nowhere.
+func summarize(results []result) string {
+	type tally struct{ pass, fail, skip int }
+	counts := map[string]*tally{}
+	var total tally
+	var out strings.Builder
+	for _, r := range results {
+		if r.outcome == notRun {
 			continue
 		}
-		ok := t.Run(f.path, func(t *testing.T) { runFixture(t, f) })
-		if ok {
+		c := counts[r.op]
+		if c == nil {
+			c = &tally{}
+			counts[r.op] = c
+		}
+		switch r.outcome {
+		case passed:
 			c.pass++
-		} else {
+			total.pass++
+		case failed:
 			c.fail++
+			total.fail++
+		case skipped:
+			c.skip++
+			total.skip++
+			fmt.Fprintf(&out, "skip %s (%s): %s\n", r.path, r.op, r.reason)
 		}
 	}
 	ops := make([]string, 0, len(counts))
@@ -109,21 +147,88 @@ func TestConformance(t *testing.T) {
 		ops = append(ops, op)
 	}
 	sort.Strings(ops)
-	var total tally
-	var summary strings.Builder
-	for _, s := range skipped {
-		fmt.Fprintf(&summary, "skip %s\n", s)
-	}
 	for _, op := range ops {
 		c := counts[op]
-		total.pass += c.pass
-		total.fail += c.fail
-		total.skip += c.skip
-		fmt.Fprintf(&summary, "%s: %d passed, %d failed, %d skipped\n", op, c.pass, c.fail, c.skip)
+		fmt.Fprintf(&out, "%s: %d passed, %d failed, %d skipped\n", op, c.pass, c.fail, c.skip)
 	}
-	fmt.Fprintf(&summary, "conformance: %d passed, %d failed, %d skipped\n", total.pass, total.fail, total.skip)
+	fmt.Fprintf(&out, "conformance: %d passed, %d failed, %d skipped\n", total.pass, total.fail, total.skip)
+	return out.String()
+}
+
+func TestConformance(t *testing.T) {
+	dir := conformance.Dir(t)
+	fixtures := loadFixtures(t, dir)
+	if len(fixtures) == 0 {
+		t.Fatalf("no fixtures under %s", dir)
+	}
+	results := make([]result, 0, len(fixtures))
+	for _, f := range fixtures {
+		results = append(results, runOne(t, f))
+	}
 	// Printed directly so the summary is visible with and without -v.
-	fmt.Print(summary.String())
+	fmt.Print(summarize(results))
+}
+
+func TestConformanceSummaryCountsOnlyWhatRan(t *testing.T) {
+	results := []result{
+		{"numbers/001.json", "encode", passed, ""},
+		{"numbers/002.json", "encode", failed, ""},
+		{"arrays/001.json", "encode", notRun, ""},
+		{"arrays/002.json", "encode", notRun, ""},
+		{"errors/001.json", "error", notRun, ""},
+		{"generic-delta/001.json", "generic-delta", skipped, "generic deltas (not yet filed)"},
+		{"generic-delta/002.json", "generic-delta", notRun, "generic deltas (not yet filed)"},
+		{"decode/001.json", "decode", passed, ""},
+	}
+	want := "skip generic-delta/001.json (generic-delta): generic deltas (not yet filed)\n" +
+		"decode: 1 passed, 0 failed, 0 skipped\n" +
+		"encode: 1 passed, 1 failed, 0 skipped\n" +
+		"generic-delta: 0 passed, 0 failed, 1 skipped\n" +
+		"conformance: 2 passed, 1 failed, 1 skipped\n"
+	if got := summarize(results); got != want {
+		t.Errorf("got\n%swant\n%s", got, want)
+	}
+	if got, want := summarize(nil), "conformance: 0 passed, 0 failed, 0 skipped\n"; got != want {
+		t.Errorf("nothing ran: got %q, want %q", got, want)
+	}
+}
+
+// TestConformanceCountsUnderRun runs this test binary again with
+// -test.run selecting one directory of fixtures, and requires the summary
+// to count exactly those fixtures (t.Run reports true for a subtest that
+// -run filtered out, so a tally built on its result counted all of them).
+func TestConformanceCountsUnderRun(t *testing.T) {
+	dir := conformance.Dir(t)
+	if os.Getenv("GCF_CONFORMANCE_CHILD") != "" {
+		t.Skip("already the child process")
+	}
+	const sub = "numbers"
+	var selected int
+	for _, f := range loadFixtures(t, dir) {
+		if strings.HasPrefix(f.path, sub+string(filepath.Separator)) && skipReason(f) == "" {
+			selected++
+		}
+	}
+	if selected == 0 {
+		t.Fatalf("no runnable fixtures under %s/%s", dir, sub)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestConformance$/^"+sub+"/", "-test.count=1")
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(os.Environ(), "GCF_CONFORMANCE_CHILD=1", conformance.EnvVar+"="+abs)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	want := fmt.Sprintf("conformance: %d passed, 0 failed, 0 skipped\n", selected)
+	if !strings.Contains(string(out), want) {
+		t.Fatalf("want %q in the child's summary:\n%s", want, out)
+	}
+	if strings.Contains(string(out), "\nskip ") {
+		t.Fatalf("fixtures outside %s reported as skipped:\n%s", sub, out)
+	}
 }
 
 // skipReason says why a fixture is not run yet, or "" to run it.
