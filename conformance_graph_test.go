@@ -3,7 +3,9 @@ package gcf
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -15,6 +17,7 @@ type graphFixture struct {
 	} `json:"calls"`
 	BaseSnapshot     *Payload `json:"base_snapshot"`
 	ExpectedSnapshot *Payload `json:"expected_snapshot"`
+	BaseRoot         string   `json:"base_root"`
 	NewRoot          string   `json:"new_root"`
 	CanonicalBytes   *string  `json:"canonicalBytes"`
 	Options          struct {
@@ -52,7 +55,7 @@ func runGraphFixture(t *testing.T, f fixture, raw []byte) bool {
 		if err != nil {
 			t.Fatalf("decode(encode(input)): %v", err)
 		}
-		samePackRoot(t, p, back)
+		sameGraphAsWire(t, p, back)
 	case "session":
 		s := NewSession()
 		for i, c := range g.Calls {
@@ -82,8 +85,8 @@ func runGraphFixture(t *testing.T, f fixture, raw []byte) bool {
 			if err != nil {
 				t.Fatalf("decode(encode(delta)): %v", err)
 			}
-			if back.BaseRoot != d.BaseRoot || back.NewRoot != d.NewRoot || len(back.Added) != len(d.Added) || len(back.Removed) != len(d.Removed) {
-				t.Fatalf("delta round trip differs: %+v", back)
+			if want := deltaAsWire(&d); !reflect.DeepEqual(back, want) {
+				t.Fatalf("decode(encode(delta)) differs\n got %+v\nwant %+v", back, want)
 			}
 			return true
 		}
@@ -98,6 +101,16 @@ func runGraphFixture(t *testing.T, f fixture, raw []byte) bool {
 		if g.BaseSnapshot == nil {
 			t.Fatal("fixture has no base_snapshot")
 		}
+		if g.BaseRoot != "" {
+			// The fixture's base_root is the root of its base snapshot,
+			// and the one the delta header names.
+			if d.BaseRoot != g.BaseRoot {
+				t.Fatalf("decoded base_root %s, fixture base_root %s", d.BaseRoot, g.BaseRoot)
+			}
+			if root, err := PackRoot(g.BaseSnapshot); err != nil || root != g.BaseRoot {
+				t.Fatalf("base snapshot root %s (%v), fixture base_root %s", root, err, g.BaseRoot)
+			}
+		}
 		baseBefore, _ := json.Marshal(g.BaseSnapshot)
 		res, err := ApplyDelta(g.BaseSnapshot, d)
 		if after, _ := json.Marshal(g.BaseSnapshot); !bytes.Equal(baseBefore, after) {
@@ -110,9 +123,13 @@ func runGraphFixture(t *testing.T, f fixture, raw []byte) bool {
 		if err != nil {
 			t.Fatalf("apply: %v", err)
 		}
-		// A snapshot is its symbols and edges; the fixture names no root.
+		// A snapshot is its symbols and edges; the fixture names its root
+		// as new_root (else the delta header's, which ApplyDelta verified).
 		if g.ExpectedSnapshot != nil && g.ExpectedSnapshot.PackRoot == "" {
-			g.ExpectedSnapshot.PackRoot = res.PackRoot
+			g.ExpectedSnapshot.PackRoot = g.NewRoot
+			if g.NewRoot == "" {
+				g.ExpectedSnapshot.PackRoot = d.NewRoot
+			}
 		}
 		if g.ExpectedSnapshot != nil && !samePayload(res, g.ExpectedSnapshot) {
 			a, _ := json.Marshal(res)
@@ -186,19 +203,64 @@ func runGraphFixture(t *testing.T, f fixture, raw []byte) bool {
 		if err != nil {
 			t.Fatalf("decode(stream): %v", err)
 		}
-		samePackRoot(t, p, back)
+		sameGraphAsWire(t, p, back)
 	default:
 		return false
 	}
 	return true
 }
 
-// samePackRoot requires two payloads to denote the same logical graph.
-func samePackRoot(t *testing.T, a, b *Payload) {
+// sameGraphAsWire requires a decoded payload to hold the graph of the
+// encoder's input as the wire carries it: scores rounded to two decimals
+// (SPEC §5), so the pack root of the input itself may differ (for example
+// graph-encode/004_score_midpoint_rounding), but not that of the input
+// with its scores rounded.
+func sameGraphAsWire(t *testing.T, in, back *Payload) {
 	t.Helper()
-	ra, err1 := PackRoot(a)
-	rb, err2 := PackRoot(b)
-	if err1 != nil || err2 != nil || ra != rb {
-		t.Fatalf("graphs differ: %s (%v) vs %s (%v)", ra, err1, rb, err2)
+	q := *in
+	q.Symbols = slices.Clone(in.Symbols)
+	for i := range q.Symbols {
+		q.Symbols[i].Score = wireScore(q.Symbols[i].Score)
 	}
+	ra, err1 := PackRoot(&q)
+	rb, err2 := PackRoot(back)
+	if err1 != nil || err2 != nil || ra != rb {
+		t.Fatalf("decoded graph differs from the input: %s (%v) vs %s (%v)", rb, err2, ra, err1)
+	}
+}
+
+// wireScore is a score as a node line carries it: two decimals.
+func wireScore(f float64) float64 {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(f, 'f', 2, 64), 64)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// deltaAsWire is what decoding the encoding of d must give: d with
+// scores on two decimals and without what the wire does not carry
+// (FullTokens, which only enters the savings figure; Signature and
+// Components of added symbols; edge Status, which is the section's).
+// Empty sections decode as empty, non-nil slices.
+func deltaAsWire(d *DeltaPayload) *DeltaPayload {
+	w := *d
+	w.FullTokens = 0
+	w.Removed = make([]Symbol, len(d.Removed))
+	for i, s := range d.Removed {
+		w.Removed[i] = Symbol{QualifiedName: s.QualifiedName, Kind: s.Kind}
+	}
+	w.Added = make([]Symbol, len(d.Added))
+	for i, s := range d.Added {
+		w.Added[i] = Symbol{QualifiedName: s.QualifiedName, Kind: s.Kind, Score: wireScore(s.Score), Provenance: s.Provenance, Distance: s.Distance}
+	}
+	w.RemovedEdges = make([]Edge, len(d.RemovedEdges))
+	for i, e := range d.RemovedEdges {
+		w.RemovedEdges[i] = Edge{Source: e.Source, Target: e.Target, EdgeType: e.EdgeType}
+	}
+	w.AddedEdges = make([]Edge, len(d.AddedEdges))
+	for i, e := range d.AddedEdges {
+		w.AddedEdges[i] = Edge{Source: e.Source, Target: e.Target, EdgeType: e.EdgeType}
+	}
+	return &w
 }

@@ -34,6 +34,18 @@ func TestEncodeDeltaAllSections(t *testing.T) {
 	if string(out) != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
+	// The whole delta survives the wire, roots included, except what the
+	// wire does not carry (see deltaAsWire).
+	back, err := DecodeDelta(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := deltaAsWire(d); !reflect.DeepEqual(back, w) {
+		t.Errorf("decode(encode(d))\n got %+v\nwant %+v", back, w)
+	}
+	if back.BaseRoot != "sha256:aa" || back.NewRoot != "sha256:bb" || back.Added[0].Score != 0.12 {
+		t.Errorf("roots or score: %+v", back)
+	}
 }
 
 func TestEncodeDeltaHeaderTokens(t *testing.T) {
@@ -265,8 +277,21 @@ func TestApplyDeltaReplacementAndRoots(t *testing.T) {
 	if res.Symbols[1].Score != 0.99 || res.PackRoot != newRoot {
 		t.Fatalf("got %+v", res)
 	}
-	// The delta also encodes.
-	if _, err := EncodeDelta(d); err != nil {
+	// The delta also encodes, decodes to itself (base_root included) and,
+	// decoded, applies to the same result.
+	out, err := EncodeDelta(d)
+	if err != nil {
 		t.Fatal(err)
+	}
+	back, err := DecodeDelta(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := deltaAsWire(d); !reflect.DeepEqual(back, w) || back.BaseRoot != baseRoot {
+		t.Fatalf("decode(encode(d))\n got %+v\nwant %+v", back, w)
+	}
+	res2, err := ApplyDelta(base, back)
+	if err != nil || !reflect.DeepEqual(res2, res) {
+		t.Fatalf("applying the decoded delta: %+v, %v\nwant %+v", res2, err, res)
 	}
 }
