@@ -13,14 +13,45 @@ import (
 	"testing"
 
 	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/internal/conformance"
 	"github.com/gcfkit/gcf/stream"
 )
 
-// seeds returns GCF payloads from the conformance suite and testdata.
+// seeds returns GCF payloads from the conformance suite and testdata. An
+// absent ../shared leaves the testdata seeds (TestConformanceSeeds reports
+// the skip); an absent $GCF_CONFORMANCE_DIR fails.
 func seeds(t testing.TB) [][]byte {
-	dir := os.Getenv("GCF_CONFORMANCE_DIR")
+	t.Helper()
+	var out [][]byte
+	out = append(out, conformanceSeeds(t)...)
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.gcf"))
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// TestConformanceSeeds: the fuzz targets are seeded from the conformance
+// suite (a relative $GCF_CONFORMANCE_DIR, as .ci/run sets it, once
+// resolved against this package's directory and found nothing).
+func TestConformanceSeeds(t *testing.T) {
+	conformance.Dir(t) // skips, naming the path, when ../shared is absent
+	if n := len(conformanceSeeds(t)); n < 100 {
+		t.Fatalf("%d GCF payloads from the conformance suite; want 100 or more", n)
+	}
+}
+
+// conformanceSeeds returns the GCF payloads the conformance fixtures carry.
+func conformanceSeeds(t testing.TB) [][]byte {
+	t.Helper()
+	dir, err := conformance.Find()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "conformance")
+		return nil
 	}
 	var out [][]byte
 	filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
@@ -47,12 +78,6 @@ func seeds(t testing.TB) [][]byte {
 		}
 		return nil
 	})
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.gcf"))
-	for _, f := range files {
-		if b, err := os.ReadFile(f); err == nil {
-			out = append(out, b)
-		}
-	}
 	return out
 }
 
