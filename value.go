@@ -3,15 +3,16 @@ package gcf
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
 // Member is one key/value pair of an Object.
@@ -56,81 +57,444 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// ParseJSON reads one JSON value into the generic data model: objects
-// become Object (member order kept, duplicate keys rejected), arrays []any,
-// integer literals int64 (an integer literal outside int64 is an
-// out_of_range error, never approximated), other numbers float64.
-func ParseJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := parseJSONValue(dec, 0)
+// ParseJSON reads one JSON value (RFC 8259) into the generic data model:
+// objects become Object (member order kept), arrays []any, integer literals
+// int64, other numbers float64, strings string, and true, false and null
+// bool and nil.
+//
+// Every rejection is a *SyntaxError with the line, the 1-based byte column
+// and the byte offset of the problem:
+//   - invalid_line for malformed JSON (unexpected_eof when the input ends
+//     too early, unterminated_quote when it ends inside a string,
+//     invalid_escape for a bad escape or a raw control character in a
+//     string);
+//   - invalid_utf8 for invalid UTF-8 anywhere in the text (it is never
+//     replaced with U+FFFD), invalid_surrogate for a \u escape that leaves
+//     a UTF-16 surrogate unpaired;
+//   - duplicate_key at the second occurrence of a key in one object;
+//   - out_of_range for an integer literal outside int64 (never
+//     approximated) or a number beyond the binary64 range (a number too
+//     small for binary64 rounds to zero, as SPEC §2.3.2 says);
+//   - depth_exceeded at the bracket that nests deeper than the MaxDepth
+//     limit (default 256, as when decoding GCF);
+//   - payload_too_large for input longer than the MaxBytes limit.
+//
+// Of the options only those two limits apply. The duplicate-key check is
+// linear in the number of keys.
+func ParseJSON(data []byte, opts ...Option) (any, error) {
+	cfg := newConfig(opts)
+	p := jsonParser{data: data, maxDepth: cfg.limits.MaxDepth}
+	if p.maxDepth <= 0 {
+		p.maxDepth = stream.DefaultMaxDepth
+	}
+	if max := cfg.limits.MaxBytes; max > 0 && int64(len(data)) > max {
+		return nil, p.errAt(int(max), lexer.PayloadTooLarge, "JSON input is %d bytes, over the limit of %d", len(data), max)
+	}
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		return nil, p.errAt(0, lexer.InvalidLine, "input starts with a UTF-8 byte order mark (EF BB BF); JSON text has none, remove it")
+	}
+	v, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("gcf: trailing data after the JSON value")
+	p.skipSpace()
+	if p.pos < len(data) {
+		return nil, p.unexpected("the end of input after the JSON value")
 	}
 	return v, nil
 }
 
-const maxJSONDepth = 10000
+// jsonParser is a recursive-descent JSON parser over one byte slice.
+type jsonParser struct {
+	data     []byte
+	pos      int
+	maxDepth int
+	buf      []byte // scratch for strings with escapes
+}
 
-func parseJSONValue(dec *json.Decoder, depth int) (any, error) {
-	if depth > maxJSONDepth {
-		return nil, lexer.Errorf(lexer.DepthExceeded, "JSON nesting deeper than %d", maxJSONDepth)
+// smallObject is the member count up to which duplicate keys are found
+// by scanning the object; larger objects index their keys in a map.
+const smallObject = 16
+
+// jsonPlain marks the bytes a string copies without a second look: ASCII
+// other than controls, '"' and '\\'.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
 	}
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			obj := Object{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k := kt.(string)
-				for i := range obj {
-					if obj[i].Key == k {
-						return nil, lexer.Errorf(lexer.DuplicateKey, "duplicate key %q in JSON object", k)
-					}
-				}
-				v, err := parseJSONValue(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				obj = append(obj, Member{k, v})
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return obj, nil
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				v, err := parseJSONValue(dec, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return arr, nil
+	return t
+}()
+
+func (p *jsonParser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
 		}
-		return nil, fmt.Errorf("gcf: unexpected JSON delimiter %v", t)
-	case json.Number:
-		return numberFromJSON(string(t))
-	default:
-		return t, nil // string, bool, nil
 	}
 }
 
+// value parses the value at p.pos; depth counts the enclosing containers.
+func (p *jsonParser) value(depth int) (any, error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return nil, p.unexpected("a JSON value")
+	}
+	switch c := p.data[p.pos]; c {
+	case '{':
+		return p.object(depth + 1)
+	case '[':
+		return p.array(depth + 1)
+	case '"':
+		return p.str()
+	case 't':
+		return p.literal("true", true)
+	case 'f':
+		return p.literal("false", false)
+	case 'n':
+		return p.literal("null", nil)
+	default:
+		if c == '-' || c >= '0' && c <= '9' {
+			return p.number()
+		}
+		return nil, p.unexpected("a JSON value")
+	}
+}
+
+func (p *jsonParser) object(depth int) (any, error) {
+	if depth > p.maxDepth {
+		return nil, p.errAt(p.pos, lexer.DepthExceeded, "JSON nesting exceeds the depth limit of %d", p.maxDepth)
+	}
+	p.pos++ // '{'
+	obj := Object{}
+	var index map[string]struct{} // the keys, once the object outgrows smallObject
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return obj, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, p.unexpected("an object key (a string)")
+		}
+		keyAt := p.pos
+		k, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		dup := false
+		if index != nil {
+			n := len(index)
+			index[k] = struct{}{} // one hash lookup: the map grows unless k is there
+			dup = len(index) == n
+		} else {
+			for i := range obj {
+				if obj[i].Key == k {
+					dup = true
+					break
+				}
+			}
+			if len(obj) == smallObject {
+				index = make(map[string]struct{}, 2*smallObject)
+				for i := range obj {
+					index[obj[i].Key] = struct{}{}
+				}
+				index[k] = struct{}{}
+			}
+		}
+		if dup {
+			return nil, p.errAt(keyAt, lexer.DuplicateKey, "duplicate key %s in JSON object", clipQuote(k))
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.unexpected("':' after an object key")
+		}
+		p.pos++
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		obj = append(obj, Member{k, v})
+		p.skipSpace()
+		if p.pos < len(p.data) {
+			switch p.data[p.pos] {
+			case ',':
+				p.pos++
+				continue
+			case '}':
+				p.pos++
+				return obj, nil
+			}
+		}
+		return nil, p.unexpected("',' or '}' after an object member")
+	}
+}
+
+func (p *jsonParser) array(depth int) (any, error) {
+	if depth > p.maxDepth {
+		return nil, p.errAt(p.pos, lexer.DepthExceeded, "JSON nesting exceeds the depth limit of %d", p.maxDepth)
+	}
+	p.pos++ // '['
+	arr := []any{}
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return arr, nil
+	}
+	for {
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, v)
+		p.skipSpace()
+		if p.pos < len(p.data) {
+			switch p.data[p.pos] {
+			case ',':
+				p.pos++
+				continue
+			case ']':
+				p.pos++
+				return arr, nil
+			}
+		}
+		return nil, p.unexpected("',' or ']' after an array element")
+	}
+}
+
+// str parses the string whose opening quote is at p.pos.
+func (p *jsonParser) str() (string, error) {
+	d := p.data
+	open := p.pos
+	var buf []byte // nil until the first escape
+	lit := open + 1
+	for i := lit; i < len(d); {
+		c := d[i]
+		switch {
+		case jsonPlain[c]:
+			i++
+		case c == '"':
+			p.pos = i + 1
+			if buf == nil {
+				return string(d[lit:i]), nil
+			}
+			buf = append(buf, d[lit:i]...)
+			p.buf = buf
+			return string(buf), nil
+		case c == '\\':
+			if buf == nil {
+				buf = p.buf[:0]
+			}
+			buf = append(buf, d[lit:i]...)
+			n, err := p.escape(&buf, i)
+			if err != nil {
+				return "", err
+			}
+			i += n
+			lit = i
+		case c < 0x20:
+			return "", p.errAt(i, lexer.InvalidEscape, "raw control character U+%04X in a JSON string; write it as \\u%04X", c, c)
+		default:
+			r, size := utf8.DecodeRune(d[i:])
+			if r == utf8.RuneError && size <= 1 {
+				return "", p.errAt(i, lexer.InvalidUTF8, "invalid UTF-8 byte 0x%02X in a JSON string", c)
+			}
+			i += size
+		}
+	}
+	return "", p.errAt(open, lexer.UnterminatedQuote, "JSON string is not closed before the end of input")
+}
+
+// escape appends the character the escape at d[at] ('\\') stands for and
+// returns the escape's length in bytes.
+func (p *jsonParser) escape(buf *[]byte, at int) (int, error) {
+	d := p.data
+	if at+1 >= len(d) {
+		return 0, p.errAt(at, lexer.UnterminatedQuote, "JSON string is not closed before the end of input")
+	}
+	var c byte
+	switch d[at+1] {
+	case '"', '\\', '/':
+		c = d[at+1]
+	case 'b':
+		c = '\b'
+	case 'f':
+		c = '\f'
+	case 'n':
+		c = '\n'
+	case 'r':
+		c = '\r'
+	case 't':
+		c = '\t'
+	case 'u':
+		r, ok := hex4(d, at+2)
+		if !ok {
+			return 0, p.errAt(at, lexer.InvalidEscape, "\\u must be followed by four hex digits")
+		}
+		switch {
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return 0, p.errAt(at, lexer.InvalidSurrogate, "\\u%04X is a low surrogate without a high surrogate before it", r)
+		case r >= 0xD800 && r <= 0xDBFF:
+			lo, ok := rune(0), false
+			if at+7 < len(d) && d[at+6] == '\\' && d[at+7] == 'u' {
+				lo, ok = hex4(d, at+8)
+			}
+			if !ok || lo < 0xDC00 || lo > 0xDFFF {
+				return 0, p.errAt(at, lexer.InvalidSurrogate, "\\u%04X is a high surrogate without a low surrogate after it", r)
+			}
+			*buf = utf8.AppendRune(*buf, utf16.DecodeRune(r, lo))
+			return 12, nil
+		}
+		*buf = utf8.AppendRune(*buf, r)
+		return 6, nil
+	default:
+		r, _ := utf8.DecodeRune(d[at+1:])
+		return 0, p.errAt(at, lexer.InvalidEscape, "invalid escape \\%c in a JSON string", r)
+	}
+	*buf = append(*buf, c)
+	return 2, nil
+}
+
+// hex4 reads the four hex digits at d[at:].
+func hex4(d []byte, at int) (rune, bool) {
+	if at+4 > len(d) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range d[at : at+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// number parses the number at p.pos: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *jsonParser) number() (any, error) {
+	d := p.data
+	start := p.pos
+	i := start
+	digits := func() bool {
+		n := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		return i > n
+	}
+	bad := func(why string) error {
+		return p.errAt(start, lexer.InvalidLine, "invalid JSON number %s: %s", clipQuote(string(d[start:min(i+1, len(d))])), why)
+	}
+	if d[i] == '-' {
+		i++
+	}
+	if i < len(d) && d[i] == '0' {
+		i++
+		if i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			return nil, bad("leading zero")
+		}
+	} else if !digits() {
+		return nil, bad("expected a digit")
+	}
+	float := false
+	if i < len(d) && d[i] == '.' {
+		float = true
+		i++
+		if !digits() {
+			return nil, bad("expected a digit after '.'")
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		float = true
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return nil, bad("expected a digit in the exponent")
+		}
+	}
+	p.pos = i
+	lexeme := d[start:i]
+	if !float {
+		v, ok := lexer.ParseInt(lexeme)
+		if !ok {
+			return nil, p.errAt(start, lexer.OutOfRange, "integer %s is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a string", clipQuote(string(lexeme)))
+		}
+		return v, nil
+	}
+	f, err := lexer.ParseFloat(lexeme)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, p.errAt(start, lexer.OutOfRange, "number %s is outside the binary64 range", clipQuote(string(lexeme)))
+	}
+	return f, nil
+}
+
+func (p *jsonParser) literal(word string, v any) (any, error) {
+	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
+		return nil, p.unexpected("a JSON value")
+	}
+	p.pos += len(word)
+	return v, nil
+}
+
+// unexpected reports the byte at p.pos (or the end of input) where want
+// was expected.
+func (p *jsonParser) unexpected(want string) error {
+	d := p.data
+	if p.pos >= len(d) {
+		// At the end of the last non-blank byte, not past a final newline.
+		end := len(bytes.TrimRight(d, " \t\r\n"))
+		return p.errAt(end, lexer.UnexpectedEOF, "unexpected end of JSON input; expected %s", want)
+	}
+	r, size := utf8.DecodeRune(d[p.pos:])
+	if r == utf8.RuneError && size <= 1 {
+		return p.errAt(p.pos, lexer.InvalidUTF8, "invalid UTF-8 byte 0x%02X; expected %s", d[p.pos], want)
+	}
+	return p.errAt(p.pos, lexer.InvalidLine, "expected %s, found %q", want, r)
+}
+
+// errAt builds the error for byte offset off, with its line and 1-based
+// byte column (computed only now, so the parser tracks no lines).
+func (p *jsonParser) errAt(off int, c lexer.Category, format string, args ...any) error {
+	off = min(off, len(p.data))
+	before := p.data[:off]
+	return &SyntaxError{
+		Line:     1 + bytes.Count(before, []byte{'\n'}),
+		Column:   off - bytes.LastIndexByte(before, '\n'),
+		Offset:   int64(off),
+		Category: c,
+		Msg:      fmt.Sprintf(format, args...),
+	}
+}
+
+// clipQuote quotes s, cut to at most 80 bytes on a UTF-8 boundary and
+// marked with "..." when longer, so that a message never echoes a long
+// input.
+func clipQuote(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "..."
+}
+
+// numberFromJSON converts a JSON number lexeme (a json.Number) as
+// ParseJSON does: int64 for an integer literal, float64 otherwise.
 func numberFromJSON(s string) (any, error) {
 	if strings.ContainsAny(s, ".eE") {
 		f, err := strconv.ParseFloat(s, 64)
