@@ -266,7 +266,7 @@ type jsonMarsh struct{}
 
 func (jsonMarsh) MarshalJSON() ([]byte, error) { return []byte(`{"z":1,"a":[true]}`), nil }
 
-type ptrMarsh struct{ n int }
+type ptrMarsh struct{}
 
 func (p *ptrMarsh) MarshalJSON() ([]byte, error) { return []byte(`"ptr"`), nil }
 
@@ -295,7 +295,7 @@ func TestNormalizeGoValues(t *testing.T) {
 		Name: "n", Skip: "x", Count: 7, F32: 0.1, List: []int{1, 2}, Bytes: []byte("hi"),
 		Map: map[string]int{"b": 2, "a": 1}, TMap: map[textKey]bool{2: true, 1: false},
 		IMap: map[int]string{10: "x", 9: "y"}, Any: []any{int8(3)},
-		embedded: embedded{E1: 5, E2: "e"},
+		embedded: embedded{E1: 5, E2: "e"}, private: 9, // unexported: not encoded
 	}
 	got, err := EncodeGeneric(s)
 	if err != nil {

@@ -3,7 +3,6 @@ package gcf
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -265,20 +264,6 @@ func BenchmarkGraphEncode(b *testing.B) {
 }
 
 // ---- Conformance fixtures (graph encode side) ----
-
-type gfxFixture struct {
-	Name           string          `json:"name"`
-	Description    string          `json:"description"`
-	Operation      string          `json:"operation"`
-	Input          json.RawMessage `json:"input"`
-	Expected       json.RawMessage `json:"expected"`
-	CanonicalBytes *string         `json:"canonicalBytes"`
-	Options        map[string]any  `json:"options"`
-	Calls          []struct {
-		Input    json.RawMessage `json:"input"`
-		Expected string          `json:"expected"`
-	} `json:"calls"`
-}
 
 // gfxStream feeds a whole payload through the streaming graph encoder the
 // way the conformance runner does: symbols sorted by (distance, score
