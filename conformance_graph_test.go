@@ -264,3 +264,29 @@ func deltaAsWire(d *DeltaPayload) *DeltaPayload {
 	}
 	return &w
 }
+
+// TestSameGraphAsWireMidpoints: with scores on binary midpoints (as in
+// graph-encode/004_score_midpoint_rounding) the decoded payload's pack root
+// differs from the input's, which the runner therefore no longer
+// requires, and equals that of the input with its scores on two decimals.
+func TestSameGraphAsWireMidpoints(t *testing.T) {
+	p := &Payload{Tool: "t", Symbols: []Symbol{
+		{QualifiedName: "a.A", Kind: "function", Score: 0.125, Provenance: "ast"},
+		{QualifiedName: "a.B", Kind: "function", Score: 0.375, Provenance: "ast", Distance: 1},
+		{QualifiedName: "a.C", Kind: "type", Score: 2.675, Provenance: "lsp", Distance: 3},
+	}, Edges: []Edge{{Source: "a.B", Target: "a.A", EdgeType: "calls"}}}
+	out, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := PackRoot(p)
+	got, _ := PackRoot(back)
+	if in == got {
+		t.Fatalf("midpoint scores kept the pack root %s; the test no longer shows the rounding", in)
+	}
+	sameGraphAsWire(t, p, back)
+}
