@@ -18,13 +18,13 @@ import (
 // bytes of them have accumulated, and only then committed to the output;
 // a symbol group after that many bytes of edges cannot be moved in front
 // of them, and ToJSON reports it (gcf.Decode can, holding everything).
-const pendingEdges = 8 << 20
+var pendingEdges = 8 << 20 // a variable so that tests can lower it
 
 // deltaBuffer bounds the JSON held for a graph delta (SPEC §10), whose
 // sections may come in any order while the JSON lists removed, added,
 // removedEdges and addedEdges in that order: ToJSON buffers a delta's
 // sections and refuses a delta whose JSON would exceed it.
-const deltaBuffer = 64 << 20
+var deltaBuffer = 64 << 20 // a variable so that tests can lower it
 
 // names maps symbol ids to their qualified names, in JSON form, for edges.
 type names struct {
