@@ -14,9 +14,11 @@ import (
 // the only memory that grows with the payload.
 //
 // Every encoder writes all symbol groups before the edges, but the format
-// does not require it. So edges are held back (as JSON) until pendingEdges
-// bytes of them have accumulated, and only then committed to the output;
-// a symbol group after that many bytes of edges cannot be moved in front
+// does not require it. Once the header's symbols= count has been reached
+// no symbol can follow, so edges go straight out; without that count
+// (a streamed payload) edges are held back, as JSON, until pendingEdges
+// bytes of them have accumulated, and only then committed to the output.
+// A symbol group after that many bytes of edges cannot be moved in front
 // of them, and ToJSON reports it (gcf.Decode can, holding everything).
 var pendingEdges = 8 << 20 // a variable so that tests can lower it
 
@@ -68,6 +70,7 @@ func (n *names) get(id int64) []byte {
 type graphHeader struct {
 	tool, packRoot, baseRoot, newRoot []byte
 	tokens, budget                    int
+	symbols                           int // the header's symbols= count, or -1
 	delta                             bool
 }
 
@@ -75,7 +78,7 @@ type graphHeader struct {
 // numeric ones in header order as gcf.Decode (or, for a delta,
 // gcf.DecodeDelta) does.
 func readGraphHeader(ev *gcf.Event) (graphHeader, error) {
-	var h graphHeader
+	h := graphHeader{symbols: -1}
 	for i, k := range ev.Fields {
 		if string(k) == "delta" && string(ev.Cells[i].Bytes) == "true" {
 			h.delta = true
@@ -99,8 +102,11 @@ func readGraphHeader(ev *gcf.Event) (graphHeader, error) {
 			if !h.delta {
 				var n int
 				n, err = headerInt(ev, i)
-				if string(k) == "budget" {
+				switch string(k) {
+				case "budget":
 					h.budget = n
+				case "symbols":
+					h.symbols = n
 				}
 			}
 		}
@@ -183,9 +189,11 @@ type graphWriter struct {
 	names names
 
 	nsym, nedge int64
-	unconfirmed int64  // the Count of the KindEnd event
-	pend        []byte // edges not yet committed (JSON mode)
+	unconfirmed int64    // the Count of the KindEnd event
+	pend        [][]byte // edges not yet committed (JSON mode), in chunks
+	npend       int      // bytes in pend
 	committed   bool
+	late        bool // a symbol came after the edges were committed
 	scratch     []byte
 }
 
@@ -225,8 +233,11 @@ func (g *graphWriter) graph(h graphHeader) error {
 				return &gcf.SyntaxError{Line: ev.Line, Column: 1, Category: gcf.InvalidNodeLine,
 					Msg: "symbol in group " + strconv.Quote(group) + ", which has no distance"}
 			}
-			if g.committed {
-				return errSymbolsAfterEdges
+			if g.committed && !g.lines {
+				// Too late to list it before the edges. Read on, so
+				// that a malformed payload still reports its own error.
+				g.late = true
+				continue
 			}
 			switch {
 			case g.lines:
@@ -246,6 +257,12 @@ func (g *graphWriter) graph(h graphHeader) error {
 			g.names.add(ev.ID, ev.Cells[1].Bytes)
 			g.nsym++
 			g.rec++
+			if !g.lines && g.nsym == int64(h.symbols) {
+				// The header's count is reached: no symbol can follow.
+				if err := g.commitEdges(); err != nil {
+					return err
+				}
+			}
 		case gcf.KindReference:
 			return &gcf.SyntaxError{Line: ev.Line, Column: 1, Category: gcf.InvalidNodeLine,
 				Msg: "session reference @" + strconv.FormatInt(ev.ID, 10) + " cannot be resolved without the session's earlier payloads"}
@@ -261,27 +278,35 @@ func (g *graphWriter) graph(h graphHeader) error {
 				o.buf = appendEdge(o.buf, src, tgt, ev.Cells[2].Bytes, status)
 				o.buf = append(o.buf, "}\n"...)
 			case g.committed:
-				o.buf = append(o.buf, ",{"...)
+				if g.nedge > 0 {
+					o.buf = append(o.buf, ',')
+				}
+				o.buf = append(o.buf, '{')
 				o.buf = appendEdge(o.buf, src, tgt, ev.Cells[2].Bytes, status)
 				o.buf = append(o.buf, '}')
 			default:
-				if g.nedge > 0 {
-					g.pend = append(g.pend, ',')
-				}
-				g.pend = append(g.pend, '{')
-				g.pend = appendEdge(g.pend, src, tgt, ev.Cells[2].Bytes, status)
-				g.pend = append(g.pend, '}')
-				if len(g.pend) >= pendingEdges {
-					g.commitEdges()
+				g.scratch = append(g.scratch[:0], ',', '{')
+				g.scratch = appendEdge(g.scratch, src, tgt, ev.Cells[2].Bytes, status)
+				g.scratch = append(g.scratch, '}')
+				g.hold(g.scratch)
+				if g.npend >= pendingEdges {
+					if err := g.commitEdges(); err != nil {
+						return err
+					}
 				}
 			}
 			g.nedge++
 			g.rec++
 		case gcf.KindEnd:
 			g.unconfirmed = ev.Count
+			if g.late {
+				return errSymbolsAfterEdges
+			}
 			if !g.lines {
 				if !g.committed {
-					g.commitEdges()
+					if err := g.commitEdges(); err != nil {
+						return err
+					}
 				}
 				o.buf = append(o.buf, "]}\n"...)
 			}
@@ -299,11 +324,42 @@ type gcfError string
 
 func (e gcfError) Error() string { return "transcode: " + string(e) }
 
-// commitEdges closes the symbols and writes the edges held back.
-func (g *graphWriter) commitEdges() {
+// hold keeps the JSON of an edge, preceded by a comma, until the edges
+// are committed.
+func (g *graphWriter) hold(e []byte) {
+	const chunk = 64 << 10
+	if n := len(g.pend); n == 0 || cap(g.pend[n-1])-len(g.pend[n-1]) < len(e) {
+		g.pend = append(g.pend, make([]byte, 0, max(chunk, len(e))))
+	}
+	last := &g.pend[len(g.pend)-1]
+	*last = append(*last, e...)
+	g.npend += len(e)
+}
+
+// commitEdges closes the symbols and writes the edges held back; after it
+// edges go straight to the output.
+func (g *graphWriter) commitEdges() error {
+	if g.committed {
+		return nil
+	}
 	g.o.buf = append(g.o.buf, `],"edges":[`...)
-	g.o.buf = append(g.o.buf, g.pend...)
-	g.pend, g.committed = nil, true
+	g.committed = true
+	for i, c := range g.pend {
+		if i == 0 {
+			c = c[1:] // the first edge's comma
+		}
+		if err := g.o.flush(); err != nil {
+			return err
+		}
+		g.o.buf, c = c, g.o.buf
+		err := g.o.flush()
+		g.o.buf = c[:0]
+		if err != nil {
+			return err
+		}
+	}
+	g.pend, g.npend = nil, 0
+	return nil
 }
 
 // delta writes a graph delta whose header h has been read (SPEC §10).

@@ -234,6 +234,15 @@ func TestGraphOrder(t *testing.T) {
 			t.Errorf("%q did not decode", p)
 		}
 	}
+	// The header's symbols= count lets edges go straight out; a symbol
+	// beyond it is the decoder's count_mismatch, as on the buffered path.
+	bad := "GCF profile=graph tool=t symbols=1\n## targets\n@0 fn a 0.50 x\n## edges [1]\n@0<@0 calls\n## related\n@1 fn b 0.25 y\n"
+	if checkSame(t, bad, []byte(bad)) {
+		t.Errorf("%q decoded", bad)
+	}
+	if _, err := ToJSON(io.Discard, strings.NewReader(bad), Options{}); category(err) != gcf.CountMismatch {
+		t.Errorf("%q: %v, want count_mismatch", bad, err)
+	}
 }
 
 // TestGraphBounds: past the bounds ToJSON states, it refuses rather than
