@@ -8,31 +8,17 @@ import (
 )
 
 // ToNDJSON reads one GCF payload of either profile from r and writes it to
-// w as NDJSON, one JSON value per line, never dropping data:
-//
-//   - a generic payload whose root is an array (the output of
-//     `gcf encode -stream`, `## [?]{...}`, or any `## [N]` root) prints
-//     its elements, one per line: table rows as plain objects, the
-//     inverse of `gcf encode -stream`;
-//   - any other generic payload prints one line per record, tagged with
-//     where it sits: {"table":PATH,"row":{...}} for a table row,
-//     {"table":PATH,"key":KEY,"row":{...}} for a keyed-map member and
-//     {"path":PATH,"value":VALUE} for every other value (scalars, inline
-//     arrays, and empty objects, arrays and tables);
-//   - a graph payload prints a {"type":"header",...} line, then one
-//     {"type":"symbol",...} line per symbol and one {"type":"edge",...}
-//     line per edge; a graph delta prints {"type":"delta",...}, then
-//     "removed", "added", "removedEdge" and "addedEdge" lines.
-//
-// PATH names a value from the root: keys joined by ".", array indexes
-// as [N], and a key that is empty or holds anything but ASCII letters,
-// digits, "_", "-" and non-ASCII characters written as a JSON string
-// ("a.b" becomes "\"a.b\""). A row holds its attachments, as in JSON. The
-// format is documented in docs/ndjson.md.
+// w as NDJSON, one JSON value per line, never dropping data: the elements
+// of a generic payload's root array; otherwise one line per table row,
+// keyed-map member or other value, tagged with its table or path; for a
+// graph payload a header line, then one line per symbol and per edge (or
+// per delta line), tagged with its type. The package documentation and
+// docs/ndjson.md give the shape.
 //
 // Memory is bounded as for ToJSON on a generic payload, and by the symbol
 // names on a graph payload; nothing is buffered, not even a delta. Errors
-// are as for ToJSON; Options.Indent is ignored.
+// are as for ToJSON, and Result.Records counts the lines written.
+// Options.Indent is ignored.
 func ToNDJSON(w io.Writer, r io.Reader, o Options) (Result, error) {
 	t := newRun(w, r, o, false)
 	ev, err := t.header()

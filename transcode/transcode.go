@@ -136,9 +136,10 @@ func (t *run) result() Result {
 // with ^ attachments is assembled whole before it is written. A graph
 // payload also keeps the qualified name of every symbol (for the edges,
 // which JSON names by qualified name) in one byte arena with an offset
-// per symbol, and holds back up to 8 MiB of edges in case a symbol group
-// follows them. A graph delta, whose sections may come in any order, is
-// buffered: at most 64 MiB of JSON, beyond which ToJSON returns an error.
+// per symbol; when its header has no symbols= count, up to 8 MiB of edges
+// are held back in case a symbol group follows them. A graph delta, whose
+// sections may come in any order, is buffered: at most 64 MiB of JSON.
+// Past either bound ToJSON returns an error rather than reorder.
 //
 // A malformed payload yields the decoder's *gcf.SyntaxError, unchanged;
 // a failing w yields its error as is. In both cases w may have received
