@@ -109,7 +109,7 @@ func TestTruncated(t *testing.T) {
 	cut := 0
 	for _, p := range ps {
 		step := max(1, len(p)/100)
-		for n := len(p) - 1; n > 0; n -= step {
+		for n := len(p); n > 0; n -= step {
 			data := []byte(p[:n])
 			checkSame(t, fmt.Sprintf("%q cut at %d", p, n), data)
 			_, werr := gcf.DecodeGeneric(data)
