@@ -1,0 +1,240 @@
+package transcode
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gcfkit/gcf"
+)
+
+// buffered is today's `gcf decode` (cmd/gcf, func decode): the whole input
+// in memory, the decoder chosen from the header line, JSON printed with a
+// newline; indent applies json.Indent as -indent does.
+func buffered(data []byte, indent string) ([]byte, error) {
+	header, _, _ := bytes.Cut(data, []byte("\n"))
+	graph, delta := false, false
+	for _, f := range bytes.Fields(header) {
+		graph = graph || string(f) == "profile=graph"
+		delta = delta || string(f) == "delta=true"
+	}
+	var js []byte
+	var err error
+	switch {
+	case graph && delta:
+		var d *gcf.DeltaPayload
+		if d, err = gcf.DecodeDelta(data); err == nil {
+			js, err = json.Marshal(d)
+		}
+	case graph:
+		var p *gcf.Payload
+		if p, err = gcf.Decode(data); err == nil {
+			js, err = json.Marshal(p)
+		}
+	default:
+		var v any
+		if v, err = gcf.DecodeGeneric(data); err == nil {
+			js, err = gcf.ToJSON(v)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if indent != "" {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, js, "", indent); err != nil {
+			return nil, err
+		}
+		js = buf.Bytes()
+	}
+	return append(js, '\n'), nil
+}
+
+// conformanceDir finds ../shared/conformance from the module root (or
+// GCF_CONFORMANCE_DIR), skipping visibly when it is absent.
+func conformanceDir(t *testing.T) string {
+	dir := os.Getenv("GCF_CONFORMANCE_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "conformance")
+		if _, err := os.Stat(dir); err != nil {
+			t.Skipf("conformance suite not found at %s; set GCF_CONFORMANCE_DIR", dir)
+		}
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Fatalf("GCF_CONFORMANCE_DIR=%q is not a directory", dir)
+	}
+	return dir
+}
+
+// payload is one GCF text found in a fixture.
+type payload struct {
+	name string
+	data []byte
+}
+
+// fixturePayloads returns every GCF payload of the conformance suite: the
+// input of decode and error fixtures, the expected output of encode
+// fixtures, and any other string of a fixture that starts with a header.
+func fixturePayloads(t *testing.T) []payload {
+	dir := conformanceDir(t)
+	var out []payload
+	err := filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
+		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var f any
+		if err := json.Unmarshal(raw, &f); err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		n := 0
+		var walk func(v any, key string)
+		walk = func(v any, key string) {
+			switch x := v.(type) {
+			case string:
+				if key == "inputBase64" {
+					if b, err := base64.StdEncoding.DecodeString(x); err == nil && bytes.HasPrefix(b, []byte("GCF")) {
+						out = append(out, payload{rel + "#" + key, b})
+					}
+					return
+				}
+				if strings.HasPrefix(x, "GCF") {
+					n++
+					out = append(out, payload{rel + "#" + key, []byte(x)})
+				}
+			case []any:
+				for _, e := range x {
+					walk(e, key)
+				}
+			case map[string]any:
+				keys := make([]string, 0, len(x))
+				for k := range x {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				for _, k := range keys {
+					walk(x[k], k)
+				}
+			}
+		}
+		walk(f, "")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// examplePayloads encodes testdata/examples/*.json: graph.json as a graph
+// payload, the others with the generic profile.
+func examplePayloads(t *testing.T) []payload {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "examples", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata/examples: %v", err)
+	}
+	var out []payload
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var enc []byte
+		if filepath.Base(f) == "graph.json" {
+			var p gcf.Payload
+			if err := json.Unmarshal(raw, &p); err != nil {
+				t.Fatal(err)
+			}
+			enc, err = gcf.Encode(&p)
+			if err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			v, err := gcf.ParseJSON(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if enc, err = gcf.EncodeGeneric(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out = append(out, payload{filepath.Base(f), enc})
+	}
+	return out
+}
+
+// sameError reports whether two decode errors are the same: the same
+// *SyntaxError category and position, or the same text.
+func sameError(a, b error) bool {
+	var sa, sb *gcf.SyntaxError
+	if errors.As(a, &sa) && errors.As(b, &sb) {
+		return sa.Category == sb.Category && sa.Line == sb.Line && sa.Column == sb.Column
+	}
+	return a.Error() == b.Error()
+}
+
+// checkSame runs ToJSON on data, compact and indented, and compares with
+// the buffered path byte for byte (or error for error). It reports whether
+// the payload decoded.
+func checkSame(t *testing.T, name string, data []byte) bool {
+	t.Helper()
+	ok := true
+	for _, indent := range []string{"", "  "} {
+		want, werr := buffered(data, indent)
+		var got bytes.Buffer
+		res, gerr := ToJSON(&got, bytes.NewReader(data), Options{Indent: indent})
+		switch {
+		case werr != nil && gerr != nil:
+			if !sameError(werr, gerr) {
+				t.Errorf("%s: errors differ:\nbuffered: %v\nToJSON:   %v", name, werr, gerr)
+			}
+			ok = false
+		case werr != nil:
+			t.Errorf("%s: buffered path fails (%v) but ToJSON succeeds with %q", name, werr, got.String())
+			ok = false
+		case gerr != nil:
+			t.Errorf("%s: ToJSON fails: %v (indent %q)", name, gerr, indent)
+			ok = false
+		case !bytes.Equal(got.Bytes(), want):
+			t.Errorf("%s (indent %q):\n got %s\nwant %s", name, indent, got.Bytes(), want)
+		case res.Profile != "generic" && res.Profile != "graph":
+			t.Errorf("%s: profile %q", name, res.Profile)
+		}
+	}
+	return ok
+}
+
+// TestToJSONConformance: ToJSON prints what `gcf decode` printed, byte for
+// byte, for every payload of the conformance suite that decodes, and
+// fails with the same error (category, line, column) for every other.
+func TestToJSONConformance(t *testing.T) {
+	ps := fixturePayloads(t)
+	decoded := 0
+	for _, p := range ps {
+		if checkSame(t, p.name, p.data) {
+			decoded++
+		}
+	}
+	t.Logf("%d payloads compared, %d decoded", len(ps), decoded)
+	if decoded < 150 {
+		t.Errorf("only %d payloads decoded; the suite holds more", decoded)
+	}
+}
+
+func TestToJSONExamples(t *testing.T) {
+	for _, p := range examplePayloads(t) {
+		if !checkSame(t, p.name, p.data) {
+			t.Errorf("%s did not decode", p.name)
+		}
+	}
+}
