@@ -23,7 +23,7 @@ depth, not by the size of the input.
 A payload whose [?] sections are not confirmed by a ##! summary trailer is
 accepted (SPEC §8.6) with a warning on stderr, because the stream may have
 been cut; -require-summary makes it an error.`,
-	example: "gcf decode -indent -o orders.json orders.gcf\n  gcf encode -stream rows.ndjson | gcf decode -ndjson -require-summary -",
+	example: "gcf encode -stream rows.ndjson | gcf decode -ndjson -require-summary -",
 }
 
 func init() { decodeCommand.setup = setupDecode }

@@ -32,18 +32,18 @@ is given, a line on stderr compares the size of the JSON input, as given,
 with the GCF output.
 
 With -stream it reads a JSON array of objects, or a sequence of objects
-(NDJSON), and writes one streaming table (` + "`## [?]{fields}`" + `, or ` + "`## name [?]{fields}`" + `
-with -table) closed by the ##! summary trailer, one record at a time: memory
-stays bounded by the longest record, which may be at most 8 times -max-line
-bytes of JSON text. The fields are -fields, or else the first record's keys.
-Records must be flat (scalar values only) and may not add fields; a record
-that breaks this, or is not valid JSON, stops the encoding with an error
-naming the record and its line:column. With -o nothing is left at the
-destination; on stdout the error says how many records were written.
+(NDJSON), and writes one streaming table, ` + "`## [?]{fields}`" + ` (or ` + "`## name [?]{fields}`" + `
+with -table), closed by the ##! summary trailer. It holds one record at a
+time: a record's JSON text may be at most 8 times -max-line bytes. The
+fields are -fields, or else the first record's keys. Records must be flat
+(scalar values only) and may not add fields; a record that breaks this, or
+is not valid JSON, stops the encoding with an error naming the record and
+its line:column. Then -o leaves nothing at the destination, and on stdout
+the error says how many records were written.
 
 The encoder refuses, with the decoder's categories, anything a decoder with
 the same limit flags would reject.`,
-	example: "gcf encode -o orders.gcf testdata/examples/orders.json\n  gcf encode -stream -fields id,name,total -table orders -o orders.gcf orders.ndjson",
+	example: "gcf encode -stream -fields id,name,total -table orders -o orders.gcf orders.ndjson",
 }
 
 func init() { encodeCommand.setup = setupEncode }
@@ -182,12 +182,28 @@ func jsonError(err error, data []byte, p position, prefix string) error {
 		}
 		return errorAt(q, se.Category, "%s%s", prefix, se.Msg)
 	case errors.As(err, &js):
-		at := min(max(js.Offset-1, 0), int64(len(data)))
-		return errorAt(p.after(data[:at]), "", "%s%s", prefix, strings.TrimPrefix(js.Error(), "json: "))
+		return errorAt(p.after(data[:jsonErrorOffset(js, data)]), "", "%s%s", prefix, strings.TrimPrefix(js.Error(), "json: "))
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return errorAt(p.after(data), gcf.UnexpectedEOF, "%sthe JSON text ends inside a value", prefix)
 	}
 	return errorAt(p, "", "%s%s", prefix, strings.TrimPrefix(err.Error(), "gcf: "))
+}
+
+// jsonErrorOffset is the offset of the byte an encoding/json syntax error
+// is about. The error's Offset is that of the offending byte or of the
+// token before it, so a character named in the message ("invalid character
+// '@'") is looked for from there.
+func jsonErrorOffset(js *json.SyntaxError, data []byte) int64 {
+	off := min(max(js.Offset, 0), int64(len(data)))
+	msg := js.Error()
+	if i := strings.Index(msg, "invalid character '"); i >= 0 {
+		if c := msg[i+len("invalid character '"):]; len(c) >= 2 && c[1] == '\'' {
+			if j := bytes.IndexByte(data[off:], c[0]); j >= 0 {
+				off += int64(j)
+			}
+		}
+	}
+	return off
 }
 
 // graphJSONError places an error from reading a graph payload's JSON.
@@ -196,7 +212,7 @@ func graphJSONError(err error, data []byte, off int64) error {
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &js):
-		off = js.Offset - 1
+		off = jsonErrorOffset(js, data)
 	case errors.As(err, &te):
 		off = te.Offset - 1
 	}
@@ -220,6 +236,9 @@ type streamOptions struct {
 func (e *env) encodeStream(in *input, out *output, so streamOptions, quiet bool, prog *progress) int {
 	cr := &countingReader{r: in.r}
 	written, err := encodeStream(cr, out, so, prog)
+	if in.r.overLimit() { // the input was cut at -max-bytes: whatever came of it is void
+		err = &gcf.SyntaxError{Category: gcf.PayloadTooLarge, Msg: fmt.Sprintf("the input is larger than -max-bytes %d", in.r.limit)}
+	}
 	if err != nil {
 		out.abort()
 		status := e.report(in, err, out)

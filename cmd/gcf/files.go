@@ -199,7 +199,7 @@ func (o *output) Write(p []byte) (int, error) {
 }
 
 // toStdout reports whether the output is stdout.
-func (o *output) toStdout() bool { return o.tmp == nil }
+func (o *output) toStdout() bool { return o.dest == "" }
 
 // commit flushes the output and, for -o, puts the file in place.
 func (o *output) commit() error {

@@ -58,8 +58,8 @@ func parseJSON(data []byte, opts []gcf.Option) (any, error) {
 //
 // seam: becomes `type transcodeOptions = transcode.Options` when it lands.
 type transcodeOptions struct {
-	Indent   string                          // indent JSON output by this string per level; "" writes compact JSON
-	Decoder  []gcf.Option                    // limits for the GCF decoder
+	Indent   string                         // indent JSON output by this string per level; "" writes compact JSON
+	Decoder  []gcf.Option                   // limits for the GCF decoder
 	Progress func(bytesRead, records int64) // called now and then while converting; may be nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"strings"
 
 	"github.com/gcfkit/gcf"
@@ -86,8 +87,10 @@ func setupValidate(fs *flag.FlagSet) func(*env, []string) int {
 			all = append(all, diags...)
 		}
 		if *asJSON {
-			b, _ := json.MarshalIndent(all, "", "  ")
-			report.Write(append(b, '\n'))
+			enc := json.NewEncoder(report)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			enc.Encode(all)
 			if err := report.commit(); err != nil {
 				return e.report(nil, err, report)
 			}
@@ -116,10 +119,11 @@ func (e *env) validateOne(name string, lim limitFlags, text bool) (int, []diagno
 			continue
 		}
 		if d.Category == gcf.ReadError || in.r.err != nil {
-			status = exitIO
-		} else {
-			status = max(status, exitInvalid)
+			// Not a problem of the payload: said on stderr, never in the report.
+			fmt.Fprintf(e.stderr, "gcf: %s: %s\n", in.name, d.Msg)
+			return exitIO, nil
 		}
+		status = exitInvalid
 		if text {
 			e.diagnostic(in.name, d.Pos.Line, d.Pos.Column, int64(d.Pos.Offset), string(d.Category), d.Msg, in.src)
 			continue

@@ -43,6 +43,8 @@ bad.gcf:5:9: duplicate_field_name: duplicate field name "x"
   ## t [3]{x,x}
           ^
 bad.gcf:7:1: count_mismatch: declared 3 rows but found 1
+  ## u [1]{y}
+  ^
 `
 	if out != want {
 		t.Fatalf("output:\n%s\nwant:\n%s", out, want)
