@@ -128,7 +128,7 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&p); err != nil {
-			return fail(graphJSONError(err, data, dec.InputOffset()))
+			return fail(graphJSONError(err, data))
 		}
 		if _, err := dec.Token(); err != io.EOF {
 			return fail(errorAt(origin.after(data[:dec.InputOffset()]), "", "not a graph payload: data after the JSON object"))
@@ -182,7 +182,7 @@ func jsonError(err error, data []byte, p position, prefix string) error {
 		}
 		return errorAt(q, se.Category, "%s%s", prefix, se.Msg)
 	case errors.As(err, &js):
-		return errorAt(p.after(data[:jsonErrorOffset(js, data)]), "", "%s%s", prefix, strings.TrimPrefix(js.Error(), "json: "))
+		return errorAt(p.after(data[:jsonErrorOffset(js, js.Offset, data)]), "", "%s%s", prefix, strings.TrimPrefix(js.Error(), "json: "))
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return errorAt(p.after(data), gcf.UnexpectedEOF, "%sthe JSON text ends inside a value", prefix)
 	}
@@ -190,11 +190,12 @@ func jsonError(err error, data []byte, p position, prefix string) error {
 }
 
 // jsonErrorOffset is the offset of the byte an encoding/json syntax error
-// is about. The error's Offset is that of the offending byte or of the
-// token before it, so a character named in the message ("invalid character
-// '@'") is looked for from there.
-func jsonErrorOffset(js *json.SyntaxError, data []byte) int64 {
-	off := min(max(js.Offset, 0), int64(len(data)))
+// is about. The error's Offset (off here) is that of the offending byte,
+// just past it, or that of the token before it, depending on the API that
+// found it, so the character the message names ("invalid character '@'")
+// is looked for from there.
+func jsonErrorOffset(js *json.SyntaxError, off int64, data []byte) int64 {
+	off = min(max(off, 0), int64(len(data)))
 	msg := js.Error()
 	if i := strings.Index(msg, "invalid character '"); i >= 0 {
 		if c := msg[i+len("invalid character '"):]; len(c) >= 2 && c[1] == '\'' {
@@ -206,19 +207,21 @@ func jsonErrorOffset(js *json.SyntaxError, data []byte) int64 {
 	return off
 }
 
-// graphJSONError places an error from reading a graph payload's JSON.
-func graphJSONError(err error, data []byte, off int64) error {
+// graphJSONError places an error from decoding a graph payload's JSON
+// (with json.Decoder.Decode) when it has a position.
+func graphJSONError(err error, data []byte) error {
 	var js *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	var off int64
 	switch {
 	case errors.As(err, &js):
-		off = jsonErrorOffset(js, data)
+		off = jsonErrorOffset(js, js.Offset-1, data)
 	case errors.As(err, &te):
-		off = te.Offset - 1
-	}
-	off = min(max(off, 0), int64(len(data)))
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		off = min(max(te.Offset-1, 0), int64(len(data)))
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		off = int64(len(data))
+	default:
+		return fmt.Errorf("not a graph payload: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return errorAt(origin.after(data[:off]), "", "not a graph payload: %s", strings.TrimPrefix(err.Error(), "json: "))
 }
@@ -529,8 +532,8 @@ func (r *recordReader) object() ([]byte, position, error) {
 				if c == ']' {
 					open = '['
 				}
-				if len(r.stack) == 0 || r.stack[len(r.stack)-1] != open {
-					return nil, at, errorAt(r.pos.after(chunk[:i]), "", "record %d: %s does not close an open %s", n, quoteByte(c), quoteByte(open))
+				if top := r.stack[len(r.stack)-1]; top != open {
+					return nil, at, errorAt(r.pos.after(chunk[:i]), "", "record %d: %s does not close an open %s", n, quoteByte(c), quoteByte(top))
 				}
 				r.stack = r.stack[:len(r.stack)-1]
 				if len(r.stack) == 0 {
