@@ -46,11 +46,17 @@ func openInput(e *env, arg string, maxBytes int64) (*input, error) {
 	if err != nil {
 		return nil, &ioError{err}
 	}
-	if st, err := f.Stat(); err == nil && st.IsDir() {
+	st, err := f.Stat()
+	if err == nil && st.IsDir() {
 		f.Close()
 		return nil, &ioError{fmt.Errorf("%s is a directory", arg)}
 	}
-	return &input{name: arg, r: &inReader{r: f, limit: maxBytes}, src: f, close: func() { f.Close() }}, nil
+	in := &input{name: arg, r: &inReader{r: f, limit: maxBytes}, src: f, close: func() { f.Close() }}
+	if err != nil || !st.Mode().IsRegular() { // a pipe or a device cannot be read again
+		t := newTail(64 << 10)
+		in.r.tail, in.src = t, t
+	}
+	return in, nil
 }
 
 // inReader reads an input, stopping after limit+1 bytes when limit > 0,

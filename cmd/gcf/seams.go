@@ -17,7 +17,6 @@ import (
 
 	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/ast"
-	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
 
@@ -80,7 +79,7 @@ func toJSON(w io.Writer, r io.Reader, o transcodeOptions) (transcodeResult, erro
 	var res transcodeResult
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return res, &lexer.SyntaxError{Line: 1, Column: 1, Category: lexer.ReadFailure, Msg: "reading input: " + err.Error(), Err: err}
+		return res, &gcf.SyntaxError{Line: 1, Column: 1, Category: gcf.ReadError, Msg: "reading input: " + err.Error(), Err: err}
 	}
 	if o.Progress != nil {
 		defer func() { o.Progress(int64(len(data)), res.Records) }()
@@ -227,10 +226,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 func checkInput(r io.Reader, l stream.Limits) ast.ErrorList {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return ast.ErrorList{{Pos: ast.Pos{Line: 1, Column: 1}, Category: lexer.ReadFailure, Msg: "reading input: " + err.Error()}}
+		return ast.ErrorList{{Pos: ast.Pos{Line: 1, Column: 1}, Category: gcf.ReadError, Msg: "reading input: " + err.Error()}}
 	}
 	if l.MaxBytes > 0 && int64(len(data)) > l.MaxBytes {
-		return ast.ErrorList{{Pos: ast.Pos{Line: 1, Column: 1, Offset: int(l.MaxBytes)}, Category: lexer.PayloadTooLarge,
+		return ast.ErrorList{{Pos: ast.Pos{Line: 1, Column: 1, Offset: int(l.MaxBytes)}, Category: gcf.PayloadTooLarge,
 			Msg: "payload exceeds the total size limit"}}
 	}
 	_, errs := ast.Parse(data, l)

@@ -85,12 +85,12 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 // output instead of being read to the end first.
 func TestEncodeStreamWritesAsItReads(t *testing.T) {
 	src := &endless{}
-	_, err := encodeStream(src, &limitWriter{max: 2 << 20}, streamOptions{}, nil)
+	_, err := encodeStream(src, &limitWriter{max: 1 << 20}, streamOptions{}, nil)
 	if !errors.Is(err, errFull) {
 		t.Fatalf("got %v, want the writer's error", err)
 	}
-	if src.n > 500_000 {
-		t.Fatalf("read %d records to fill 2 MB of output", src.n)
+	if src.n > 250_000 {
+		t.Fatalf("read %d records to fill 1 MB of output", src.n)
 	}
 }
 
