@@ -551,6 +551,7 @@ func (r *recordReader) object() ([]byte, position, error) {
 		}
 	}
 	if err := checkUTF8(r.buf, at); err != nil {
+		err.Msg = fmt.Sprintf("record %d: %s", n, err.Msg)
 		return nil, at, err
 	}
 	r.n = n

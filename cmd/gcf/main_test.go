@@ -41,7 +41,7 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 }
 
 func TestErrorsArePositioned(t *testing.T) {
-	_, stderr, code := runCLI(t, "GCF profile=generic\n## rows [2]{id}\n1\n", "decode")
+	_, stderr, code := runCLI(t, "GCF profile=generic\n## rows [2]{id}\n1\n## more [1]{id}\n2\n", "decode")
 	if code != 1 {
 		t.Fatalf("exit code %d", code)
 	}

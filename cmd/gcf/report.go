@@ -171,7 +171,7 @@ func errorAt(p position, c gcf.Category, format string, args ...any) *gcf.Syntax
 
 // checkUTF8 returns an invalid_utf8 error at the first byte of b (which
 // starts at p) that is not UTF-8, or nil.
-func checkUTF8(b []byte, p position) error {
+func checkUTF8(b []byte, p position) *gcf.SyntaxError {
 	if utf8.Valid(b) {
 		return nil
 	}
