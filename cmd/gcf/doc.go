@@ -50,7 +50,8 @@
 //	-max-line n      longest line in bytes (default 1048576)
 //	-max-elements n  most items, rows or members in one container (default 16777216)
 //	-max-fields n    most fields in one field declaration (default 4096)
-//	-max-bytes n     largest input in bytes (default no limit); reading stops just past it
+//	-max-bytes n     largest payload in bytes (default no limit): input is read no
+//	                 further; encode also refuses a larger output
 //
 // Memory: decode and validate stream, bounded by the longest line and the
 // nesting depth; encode -stream holds one record, whose JSON text may be

@@ -173,7 +173,7 @@ func (l *limitFlags) register(fs *flag.FlagSet, summary bool) {
 	fs.IntVar(&l.line, "max-line", 0, fmt.Sprintf("longest line accepted, `n` bytes (0 = default %d)", stream.DefaultMaxLineBytes))
 	fs.IntVar(&l.elements, "max-elements", 0, fmt.Sprintf("most items, rows or members in one container, `n` (0 = default %d)", stream.DefaultMaxElements))
 	fs.IntVar(&l.fields, "max-fields", 0, fmt.Sprintf("most fields in one field declaration, `n` (0 = default %d)", stream.DefaultMaxFields))
-	fs.Int64Var(&l.bytes, "max-bytes", 0, "largest input accepted, `n` bytes (0 = no limit); reading stops just past it")
+	fs.Int64Var(&l.bytes, "max-bytes", 0, "largest payload, `n` bytes (0 = no limit): input is read no further; encode also refuses a larger output")
 	if summary {
 		fs.BoolVar(&l.requireSummary, "require-summary", false, "make a [?] section without a ##! summary trailer an error (a cut stream) instead of a warning")
 	}
