@@ -40,7 +40,7 @@ type input struct {
 func openInput(e *env, arg string, maxBytes int64) (*input, error) {
 	if arg == "" || arg == "-" {
 		t := newTail(64 << 10)
-		return &input{name: "<stdin>", r: &inReader{r: e.stdin, limit: maxBytes, tail: t}, src: t, close: func() {}}, nil
+		return &input{name: "<stdin>", r: &inReader{r: e.stdin, name: "<stdin>", limit: maxBytes, tail: t}, src: t, close: func() {}}, nil
 	}
 	f, err := os.Open(arg)
 	if err != nil {
@@ -51,7 +51,7 @@ func openInput(e *env, arg string, maxBytes int64) (*input, error) {
 		f.Close()
 		return nil, &ioError{fmt.Errorf("%s is a directory", arg)}
 	}
-	in := &input{name: arg, r: &inReader{r: f, limit: maxBytes}, src: f, close: func() { f.Close() }}
+	in := &input{name: arg, r: &inReader{r: f, name: arg, limit: maxBytes}, src: f, close: func() { f.Close() }}
 	if err != nil || !st.Mode().IsRegular() { // a pipe or a device cannot be read again
 		t := newTail(64 << 10)
 		in.r.tail, in.src = t, t
@@ -63,6 +63,7 @@ func openInput(e *env, arg string, maxBytes int64) (*input, error) {
 // and remembers the first read error.
 type inReader struct {
 	r     io.Reader
+	name  string
 	n     int64
 	limit int64
 	err   error // the first read error other than io.EOF
@@ -88,7 +89,7 @@ func (r *inReader) Read(p []byte) (int, error) {
 		if r.err == nil {
 			r.err = err
 		}
-		err = &ioError{err}
+		err = &ioError{fmt.Errorf("reading %s: %w", r.name, err)}
 	}
 	return n, err
 }
@@ -193,7 +194,7 @@ func (s sink) Write(p []byte) (int, error) {
 		if s.o.err == nil {
 			s.o.err = err
 		}
-		return n, &ioError{err}
+		return n, &ioError{fmt.Errorf("writing %s: %w", s.o.label(), err)}
 	}
 	return n, nil
 }
@@ -211,7 +212,11 @@ func (o *output) toStdout() bool { return o.dest == "" }
 func (o *output) commit() error {
 	if err := o.bw.Flush(); err != nil {
 		o.abort()
-		return &ioError{fmt.Errorf("writing %s: %w", o.label(), errors.Unwrap(err))}
+		var ie *ioError
+		if errors.As(err, &ie) {
+			return ie
+		}
+		return &ioError{fmt.Errorf("writing %s: %w", o.label(), err)}
 	}
 	if o.tmp == nil {
 		return nil

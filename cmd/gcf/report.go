@@ -24,7 +24,7 @@ func (e *env) report(in *input, err error, out *output) int {
 	var se *gcf.SyntaxError
 	switch {
 	case errors.As(err, &ie):
-		fmt.Fprintf(e.stderr, "gcf: %v\n", err)
+		fmt.Fprintf(e.stderr, "gcf: %v\n", ie)
 	case errors.As(err, &se) && se.Line > 0:
 		e.diagnostic(name, se.Line, se.Column, se.Offset, string(se.Category), se.Msg, src)
 	default:

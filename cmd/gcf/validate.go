@@ -120,7 +120,11 @@ func (e *env) validateOne(name string, lim limitFlags, text bool) (int, []diagno
 		}
 		if d.Category == gcf.ReadError || in.r.err != nil {
 			// Not a problem of the payload: said on stderr, never in the report.
-			fmt.Fprintf(e.stderr, "gcf: %s: %s\n", in.name, d.Msg)
+			if in.r.err != nil {
+				fmt.Fprintf(e.stderr, "gcf: reading %s: %v\n", in.name, in.r.err)
+			} else {
+				fmt.Fprintf(e.stderr, "gcf: %s: %s\n", in.name, d.Msg)
+			}
 			return exitIO, nil
 		}
 		status = exitInvalid
