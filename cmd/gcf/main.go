@@ -1,287 +1,297 @@
-// Command gcf converts between JSON and GCF (Graph Compact Format).
-//
-// Usage:
-//
-//	gcf encode [-profile generic|graph] [file]   JSON to GCF; stdin when no file
-//	gcf encode -stream [-fields a,b] [-table name] [-progress] [file]
-//	                                             JSON array of records or NDJSON to a streaming GCF table
-//	gcf decode [file]                            GCF to JSON (either profile); stdin when no file
-//	gcf decode -ndjson [-progress] [file]        rows of every GCF table as NDJSON
-//
-// The -stream and -ndjson modes run in constant memory, whatever the input
-// size; -progress reports bytes and rows per second on stderr.
-//
-// With -profile graph the JSON is a graph payload as the reference SDKs and
-// the conformance fixtures spell it: {"tool", "tokenBudget", "tokensUsed",
-// "symbols": [{"qualifiedName", "kind", "score", "provenance", "distance"}],
-// "edges": [{"source", "target", "edgeType"}]}. decode prints graph payloads
-// (and graph deltas) in that form.
-//
-// Errors go to stderr as file:line:col: category: message, with exit status 1.
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"unicode/utf8"
+	"runtime"
+	"runtime/debug"
+	"strings"
 
 	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/stream"
 )
-
-const usage = `usage:
-  gcf encode [-q] [-profile generic|graph] [file]   convert JSON to GCF (stdin when no file)
-  gcf encode -stream [-fields a,b,...] [-table name] [-progress] [file]
-                                                    JSON array of records or NDJSON to a streaming
-                                                    GCF table, in constant memory
-  gcf decode [-indent] [file]                       convert GCF to JSON (stdin when no file)
-  gcf decode -ndjson [-progress] [file]             every table row as one JSON line, in constant memory
-  gcf validate [-json] [files...]                   report every problem with its position (exit 1 if any)
-`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// env is what a command reads and writes.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// command is one subcommand: its own flag set, help text and runner.
+type command struct {
+	name    string
+	args    string // after "gcf name" in the usage line
+	summary string // one line, for the list of commands
+	doc     string // paragraphs after the usage line
+	example string
+	// setup defines the command's flags on fs and returns the runner, which
+	// gets the arguments left after the flags and returns the exit status.
+	setup func(fs *flag.FlagSet) func(e *env, args []string) int
+}
+
+var commands []*command
+
+func init() {
+	commands = []*command{encodeCommand, decodeCommand, validateCommand, versionCommand, helpCommand}
+}
+
+const exitStatusText = `Exit status: 0 ok, 1 invalid input (validate: a problem was found),
+2 usage error, 3 I/O error (unreadable input, unwritable output, or the
+output file could not be put in place).`
+
+func mainUsage() string {
+	var b strings.Builder
+	b.WriteString(`Gcf converts between JSON and GCF (Graph Compact Format) and checks GCF payloads.
+
+Usage:
+
+	gcf <command> [flags] [arguments]
+
+The commands are:
+
+`)
+	for _, c := range commands {
+		fmt.Fprintf(&b, "\t%-10s %s\n", c.name, c.summary)
+	}
+	b.WriteString(`
+Use "gcf help <command>" for a command's flags and an example.
+A file argument "-" means stdin; "-o file" writes the output to file.
+Diagnostics go to stderr as file:line:col: category: message.
+
+` + exitStatusText + "\n")
+	return b.String()
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+		fmt.Fprint(stderr, mainUsage())
+		return exitUsage
 	}
-	cmd, args := args[0], args[1:]
-	if cmd == "validate" {
-		return runValidate(args, stdout, stderr)
+	name, args := args[0], args[1:]
+	switch name {
+	case "-h", "-help", "--help":
+		fmt.Fprint(stdout, mainUsage())
+		return exitOK
 	}
-	fs := flag.NewFlagSet("gcf "+cmd, flag.ContinueOnError)
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "gcf: unknown command %q\nRun 'gcf help' for usage.\n", name)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet("gcf "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	quiet := fs.Bool("q", false, "encode: do not print the size comparison on stderr")
-	indent := fs.Bool("indent", false, "decode: indent the JSON output")
-	profile := fs.String("profile", "generic", "encode: generic (any JSON value) or graph (a graph payload)")
-	streaming := fs.Bool("stream", false, "encode: stream a JSON array of records or NDJSON into a [?] table")
-	fieldList := fs.String("fields", "", "encode -stream: the table's fields, comma-separated (default: the first record's keys)")
-	table := fs.String("table", "", "encode -stream: name the table (default: the root array)")
-	ndjson := fs.Bool("ndjson", false, "decode: write the rows of every table as NDJSON")
-	showProgress := fs.Bool("progress", false, "-stream/-ndjson: report bytes and rows per second on stderr")
-	switch cmd {
-	case "encode", "decode":
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	default:
-		fmt.Fprintf(stderr, "gcf: unknown command %q\n%s", cmd, usage)
-		return 2
-	}
+	fs.Usage = func() {}
+	runner := c.setup(fs)
 	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if (cmd == "encode" && *streaming) || (cmd == "decode" && *ndjson) {
-		return runStream(cmd, fs.Args(), stdin, stdout, stderr, *table, parseFields(*fieldList), *showProgress)
-	}
-	name, data, err := readInput(fs.Args(), stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "gcf: %v\n", err)
-		return 1
-	}
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	switch cmd {
-	case "encode":
-		var enc []byte
-		switch *profile {
-		case "generic":
-			v, err := gcf.ParseJSON(data)
-			if err != nil {
-				return report(stderr, name, err, nil)
-			}
-			if enc, err = gcf.EncodeGeneric(v); err != nil {
-				return report(stderr, name, err, nil)
-			}
-		case "graph":
-			var p gcf.Payload
-			dec := json.NewDecoder(bytes.NewReader(data))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&p); err != nil {
-				return report(stderr, name, fmt.Errorf("not a graph payload: %v", err), nil)
-			}
-			var err error
-			if enc, err = gcf.Encode(&p); err != nil {
-				return report(stderr, name, err, nil)
-			}
-		default:
-			fmt.Fprintf(stderr, "gcf: unknown profile %q (generic or graph)\n", *profile)
-			return 2
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, c.help())
+			return exitOK
 		}
-		out.Write(enc)
-		if !*quiet {
-			saved := len(data) - len(enc)
-			pct := 0.0
-			if len(data) > 0 {
-				pct = 100 * float64(saved) / float64(len(data))
-			}
-			fmt.Fprintf(stderr, "gcf: %d bytes of JSON -> %d bytes of GCF (%d bytes saved, %.1f%%)\n", len(data), len(enc), saved, pct)
-		}
-	case "decode":
-		js, err := decode(data)
-		if err != nil {
-			return report(stderr, name, err, data)
-		}
-		if *indent {
-			var buf bytes.Buffer
-			if err := json.Indent(&buf, js, "", "  "); err == nil {
-				js = buf.Bytes()
-			}
-		}
-		out.Write(js)
-		out.WriteByte('\n')
+		fmt.Fprintf(stderr, "usage: %s\nRun 'gcf help %s' for details.\n", c.usageLine(), c.name)
+		return exitUsage
 	}
-	return 0
+	return runner(e, fs.Args())
 }
 
-// runStream runs encode -stream or decode -ndjson.
-func runStream(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer, table string, fields []string, showProgress bool) int {
-	name, in, closeIn, err := openInput(args, stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "gcf: %v\n", err)
-		return 1
+func (c *command) usageLine() string {
+	if c.args == "" {
+		return "gcf " + c.name
 	}
-	defer closeIn()
-	prog := newProgress(stderr, showProgress)
-	out := bufio.NewWriterSize(stdout, 64<<10)
-	if cmd == "encode" {
-		err = encodeStream(in, out, table, fields, prog)
-	} else {
-		err = decodeNDJSON(in, out, prog)
-	}
-	if ferr := out.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
-		var se *gcf.SyntaxError
-		if cmd == "decode" && errors.As(err, &se) && se.Line > 0 && name != "<stdin>" {
-			if line, ok := lineAt(name, se.Offset); ok {
-				report(stderr, name, err, nil)
-				fmt.Fprintf(stderr, "  %s\n  %s^\n", printable(line), caretPad(line, se.Column))
-				return 1
-			}
-		}
-		return report(stderr, name, err, nil)
-	}
-	prog.done()
-	return 0
+	return "gcf " + c.name + " " + c.args
 }
 
-func readInput(args []string, stdin io.Reader) (string, []byte, error) {
+// help is the text of `gcf help name` and `gcf name -h`.
+func (c *command) help() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: %s\n\n%s\n", c.usageLine(), c.doc)
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	c.setup(fs)
+	var flags bytes.Buffer
+	fs.SetOutput(&flags)
+	fs.PrintDefaults()
+	if flags.Len() > 0 {
+		fmt.Fprintf(&b, "\nFlags:\n%s", flags.String())
+	}
+	fmt.Fprintf(&b, "\nExample:\n  %s\n\n%s\n", c.example, exitStatusText)
+	return b.String()
+}
+
+// usageError reports a bad command line and returns exitUsage.
+func (e *env) usageError(c *command, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "gcf %s: %s\nusage: %s\nRun 'gcf help %s' for details.\n", c.name, fmt.Sprintf(format, args...), c.usageLine(), c.name)
+	return exitUsage
+}
+
+// oneInput returns the single input argument ("-", stdin, when there is
+// none); ok is false after a usage error.
+func (e *env) oneInput(c *command, args []string) (string, bool) {
 	switch len(args) {
 	case 0:
-		data, err := io.ReadAll(stdin)
-		return "<stdin>", data, err
+		return "-", true
 	case 1:
-		data, err := os.ReadFile(args[0])
-		return args[0], data, err
+		return args[0], true
 	}
-	return "", nil, errors.New("at most one input file")
+	e.usageError(c, "at most one input file (got %d)", len(args))
+	return "", false
 }
 
-// report prints err as file:line:col: category: message, followed, for a
-// decode error, by the offending line with a caret under the column.
-func report(stderr io.Writer, name string, err error, input []byte) int {
-	var se *gcf.SyntaxError
-	if !errors.As(err, &se) {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
-		return 1
-	}
-	if se.Line <= 0 {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err) // keeps context such as "record 12: "
-		return 1
-	}
-	fmt.Fprintf(stderr, "%s:%d:%d: %s: %s\n", name, se.Line, se.Column, se.Category, se.Msg)
-	if input != nil {
-		if line, ok := nthLine(input, se.Line); ok {
-			fmt.Fprintf(stderr, "  %s\n  %s^\n", printable(line), caretPad(line, se.Column))
-		}
-	}
-	return 1
+// setFlags is the set of flags given on the command line.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
 }
 
-// nthLine returns the 1-based line n of data without its terminator.
-func nthLine(data []byte, n int) ([]byte, bool) {
-	for i := 1; i < n; i++ {
-		nl := bytes.IndexByte(data, '\n')
-		if nl < 0 {
-			return nil, false
-		}
-		data = data[nl+1:]
-	}
-	if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
-		data = data[:nl]
-	}
-	return bytes.TrimSuffix(data, []byte("\r")), true
+// limitFlags are the limits that encode, decode and validate take: those
+// of package stream (SPEC §12), 0 meaning the default.
+type limitFlags struct {
+	depth, line, elements, fields int
+	bytes                         int64
+	requireSummary                bool
 }
 
-// printable shows a line safely on a terminal: control bytes and invalid
-// UTF-8 become '?', and very long lines are cut.
-func printable(line []byte) string {
-	if len(line) > 200 {
-		line = line[:200]
+func (l *limitFlags) register(fs *flag.FlagSet, summary bool) {
+	fs.IntVar(&l.depth, "max-depth", 0, fmt.Sprintf("deepest nesting accepted, `n` levels (0 = default %d)", stream.DefaultMaxDepth))
+	fs.IntVar(&l.line, "max-line", 0, fmt.Sprintf("longest line accepted, `n` bytes (0 = default %d)", stream.DefaultMaxLineBytes))
+	fs.IntVar(&l.elements, "max-elements", 0, fmt.Sprintf("most items, rows or members in one container, `n` (0 = default %d)", stream.DefaultMaxElements))
+	fs.IntVar(&l.fields, "max-fields", 0, fmt.Sprintf("most fields in one field declaration, `n` (0 = default %d)", stream.DefaultMaxFields))
+	fs.Int64Var(&l.bytes, "max-bytes", 0, "largest payload, `n` bytes (0 = no limit): input is read no further; encode also refuses a larger output")
+	if summary {
+		fs.BoolVar(&l.requireSummary, "require-summary", false, "make a [?] section without a ##! summary trailer an error (a cut stream) instead of a warning")
 	}
-	out := []rune{}
-	for _, r := range string(line) {
-		if r < 0x20 && r != '\t' || r == 0x7f || r == utf8.RuneError {
-			r = '?'
-		}
-		out = append(out, r)
-	}
-	return string(out)
 }
 
-// caretPad is the run of spaces (tabs kept) that puts a caret under the
-// 1-based byte column col of line.
-func caretPad(line []byte, col int) string {
-	if col-1 > len(line) {
-		col = len(line) + 1
-	}
-	var pad []byte
-	for _, r := range string(line[:max(col-1, 0)]) {
-		if r == '\t' {
-			pad = append(pad, '\t')
-		} else {
-			pad = append(pad, ' ')
+func (l *limitFlags) check() error {
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{{"max-depth", int64(l.depth)}, {"max-line", int64(l.line)}, {"max-elements", int64(l.elements)},
+		{"max-fields", int64(l.fields)}, {"max-bytes", l.bytes}} {
+		if f.v < 0 {
+			return fmt.Errorf("-%s %d: a limit is a positive number, or 0 for the default", f.name, f.v)
 		}
 	}
-	return string(pad)
+	return nil
 }
 
-// decode converts a payload of either profile to JSON, choosing the
-// decoder from the header line.
-func decode(data []byte) ([]byte, error) {
-	header, _, _ := bytes.Cut(data, []byte("\n"))
-	graph, delta := false, false
-	for _, f := range bytes.Fields(header) {
-		graph = graph || string(f) == "profile=graph"
-		delta = delta || string(f) == "delta=true"
+// limits returns the flags as stream.Limits.
+func (l *limitFlags) limits() stream.Limits {
+	return stream.Limits{MaxDepth: l.depth, MaxLineBytes: l.line, MaxElements: l.elements, MaxFields: l.fields,
+		MaxBytes: l.bytes, RequireSummary: l.requireSummary}
+}
+
+// options returns the flags as gcf options.
+func (l *limitFlags) options() []gcf.Option {
+	var opts []gcf.Option
+	if l.depth > 0 {
+		opts = append(opts, gcf.WithMaxDepth(l.depth))
 	}
-	switch {
-	case graph && delta:
-		d, err := gcf.DecodeDelta(data)
-		if err != nil {
-			return nil, err
+	if l.line > 0 {
+		opts = append(opts, gcf.WithMaxLineBytes(l.line))
+	}
+	if l.elements > 0 {
+		opts = append(opts, gcf.WithMaxElements(l.elements))
+	}
+	if l.fields > 0 {
+		opts = append(opts, gcf.WithMaxFields(l.fields))
+	}
+	if l.bytes > 0 {
+		opts = append(opts, gcf.WithMaxBytes(l.bytes))
+	}
+	if l.requireSummary {
+		opts = append(opts, gcf.WithRequireSummary())
+	}
+	return opts
+}
+
+// lineLimit and depthLimit are the limits in effect.
+func (l *limitFlags) lineLimit() int  { return orDefault(l.line, stream.DefaultMaxLineBytes) }
+func (l *limitFlags) depthLimit() int { return orDefault(l.depth, stream.DefaultMaxDepth) }
+
+func orDefault(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+var versionCommand = &command{
+	name:    "version",
+	summary: "print the version of gcf and of the Go toolchain that built it",
+	doc: `Version prints the module version of gcf from the binary's build information
+("(devel)" for a build from a source tree), the Go version, and the platform.`,
+	example: "gcf version",
+}
+
+func init() {
+	versionCommand.setup = func(fs *flag.FlagSet) func(*env, []string) int {
+		return func(e *env, args []string) int {
+			if len(args) > 0 {
+				return e.usageError(versionCommand, "takes no arguments")
+			}
+			fmt.Fprintln(e.stdout, versionString())
+			return exitOK
 		}
-		return json.Marshal(d)
-	case graph:
-		p, err := gcf.Decode(data)
-		if err != nil {
-			return nil, err
+	}
+}
+
+// versionString is "gcf version <module version> <go version> <os>/<arch>".
+func versionString() string {
+	v, gov := "", runtime.Version()
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v = bi.Main.Version
+		if bi.GoVersion != "" {
+			gov = bi.GoVersion
 		}
-		return json.Marshal(p)
 	}
-	v, err := gcf.DecodeGeneric(data)
-	if err != nil {
-		return nil, err
+	if v == "" {
+		v = "(devel)"
 	}
-	return gcf.ToJSON(v)
+	return fmt.Sprintf("gcf version %s %s %s/%s", v, gov, runtime.GOOS, runtime.GOARCH)
+}
+
+var helpCommand = &command{
+	name:    "help",
+	args:    "[command]",
+	summary: "print help for a command: its usage, flags and an example",
+	doc:     `Help prints the list of commands, or one command's usage, flags and an example.`,
+	example: "gcf help encode",
+}
+
+func init() {
+	helpCommand.setup = func(fs *flag.FlagSet) func(*env, []string) int {
+		return func(e *env, args []string) int {
+			switch len(args) {
+			case 0:
+				fmt.Fprint(e.stdout, mainUsage())
+				return exitOK
+			case 1:
+				if c := lookup(args[0]); c != nil {
+					fmt.Fprint(e.stdout, c.help())
+					return exitOK
+				}
+				fmt.Fprintf(e.stderr, "gcf help %s: unknown command\nRun 'gcf help' for the list of commands.\n", args[0])
+				return exitUsage
+			}
+			return e.usageError(helpCommand, "at most one command")
+		}
+	}
 }

@@ -1,33 +1,44 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
-	"os"
+	"strings"
 
+	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/ast"
-	"github.com/gcfkit/gcf/stream"
 )
 
-const validateUsage = `usage: gcf validate [--json] [file...]
-
-Checks GCF payloads of either profile with the spec-mirroring parser
-(packages grammar and ast) and reports every problem, not just the first:
+var validateCommand = &command{
+	name:    "validate",
+	args:    "[flags] [file|-]...",
+	summary: "report every problem in GCF payloads, with its position",
+	doc: `Validate checks GCF payloads of either profile with the spec-shaped parser
+(packages grammar and ast) and reports every problem, not just the first,
+on stderr:
 
   file:line:col: category: message
-    the offending line
+    an excerpt of the line (at most about 80 bytes around the column)
     ^ under the column
 
-Reads stdin when no file is given. With --json it prints one JSON array
-of {"file","line","column","offset","category","message"} objects instead.
-Exit status: 0 when every input is valid, 1 when any problem was found or
-a file could not be read, 2 on a usage error.
-`
+It reads stdin when no file is given ("-" names stdin among files). With
+-json it writes one JSON array of {"file","line","column","offset",
+"category","message"} objects to stdout (or to -o file) instead.
 
-// diagnostic is one problem in --json output.
+Validation streams: memory is bounded by the longest line and the nesting
+depth, not by the size of the input.
+
+A payload whose [?] sections are not confirmed by a ##! summary trailer is
+valid (SPEC §8.6) but gets a warning on stderr, because the stream may have
+been cut; -require-summary makes it a problem. When the inputs give
+different results, the exit status is the highest.`,
+	example: "gcf validate -require-summary payload.gcf other.gcf",
+}
+
+func init() { validateCommand.setup = setupValidate }
+
+// diagnostic is one problem in -json output.
 type diagnostic struct {
 	File     string `json:"file"`
 	Line     int    `json:"line"`
@@ -37,66 +48,98 @@ type diagnostic struct {
 	Message  string `json:"message"`
 }
 
-// runValidate implements `gcf validate [--json] [files...]`; it returns the
-// exit status (0 valid, 1 problems or unreadable input, 2 usage).
-func runValidate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gcf validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, validateUsage) }
-	asJSON := fs.Bool("json", false, "print the diagnostics as a JSON array")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
+func setupValidate(fs *flag.FlagSet) func(*env, []string) int {
+	asJSON := fs.Bool("json", false, "write the problems as a JSON array to stdout instead of text on stderr")
+	out := fs.String("o", "", "-json: write the report to `file` (through a temporary file, renamed on success)")
+	var lim limitFlags
+	lim.register(fs, true)
+	return func(e *env, args []string) int {
+		if setFlags(fs)["o"] && !*asJSON {
+			return e.usageError(validateCommand, "-o applies only with -json (the text report goes to stderr)")
 		}
-		return 2
-	}
-	type input struct {
-		name string
-		data []byte
-	}
-	var inputs []input
-	status := 0
-	if fs.NArg() == 0 {
-		data, err := io.ReadAll(os.Stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "gcf validate: reading stdin: %v\n", err)
-			return 1
+		if err := lim.check(); err != nil {
+			return e.usageError(validateCommand, "%v", err)
 		}
-		inputs = append(inputs, input{"<stdin>", data})
+		if len(args) == 0 {
+			args = []string{"-"}
+		}
+		stdin := 0
+		for _, a := range args {
+			if a == "-" {
+				stdin++
+			}
+		}
+		if stdin > 1 {
+			return e.usageError(validateCommand, `stdin ("-") given %d times`, stdin)
+		}
+		var report *output
+		if *asJSON {
+			var err error
+			if report, err = createOutput(e, *out); err != nil {
+				return e.report(nil, err, nil)
+			}
+		}
+		status := exitOK
+		all := []diagnostic{}
+		for _, name := range args {
+			s, diags := e.validateOne(name, lim, !*asJSON)
+			status = max(status, s)
+			all = append(all, diags...)
+		}
+		if *asJSON {
+			enc := json.NewEncoder(report)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			enc.Encode(all)
+			if err := report.commit(); err != nil {
+				return e.report(nil, err, report)
+			}
+		}
+		return status
 	}
-	for _, name := range fs.Args() {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "gcf validate: %v\n", err)
-			status = 1
+}
+
+// validateOne checks one input: it prints the problems on stderr (text) or
+// returns them (for -json), and returns the exit status.
+func (e *env) validateOne(name string, lim limitFlags, text bool) (int, []diagnostic) {
+	in, err := openInput(e, name, lim.bytes)
+	if err != nil {
+		return e.report(nil, err, nil), nil
+	}
+	defer in.close()
+	l := lim.limits()
+	// Ask for the trailer always: without -require-summary its absence is
+	// a warning (SPEC §8.6), not a problem.
+	l.RequireSummary = true
+	status := exitOK
+	var diags []diagnostic
+	for _, d := range checkInput(in.r, l) {
+		if isMissingSummary(d) && !lim.requireSummary {
+			e.warnUnconfirmed(in.name, 0)
 			continue
 		}
-		inputs = append(inputs, input{name, data})
-	}
-	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	all := []diagnostic{}
-	for _, in := range inputs {
-		_, errs := ast.Parse(in.data, stream.Limits{})
-		if len(errs) > 0 {
-			status = 1
-		}
-		for _, e := range errs {
-			if *asJSON {
-				all = append(all, diagnostic{File: in.name, Line: e.Pos.Line, Column: e.Pos.Column, Offset: e.Pos.Offset,
-					Category: string(e.Category), Message: e.Msg})
-				continue
+		if d.Category == gcf.ReadError || in.r.err != nil {
+			// Not a problem of the payload: said on stderr, never in the report.
+			if in.r.err != nil {
+				fmt.Fprintf(e.stderr, "gcf: reading %s: %v\n", in.name, in.r.err)
+			} else {
+				fmt.Fprintf(e.stderr, "gcf: %s: %s\n", in.name, d.Msg)
 			}
-			fmt.Fprintf(out, "%s:%d:%d: %s: %s\n", in.name, e.Pos.Line, e.Pos.Column, e.Category, e.Msg)
-			if line, ok := nthLine(in.data, e.Pos.Line); ok && e.Pos.Offset < len(in.data) {
-				fmt.Fprintf(out, "  %s\n  %s^\n", printable(line), caretPad(line, e.Pos.Column))
-			}
+			return exitIO, nil
 		}
+		status = exitInvalid
+		if text {
+			e.diagnostic(in.name, d.Pos.Line, d.Pos.Column, int64(d.Pos.Offset), string(d.Category), d.Msg, in.src)
+			continue
+		}
+		diags = append(diags, diagnostic{File: in.name, Line: d.Pos.Line, Column: d.Pos.Column, Offset: d.Pos.Offset,
+			Category: string(d.Category), Message: d.Msg})
 	}
-	if *asJSON {
-		b, _ := json.MarshalIndent(all, "", "  ")
-		out.Write(b)
-		out.WriteByte('\n')
-	}
-	return status
+	return status, diags
+}
+
+// isMissingSummary reports whether d is the error that Limits.RequireSummary
+// adds for `[?]` sections that no `##! summary` trailer confirmed.
+func isMissingSummary(d *ast.Error) bool {
+	return d.Category == gcf.UnexpectedEOF && strings.Contains(d.Msg, "##! summary trailer")
 }

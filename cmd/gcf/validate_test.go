@@ -19,18 +19,19 @@ func validateFiles(t *testing.T, files map[string]string, args ...string) (strin
 		args = append(args, filepath.Join(dir, name))
 	}
 	var out, errb bytes.Buffer
-	code := runValidate(args, &out, &errb)
-	return strings.ReplaceAll(out.String(), dir+string(filepath.Separator), ""), errb.String(), code
+	code := run(append([]string{"validate"}, args...), strings.NewReader(""), &out, &errb)
+	trim := func(s string) string { return strings.ReplaceAll(s, dir+string(filepath.Separator), "") }
+	return trim(out.String()), trim(errb.String()), code
 }
 
 // TestValidateReportsEveryProblem: every problem is listed with its
 // position and category, the line and a caret under the column, and the
 // exit status is 1.
 func TestValidateReportsEveryProblem(t *testing.T) {
-	bad := "GCF profile=generic\na=1\na=2\nv=~\n## t [3]{x,x}\n1|2\n"
-	out, stderr, code := validateFiles(t, map[string]string{"bad.gcf": bad})
-	if code != 1 || stderr != "" {
-		t.Fatalf("code %d, stderr %q", code, stderr)
+	bad := "GCF profile=generic\na=1\na=2\nv=~\n## t [3]{x,x}\n1|2\n## u [1]{y}\n3\n"
+	stdout, out, code := validateFiles(t, map[string]string{"bad.gcf": bad})
+	if code != 1 || stdout != "" {
+		t.Fatalf("code %d, stdout %q", code, stdout)
 	}
 	want := `bad.gcf:3:1: duplicate_key: duplicate key "a"
   a=2
@@ -42,6 +43,8 @@ bad.gcf:5:9: duplicate_field_name: duplicate field name "x"
   ## t [3]{x,x}
           ^
 bad.gcf:7:1: count_mismatch: declared 3 rows but found 1
+  ## u [1]{y}
+  ^
 `
 	if out != want {
 		t.Fatalf("output:\n%s\nwant:\n%s", out, want)
@@ -79,11 +82,11 @@ func TestValidateJSON(t *testing.T) {
 
 func TestValidateUsageAndMissingFile(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := runValidate([]string{"--bogus"}, &out, &errb); code != 2 {
+	if code := run([]string{"validate", "--bogus"}, strings.NewReader(""), &out, &errb); code != 2 {
 		t.Fatalf("bad flag: exit %d", code)
 	}
 	errb.Reset()
-	if code := runValidate([]string{filepath.Join(t.TempDir(), "nope.gcf")}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "nope.gcf") {
+	if code := run([]string{"validate", filepath.Join(t.TempDir(), "nope.gcf")}, strings.NewReader(""), &out, &errb); code != exitIO || !strings.Contains(errb.String(), "nope.gcf") {
 		t.Fatalf("missing file: exit %d, %q", code, errb.String())
 	}
 }

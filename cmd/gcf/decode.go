@@ -1,0 +1,96 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+)
+
+var decodeCommand = &command{
+	name:    "decode",
+	args:    "[flags] [file|-]",
+	summary: "convert GCF (either profile) to JSON, or table rows to NDJSON",
+	doc: `Decode reads a GCF payload (stdin when no file or "-" is given) and writes it
+as JSON: generic payloads as the JSON value they carry, graph payloads and
+deltas in the fixtures' JSON form ({"tool", "symbols": [...], "edges": [...]}).
+
+With -ndjson it writes the records of a generic payload as NDJSON, one JSON
+object per line with its table's path, or refuses with an error naming what
+it cannot represent.
+
+Decoding streams: memory is bounded by the longest line and the nesting
+depth, not by the size of the input.
+
+A payload whose [?] sections are not confirmed by a ##! summary trailer is
+accepted (SPEC §8.6) with a warning on stderr, because the stream may have
+been cut; -require-summary makes it an error.`,
+	example: "gcf encode -stream rows.ndjson | gcf decode -ndjson -require-summary -",
+}
+
+func init() { decodeCommand.setup = setupDecode }
+
+func setupDecode(fs *flag.FlagSet) func(*env, []string) int {
+	out := fs.String("o", "", "write the output to `file` (through a temporary file, renamed on success); \"-\" is stdout")
+	indent := fs.Bool("indent", false, "indent the JSON output by two spaces per level")
+	ndjson := fs.Bool("ndjson", false, "write every record as one JSON line with its table's path")
+	showProgress := fs.Bool("progress", false, "report bytes and rows per second on stderr")
+	var lim limitFlags
+	lim.register(fs, true)
+	return func(e *env, args []string) int {
+		if *ndjson && *indent {
+			return e.usageError(decodeCommand, "-indent does not apply to -ndjson (one record per line)")
+		}
+		if err := lim.check(); err != nil {
+			return e.usageError(decodeCommand, "%v", err)
+		}
+		arg, ok := e.oneInput(decodeCommand, args)
+		if !ok {
+			return exitUsage
+		}
+		in, err := openInput(e, arg, lim.bytes)
+		if err != nil {
+			return e.report(nil, err, nil)
+		}
+		defer in.close()
+		o, err := createOutput(e, *out)
+		if err != nil {
+			return e.report(in, err, nil)
+		}
+		prog := newProgress(e.stderr, *showProgress)
+		topts := transcodeOptions{Decoder: lim.options(), Progress: prog.callback()}
+		if *indent {
+			topts.Indent = "  "
+		}
+		var res transcodeResult
+		if *ndjson {
+			res, err = toNDJSON(o, in.r, topts)
+		} else {
+			res, err = toJSON(o, in.r, topts)
+		}
+		if err != nil {
+			o.abort()
+			return e.report(in, err, o)
+		}
+		if err := o.commit(); err != nil {
+			return e.report(in, err, o)
+		}
+		prog.done()
+		if res.Unconfirmed > 0 {
+			e.warnUnconfirmed(in.name, res.Unconfirmed)
+		}
+		return exitOK
+	}
+}
+
+// warnUnconfirmed is the SPEC §8.6 warning for `[?]` sections that no
+// summary trailer confirmed; n <= 0 when the number is not known.
+func (e *env) warnUnconfirmed(name string, n int) {
+	what := "the payload's [?] sections have"
+	switch {
+	case n == 1:
+		what = "1 [?] section has"
+	case n > 1:
+		what = fmt.Sprintf("%d [?] sections have", n)
+	}
+	fmt.Fprintf(e.stderr, "%s: warning: %s no ##! summary trailer to confirm the count; "+
+		"the stream may have been cut short (-require-summary makes this an error)\n", name, what)
+}

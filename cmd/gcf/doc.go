@@ -1,0 +1,74 @@
+// Command gcf converts between JSON and GCF (Graph Compact Format) and
+// checks GCF payloads.
+//
+// Usage:
+//
+//	gcf <command> [flags] [arguments]
+//
+// The commands are:
+//
+//	encode [flags] [file|-]        convert JSON to GCF
+//	decode [flags] [file|-]        convert GCF (either profile) to JSON, or table rows to NDJSON
+//	validate [flags] [file|-]...   report every problem in GCF payloads, with its position
+//	version                        print the version of gcf and of the Go toolchain that built it
+//	help [command]                 print help for a command: its usage, flags and an example
+//
+// Each command has its own flags; a flag that does not apply to it is a
+// usage error. `gcf <command> -h` prints the same as `gcf help <command>`.
+// An input "-", or none, is stdin.
+//
+// Flags of encode:
+//
+//	-o file        write the output to file through a temporary file in the same
+//	               directory, renamed only on success ("-" is stdout)
+//	-q             do not print the size comparison on stderr
+//	-profile p     generic (any JSON value, the default) or graph (a graph payload:
+//	               {"tool", "tokenBudget", "tokensUsed", "symbols", "edges"})
+//	-stream        a JSON array of objects, or NDJSON, to one streaming [?] table
+//	-fields a,b    -stream: the table's fields (default: the first record's keys)
+//	-table name    -stream: the table's name (default: the root array)
+//	-progress      -stream: report bytes and rows per second on stderr
+//
+// Flags of decode:
+//
+//	-o file        as for encode
+//	-indent        indent the JSON output
+//	-ndjson        every record as one JSON line with its table's path
+//	-progress      report bytes and rows per second on stderr
+//	-require-summary  a [?] section without a ##! summary trailer is an error
+//
+// Flags of validate:
+//
+//	-json          the problems as a JSON array on stdout instead of text on stderr
+//	-o file        -json: write the report to file
+//	-require-summary  a [?] section without a ##! summary trailer is a problem
+//
+// Limit flags of encode, decode and validate (0 means the default; the
+// encoder refuses what a decoder with the same limits would reject):
+//
+//	-max-depth n     deepest nesting (default 256)
+//	-max-line n      longest line in bytes (default 1048576)
+//	-max-elements n  most items, rows or members in one container (default 16777216)
+//	-max-fields n    most fields in one field declaration (default 4096)
+//	-max-bytes n     largest payload in bytes (default no limit): input is read no
+//	                 further; encode also refuses a larger output
+//
+// Memory: decode and validate stream, bounded by the longest line and the
+// nesting depth; encode -stream holds one record, whose JSON text may be
+// at most 8 times -max-line bytes; encode without -stream holds the whole
+// value.
+//
+// Diagnostics go to stderr as file:line:col: category: message, the
+// category spelled as in SPEC §16.5, followed by an excerpt of at most
+// about 80 bytes of the line with a caret under the column. Only the
+// requested output goes to stdout. decode and validate warn on stderr
+// about [?] sections that no ##! summary trailer confirmed (SPEC §8.6).
+//
+// Exit status:
+//
+//	0  ok
+//	1  invalid input (validate: a problem was found)
+//	2  usage error
+//	3  I/O error: unreadable input, unwritable output, or the output file
+//	   could not be put in place
+package main

@@ -1,0 +1,597 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// streamRecordFactor bounds the JSON text of one record in encode -stream:
+// at most this many times the line limit. A row is at most about as long
+// as its record's JSON text, but JSON escapes (\u00e9 is one character) and
+// white space shrink, so the bound is generous; it exists to keep memory
+// bounded, and the encoder still refuses a row longer than the line limit.
+const streamRecordFactor = 8
+
+var encodeCommand = &command{
+	name:    "encode",
+	args:    "[flags] [file|-]",
+	summary: "convert JSON to GCF",
+	doc: `Encode reads one JSON value (stdin when no file or "-" is given) and writes
+it as GCF: any JSON value with -profile generic (the default), or a graph
+payload with -profile graph. It holds the whole value in memory. Unless -q
+is given, a line on stderr compares the size of the JSON input, as given,
+with the GCF output.
+
+With -stream it reads a JSON array of objects, or a sequence of objects
+(NDJSON), and writes one streaming table, ` + "`## [?]{fields}`" + ` (or ` + "`## name [?]{fields}`" + `
+with -table), closed by the ##! summary trailer. It holds one record at a
+time: a record's JSON text may be at most 8 times -max-line bytes. The
+fields are -fields, or else the first record's keys. Records must be flat
+(scalar values only) and may not add fields; a record that breaks this, or
+is not valid JSON, stops the encoding with an error naming the record and
+its line:column. Then -o leaves nothing at the destination, and on stdout
+the error says how many records were written.
+
+The encoder refuses, with the decoder's categories, anything a decoder with
+the same limit flags would reject.`,
+	example: "gcf encode -stream -fields id,name,total -table orders -o orders.gcf orders.ndjson",
+}
+
+func init() { encodeCommand.setup = setupEncode }
+
+func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
+	out := fs.String("o", "", "write the output to `file` (through a temporary file, renamed on success); \"-\" is stdout")
+	quiet := fs.Bool("q", false, "do not print the size comparison on stderr")
+	profile := fs.String("profile", "generic", "`profile` of the output: generic (any JSON value) or graph (a graph payload)")
+	streaming := fs.Bool("stream", false, "stream a JSON array of objects or NDJSON into one [?] table, in bounded memory")
+	fieldList := fs.String("fields", "", "-stream: the table's `fields`, comma-separated (default: the first record's keys)")
+	table := fs.String("table", "", "-stream: the table's `name` (default: the root array)")
+	showProgress := fs.Bool("progress", false, "-stream: report bytes and rows per second on stderr")
+	var lim limitFlags
+	lim.register(fs, false)
+	return func(e *env, args []string) int {
+		set := setFlags(fs)
+		if *profile != "generic" && *profile != "graph" {
+			return e.usageError(encodeCommand, "unknown profile %q (generic or graph)", *profile)
+		}
+		if *streaming {
+			if set["profile"] && *profile != "generic" {
+				return e.usageError(encodeCommand, "-stream writes generic-profile tables; -profile %s does not apply", *profile)
+			}
+		} else {
+			for _, f := range []string{"fields", "table", "progress"} {
+				if set[f] {
+					return e.usageError(encodeCommand, "-%s applies only with -stream", f)
+				}
+			}
+		}
+		if err := lim.check(); err != nil {
+			return e.usageError(encodeCommand, "%v", err)
+		}
+		arg, ok := e.oneInput(encodeCommand, args)
+		if !ok {
+			return exitUsage
+		}
+		in, err := openInput(e, arg, lim.bytes)
+		if err != nil {
+			return e.report(nil, err, nil)
+		}
+		defer in.close()
+		o, err := createOutput(e, *out)
+		if err != nil {
+			return e.report(in, err, nil)
+		}
+		if *streaming {
+			so := streamOptions{table: *table, fields: parseFields(*fieldList), opts: lim.options(),
+				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
+			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
+		}
+		return e.encodeBuffered(in, o, *profile, lim.options(), *quiet)
+	}
+}
+
+// encodeBuffered runs encode without -stream: the whole value in memory.
+func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.Option, quiet bool) int {
+	fail := func(err error) int {
+		out.abort()
+		return e.report(in, err, out)
+	}
+	data, err := readAll(in)
+	if err != nil {
+		return fail(err)
+	}
+	in.src = bytes.NewReader(data)
+	if err := checkUTF8(data, origin); err != nil {
+		return fail(err)
+	}
+	var enc []byte
+	switch profile {
+	case "generic":
+		v, err := parseJSON(data, opts)
+		if err != nil {
+			return fail(jsonError(err, data, origin, ""))
+		}
+		if enc, err = encodeGeneric(v, opts); err != nil {
+			return fail(err)
+		}
+	case "graph":
+		var p gcf.Payload
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&p); err != nil {
+			return fail(graphJSONError(err, data))
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			return fail(errorAt(origin.after(data[:dec.InputOffset()]), "", "not a graph payload: data after the JSON object"))
+		}
+		if enc, err = encodeGraph(&p, opts); err != nil {
+			return fail(err)
+		}
+	}
+	out.Write(enc)
+	if err := out.commit(); err != nil {
+		return e.report(in, err, out)
+	}
+	if !quiet {
+		e.sizeLine(int64(len(data)), int64(len(enc)))
+	}
+	return exitOK
+}
+
+// sizeLine compares the size of the JSON input, as given, with the output.
+func (e *env) sizeLine(in, out int64) {
+	var diff string
+	switch d := in - out; {
+	case d > 0:
+		diff = fmt.Sprintf("%d bytes smaller, %.1f%%", d, 100*float64(d)/float64(in))
+	case d < 0 && in > 0:
+		diff = fmt.Sprintf("%d bytes larger, %.1f%%", -d, 100*float64(-d)/float64(in))
+	case d < 0:
+		diff = fmt.Sprintf("%d bytes larger", -d)
+	default:
+		diff = "the same size"
+	}
+	fmt.Fprintf(e.stderr, "gcf: %d bytes of JSON input -> %d bytes of GCF (%s)\n", in, out, diff)
+}
+
+// jsonError places an error from parsing the JSON text data, which starts
+// at p in the input, at its line:column in the input; prefix (such as
+// "record 3: ") goes before the message.
+func jsonError(err error, data []byte, p position, prefix string) error {
+	var se *gcf.SyntaxError
+	var js *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		q := p
+		if se.Line > 0 { // relative to data
+			q.off += se.Offset
+			if se.Line == 1 {
+				q.col += se.Column - 1
+			} else {
+				q.line, q.col = p.line+se.Line-1, se.Column
+			}
+		}
+		return errorAt(q, se.Category, "%s%s", prefix, se.Msg)
+	case errors.As(err, &js):
+		return errorAt(p.after(data[:jsonErrorOffset(js, js.Offset, data)]), "", "%s%s", prefix, strings.TrimPrefix(js.Error(), "json: "))
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return errorAt(p.after(data), gcf.UnexpectedEOF, "%sthe JSON text ends inside a value", prefix)
+	}
+	return errorAt(p, "", "%s%s", prefix, strings.TrimPrefix(err.Error(), "gcf: "))
+}
+
+// jsonErrorOffset is the offset of the byte an encoding/json syntax error
+// is about. The error's Offset (off here) is that of the offending byte,
+// just past it, or that of the token before it, depending on the API that
+// found it, so the character the message names ("invalid character '@'")
+// is looked for from there.
+func jsonErrorOffset(js *json.SyntaxError, off int64, data []byte) int64 {
+	off = min(max(off, 0), int64(len(data)))
+	msg := js.Error()
+	if i := strings.Index(msg, "invalid character '"); i >= 0 {
+		if c := msg[i+len("invalid character '"):]; len(c) >= 2 && c[1] == '\'' {
+			if j := bytes.IndexByte(data[off:], c[0]); j >= 0 {
+				off += int64(j)
+			}
+		}
+	}
+	return off
+}
+
+// graphJSONError places an error from decoding a graph payload's JSON
+// (with json.Decoder.Decode) when it has a position.
+func graphJSONError(err error, data []byte) error {
+	var js *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	var off int64
+	switch {
+	case errors.As(err, &js):
+		off = jsonErrorOffset(js, js.Offset-1, data)
+	case errors.As(err, &te):
+		off = min(max(te.Offset-1, 0), int64(len(data)))
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		off = int64(len(data))
+	default:
+		return fmt.Errorf("not a graph payload: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return errorAt(origin.after(data[:off]), "", "not a graph payload: %s", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// streamOptions configure encode -stream.
+type streamOptions struct {
+	table     string
+	fields    []string // nil: the first record's keys
+	opts      []gcf.Option
+	maxRecord int // the longest record, in bytes of JSON text
+	maxDepth  int
+}
+
+// encodeStream runs encode -stream.
+func (e *env) encodeStream(in *input, out *output, so streamOptions, quiet bool, prog *progress) int {
+	cr := &countingReader{r: in.r}
+	written, err := encodeStream(cr, out, so, prog)
+	if in.r.overLimit() { // the input was cut at -max-bytes: whatever came of it is void
+		err = &gcf.SyntaxError{Category: gcf.PayloadTooLarge, Msg: fmt.Sprintf("the input is larger than -max-bytes %d", in.r.limit)}
+	}
+	if err != nil {
+		out.abort()
+		status := e.report(in, err, out)
+		if out.toStdout() {
+			fmt.Fprintf(e.stderr, "gcf: %s written to stdout before the error; the output is incomplete\n", plural(written, "record"))
+		} else {
+			fmt.Fprintf(e.stderr, "gcf: %s not written\n", out.dest)
+		}
+		return status
+	}
+	if err := out.commit(); err != nil {
+		return e.report(in, err, out)
+	}
+	prog.done()
+	if !quiet {
+		e.sizeLine(cr.n, out.n)
+	}
+	return exitOK
+}
+
+// encodeStream turns a JSON array of records, or a sequence of records
+// (NDJSON), into a streaming GCF table: the root array `## [?]{fields}`,
+// or `## table [?]{fields}` when table is set, closed by the summary
+// trailer. It holds one record at a time and returns how many records it
+// wrote; on an error, those records have been flushed to out.
+func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress) (int64, error) {
+	cr := &countingReader{r: in}
+	rr := &recordReader{br: bufio.NewReaderSize(cr, 64<<10), pos: origin, max: so.maxRecord, maxDepth: so.maxDepth}
+	if rr.max <= 0 {
+		rr.max = streamRecordFactor * stream.DefaultMaxLineBytes
+	}
+	if rr.maxDepth <= 0 {
+		rr.maxDepth = stream.DefaultMaxDepth
+	}
+	enc := gcf.NewEncoder(out, so.opts...)
+	var written int64
+	fail := func(err error) (int64, error) {
+		var ie *ioError
+		if !errors.As(err, &ie) {
+			enc.Flush() // the records written so far reach the output
+		}
+		return written, err
+	}
+	fields := so.fields
+	var index map[string]bool
+	for {
+		rec, at, err := rr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fail(err)
+		}
+		n := rr.n
+		v, err := parseJSON(rec, so.opts)
+		if err != nil {
+			return fail(jsonError(err, rec, at, fmt.Sprintf("record %d: ", n)))
+		}
+		obj, ok := v.(gcf.Object)
+		if !ok { // the record reader only returns objects
+			return fail(errorAt(at, gcf.UnsupportedValue, "record %d is not a JSON object", n))
+		}
+		if index == nil {
+			if fields == nil {
+				for _, m := range obj {
+					fields = append(fields, m.Key)
+				}
+			}
+			index = make(map[string]bool, len(fields))
+			for _, f := range fields {
+				index[f] = true
+			}
+			if err := enc.BeginTable(so.table, fields...); err != nil {
+				return fail(err)
+			}
+		}
+		if err := checkRecord(obj, n, index, so.fields != nil, fields); err != nil {
+			return fail(placed(err, at))
+		}
+		if err := enc.WriteRecord(obj); err != nil {
+			return fail(placed(fmt.Errorf("record %d: %w", n, err), at))
+		}
+		written++
+		prog.update(cr.n, written)
+	}
+	if written == 0 {
+		switch {
+		case fields != nil: // an empty table still declares its schema
+			if err := enc.BeginTable(so.table, fields...); err != nil {
+				return fail(err)
+			}
+		case so.table == "":
+			return written, enc.Encode([]any{})
+		}
+	}
+	prog.update(cr.n, written)
+	return written, enc.Close()
+}
+
+// checkRecord explains, with a hint, a record that a streaming table cannot
+// take: a field outside the schema, or a nested value.
+func checkRecord(obj gcf.Object, n int, index map[string]bool, declared bool, fields []string) error {
+	for _, m := range obj {
+		if !index[m.Key] {
+			if declared {
+				return &gcf.SyntaxError{Category: gcf.InvalidSchema, Msg: fmt.Sprintf(
+					"record %d: field %q is not listed in -fields (%s); a streaming table cannot add fields: add it to -fields", n, m.Key, strings.Join(fields, ","))}
+			}
+			return &gcf.SyntaxError{Category: gcf.InvalidSchema, Msg: fmt.Sprintf(
+				"record %d: field %q is not among the fields of record 1 (%s); a streaming table cannot add fields: list every field with -fields", n, m.Key, strings.Join(fields, ","))}
+		}
+		var what string
+		switch m.Value.(type) {
+		case gcf.Object:
+			what = "an object"
+		case []any:
+			what = "an array"
+		default:
+			continue
+		}
+		return &gcf.SyntaxError{Category: gcf.UnsupportedValue, Msg: fmt.Sprintf(
+			"record %d: field %q holds %s; -stream writes flat rows: list flat fields with -fields, or encode without -stream", n, m.Key, what)}
+	}
+	return nil
+}
+
+// placed gives an error without a position the position p (a record's
+// start), keeping its category and message.
+func placed(err error, p position) error {
+	var se *gcf.SyntaxError
+	if errors.As(err, &se) && se.Line == 0 {
+		msg := err.Error()
+		if c := string(se.Category); c != "" {
+			msg = strings.Replace(msg, c+": ", "", 1)
+		}
+		return errorAt(p, se.Category, "%s", msg)
+	}
+	return err
+}
+
+// parseFields splits a -fields list; empty means none given.
+func parseFields(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
+
+// recordReader splits the JSON input of encode -stream into records: the
+// elements of one top-level array, or a sequence of top-level objects
+// (NDJSON, or objects simply written one after another). It holds one
+// record's text at a time and refuses a record longer than max bytes, or
+// nested deeper than maxDepth, as soon as it crosses the bound, without
+// reading the rest of it. It checks only the structure it needs to find a
+// record's end (strings, brackets) and UTF-8; the record's text is then
+// parsed as JSON.
+type recordReader struct {
+	br       *bufio.Reader
+	pos      position // of the next unread byte
+	max      int
+	maxDepth int
+	state    int  // rsStart, rsRecords or rsDone
+	array    bool // the input is one JSON array
+	n        int  // records returned
+	buf      []byte
+	stack    []byte // open brackets of the current record
+}
+
+const (
+	rsStart = iota
+	rsRecords
+	rsDone
+)
+
+// next returns the next record's text, valid until the next call, and its
+// position; io.EOF after the last.
+func (r *recordReader) next() ([]byte, position, error) {
+	if r.state == rsStart {
+		c, err := r.peek()
+		if err != nil {
+			if err == io.EOF {
+				r.state = rsDone
+			}
+			return nil, r.pos, err
+		}
+		r.state = rsRecords
+		if c == '[' {
+			r.array = true
+			r.skip(c)
+		}
+	}
+	if r.state == rsDone {
+		return nil, r.pos, io.EOF
+	}
+	c, err := r.peek()
+	if r.array {
+		if err == io.EOF {
+			return nil, r.pos, errorAt(r.pos, gcf.UnexpectedEOF, "record %d: the input ends inside the JSON array (no closing ])", r.n+1)
+		}
+		if err != nil {
+			return nil, r.pos, err
+		}
+		if c == ']' {
+			r.skip(c)
+			r.state = rsDone
+			if _, err := r.peek(); err != io.EOF {
+				if err != nil {
+					return nil, r.pos, err
+				}
+				return nil, r.pos, errorAt(r.pos, "", "unexpected data after the JSON array")
+			}
+			return nil, r.pos, io.EOF
+		}
+		if r.n > 0 {
+			if c != ',' {
+				return nil, r.pos, errorAt(r.pos, "", "record %d: expected , or ] after the record, found %s", r.n, quoteByte(c))
+			}
+			r.skip(c)
+			if c, err = r.peek(); err == io.EOF {
+				return nil, r.pos, errorAt(r.pos, gcf.UnexpectedEOF, "record %d: the input ends inside the JSON array (no closing ])", r.n+1)
+			}
+		}
+	} else if err == io.EOF {
+		r.state = rsDone
+		return nil, r.pos, io.EOF
+	}
+	if err != nil {
+		return nil, r.pos, err
+	}
+	if c != '{' {
+		return nil, r.pos, errorAt(r.pos, gcf.UnsupportedValue,
+			"record %d is not a JSON object (found %s); -stream reads a JSON array of objects or one object per line", r.n+1, quoteByte(c))
+	}
+	return r.object()
+}
+
+// object reads one JSON object, starting at '{'.
+func (r *recordReader) object() ([]byte, position, error) {
+	n := r.n + 1
+	at := r.pos
+	r.buf, r.stack = r.buf[:0], r.stack[:0]
+	inString, escaped := false, false
+	for {
+		if r.br.Buffered() == 0 {
+			if _, err := r.br.Peek(1); err != nil {
+				if err == io.EOF {
+					return nil, at, errorAt(r.pos, gcf.UnexpectedEOF, "record %d: the input ends inside the record (which starts at line %d, column %d)", n, at.line, at.col)
+				}
+				return nil, at, err
+			}
+		}
+		chunk, _ := r.br.Peek(r.br.Buffered())
+		i, closed := 0, false
+	scan:
+		for ; i < len(chunk); i++ {
+			if len(r.buf)+i >= r.max {
+				return nil, at, errorAt(r.pos.after(chunk[:i]), gcf.LineTooLong,
+					"record %d: the record's JSON text is longer than %d bytes (%d times -max-line); its row would be too long to decode: raise -max-line",
+					n, r.max, streamRecordFactor)
+			}
+			c := chunk[i]
+			if inString {
+				switch {
+				case escaped:
+					escaped = false
+				case c == '\\':
+					escaped = true
+				case c == '"':
+					inString = false
+				}
+				continue
+			}
+			switch c {
+			case '"':
+				inString = true
+			case '{', '[':
+				if len(r.stack) >= r.maxDepth {
+					return nil, at, errorAt(r.pos.after(chunk[:i]), gcf.DepthExceeded,
+						"record %d: JSON nesting deeper than %d (-max-depth)", n, r.maxDepth)
+				}
+				r.stack = append(r.stack, c)
+			case '}', ']':
+				open := byte('{')
+				if c == ']' {
+					open = '['
+				}
+				if top := r.stack[len(r.stack)-1]; top != open {
+					return nil, at, errorAt(r.pos.after(chunk[:i]), "", "record %d: %s does not close an open %s", n, quoteByte(c), quoteByte(top))
+				}
+				r.stack = r.stack[:len(r.stack)-1]
+				if len(r.stack) == 0 {
+					i++
+					closed = true
+					break scan
+				}
+			}
+		}
+		r.buf = append(r.buf, chunk[:i]...)
+		r.pos = r.pos.after(chunk[:i])
+		r.br.Discard(i)
+		if closed {
+			break
+		}
+	}
+	if err := checkUTF8(r.buf, at); err != nil {
+		err.Msg = fmt.Sprintf("record %d: %s", n, err.Msg)
+		return nil, at, err
+	}
+	r.n = n
+	return r.buf, at, nil
+}
+
+// peek returns the next byte that is not JSON white space, without
+// consuming it.
+func (r *recordReader) peek() (byte, error) {
+	for {
+		b, err := r.br.Peek(1)
+		if len(b) == 0 {
+			return 0, err
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			r.skip(b[0])
+			continue
+		}
+		return b[0], nil
+	}
+}
+
+// skip consumes the byte c that peek returned.
+func (r *recordReader) skip(c byte) {
+	r.br.Discard(1)
+	r.pos = r.pos.after([]byte{c})
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return fmt.Sprintf("%q", string(c))
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+// plural is "1 record" or "n records".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

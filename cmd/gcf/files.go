@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gcfkit/gcf"
+)
+
+// Exit statuses, the same for every command.
+const (
+	exitOK      = 0 // success
+	exitInvalid = 1 // the input is invalid (validate: a problem was found)
+	exitUsage   = 2 // bad command line
+	exitIO      = 3 // unreadable input, unwritable output, or the output file could not be put in place
+)
+
+// ioError is a failure to read an input or write an output, as opposed to
+// a problem in the input's content; it makes the exit status 3.
+type ioError struct{ err error }
+
+func (e *ioError) Error() string { return e.err.Error() }
+func (e *ioError) Unwrap() error { return e.err }
+
+// input is one opened input: a file, or stdin for "-".
+type input struct {
+	name  string      // the file name, or "<stdin>"
+	r     *inReader   // the bytes, capped by -max-bytes
+	src   io.ReaderAt // reads back a window of the input for a diagnostic
+	close func()
+}
+
+// openInput opens arg ("-" or "" for stdin). With maxBytes > 0 it reads at
+// most maxBytes+1 bytes, so that a decoder with the same limit sees that the
+// payload is too large without the rest of it ever being read.
+func openInput(e *env, arg string, maxBytes int64) (*input, error) {
+	if arg == "" || arg == "-" {
+		t := newTail(64 << 10)
+		return &input{name: "<stdin>", r: &inReader{r: e.stdin, name: "<stdin>", limit: maxBytes, tail: t}, src: t, close: func() {}}, nil
+	}
+	f, err := os.Open(arg)
+	if err != nil {
+		return nil, &ioError{err}
+	}
+	st, err := f.Stat()
+	if err == nil && st.IsDir() {
+		f.Close()
+		return nil, &ioError{fmt.Errorf("%s is a directory", arg)}
+	}
+	in := &input{name: arg, r: &inReader{r: f, name: arg, limit: maxBytes}, src: f, close: func() { f.Close() }}
+	if err != nil || !st.Mode().IsRegular() { // a pipe or a device cannot be read again
+		t := newTail(64 << 10)
+		in.r.tail, in.src = t, t
+	}
+	return in, nil
+}
+
+// inReader reads an input, stopping after limit+1 bytes when limit > 0,
+// and remembers the first read error.
+type inReader struct {
+	r     io.Reader
+	name  string
+	n     int64
+	limit int64
+	err   error // the first read error other than io.EOF
+	tail  *tail // keeps the last bytes read, for diagnostics; nil for files
+}
+
+func (r *inReader) Read(p []byte) (int, error) {
+	if r.limit > 0 {
+		left := r.limit + 1 - r.n
+		if left <= 0 {
+			return 0, io.EOF
+		}
+		if int64(len(p)) > left {
+			p = p[:left]
+		}
+	}
+	n, err := r.r.Read(p)
+	r.n += int64(n)
+	if r.tail != nil {
+		r.tail.write(p[:n])
+	}
+	if err != nil && err != io.EOF {
+		if r.err == nil {
+			r.err = err
+		}
+		err = &ioError{fmt.Errorf("reading %s: %w", r.name, err)}
+	}
+	return n, err
+}
+
+// overLimit reports whether more than the -max-bytes limit was read.
+func (r *inReader) overLimit() bool { return r.limit > 0 && r.n > r.limit }
+
+// readAll reads the whole input for the commands that hold it in memory,
+// never more than -max-bytes (+1 to see that it is too large).
+func readAll(in *input) ([]byte, error) {
+	data, err := io.ReadAll(in.r)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", in.name, err)
+	}
+	if in.r.overLimit() {
+		return nil, &gcf.SyntaxError{Category: gcf.PayloadTooLarge,
+			Msg: fmt.Sprintf("the input is larger than -max-bytes %d", in.r.limit)}
+	}
+	return data, nil
+}
+
+// tail keeps the last bytes read from a stream that cannot be read again
+// (stdin), so that a diagnostic near the point of failure can quote them.
+type tail struct {
+	buf   []byte
+	total int64 // bytes seen
+}
+
+func newTail(size int) *tail { return &tail{buf: make([]byte, size)} }
+
+func (t *tail) write(p []byte) {
+	c := int64(len(t.buf))
+	if int64(len(p)) > c {
+		t.total += int64(len(p)) - c
+		p = p[int64(len(p))-c:]
+	}
+	for len(p) > 0 {
+		k := copy(t.buf[t.total%c:], p)
+		t.total += int64(k)
+		p = p[k:]
+	}
+}
+
+var errGone = errors.New("no longer held")
+
+// ReadAt reads the held bytes at absolute offset off.
+func (t *tail) ReadAt(p []byte, off int64) (int, error) {
+	c := int64(len(t.buf))
+	if off < 0 || off < t.total-c || off > t.total {
+		return 0, errGone
+	}
+	n := 0
+	for n < len(p) && off < t.total {
+		k := copy(p[n:], t.buf[off%c:min(c, off%c+t.total-off)])
+		n += k
+		off += int64(k)
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// output is where a command writes its result: stdout, or with -o FILE a
+// temporary file in FILE's directory that is renamed to FILE only when the
+// command succeeds, so that a failure never leaves a partial file there.
+type output struct {
+	dest string // "" for stdout
+	tmp  *os.File
+	bw   *bufio.Writer
+	n    int64 // bytes written through Write
+	err  error // the first write error
+}
+
+// createOutput opens the output named by -o ("" or "-" for stdout).
+func createOutput(e *env, path string) (*output, error) {
+	o := &output{}
+	var w io.Writer = e.stdout
+	if path != "" && path != "-" {
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			return nil, &ioError{fmt.Errorf("-o %s: is a directory", path)}
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+		if err != nil {
+			return nil, &ioError{err}
+		}
+		o.dest, o.tmp, w = path, tmp, tmp
+	}
+	o.bw = bufio.NewWriterSize(sink{o, w}, 64<<10)
+	return o, nil
+}
+
+// sink records the first error of the underlying writer.
+type sink struct {
+	o *output
+	w io.Writer
+}
+
+func (s sink) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil {
+		if s.o.err == nil {
+			s.o.err = err
+		}
+		return n, &ioError{fmt.Errorf("writing %s: %w", s.o.label(), err)}
+	}
+	return n, nil
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	n, err := o.bw.Write(p)
+	o.n += int64(n)
+	return n, err
+}
+
+// toStdout reports whether the output is stdout.
+func (o *output) toStdout() bool { return o.dest == "" }
+
+// commit flushes the output and, for -o, puts the file in place.
+func (o *output) commit() error {
+	if err := o.bw.Flush(); err != nil {
+		o.abort()
+		var ie *ioError
+		if errors.As(err, &ie) {
+			return ie
+		}
+		return &ioError{fmt.Errorf("writing %s: %w", o.label(), err)}
+	}
+	if o.tmp == nil {
+		return nil
+	}
+	tmp := o.tmp.Name()
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(o.dest); err == nil {
+		mode = st.Mode().Perm()
+	}
+	err := o.tmp.Chmod(mode)
+	if err == nil {
+		err = o.tmp.Sync()
+	}
+	if cerr := o.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, o.dest)
+	}
+	o.tmp = nil
+	if err != nil {
+		os.Remove(tmp)
+		o.err = err
+		return &ioError{fmt.Errorf("writing %s: %w", o.dest, err)}
+	}
+	return nil
+}
+
+// abort gives up: for -o the temporary file is removed and the destination
+// is left as it was; stdout gets what was written so far.
+func (o *output) abort() {
+	if o.tmp == nil {
+		o.bw.Flush()
+		return
+	}
+	o.tmp.Close()
+	os.Remove(o.tmp.Name())
+	o.tmp = nil
+}
+
+func (o *output) label() string {
+	if o.dest == "" {
+		return "stdout"
+	}
+	return o.dest
+}
+
+// exitStatus classifies a failure: 3 when an input could not be read or the
+// output could not be written, else 1 (the input is invalid).
+func exitStatus(err error, in *input, out *output) int {
+	var ie *ioError
+	switch {
+	case errors.As(err, &ie), gcf.CategoryOf(err) == gcf.ReadError,
+		in != nil && in.r.err != nil, out != nil && out.err != nil:
+		return exitIO
+	}
+	return exitInvalid
+}
