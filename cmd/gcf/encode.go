@@ -595,3 +595,15 @@ func plural(n int64, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}

@@ -130,8 +130,8 @@ func TestEncodeJSONErrorPositionsFromParseJSON(t *testing.T) {
 		in, want string
 	}{
 		{[]string{"encode"}, "{\"a\":1,\n \"a\":2}", "<stdin>:2:2: duplicate_key: "},
-		{[]string{"encode"}, "{\"a\":1,\n \"b\":1e999}", "<stdin>:2:7: out_of_range: "},
-		{[]string{"encode", "-stream"}, "{\"a\":1}\n{\"a\":1,\"a\":2}", "<stdin>:2:9: duplicate_key: record 2: "},
+		{[]string{"encode"}, "{\"a\":1,\n \"b\":1e999}", "<stdin>:2:6: out_of_range: "},
+		{[]string{"encode", "-stream"}, "{\"a\":1}\n{\"a\":1,\"a\":2}", "<stdin>:2:8: duplicate_key: record 2: "},
 	} {
 		_, stderr, code := runCLI(t, tc.in, tc.args...)
 		if code != 1 || !strings.HasPrefix(stderr, tc.want) {

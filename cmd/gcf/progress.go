@@ -50,7 +50,7 @@ func (p *progress) callback() func(bytesRead, records int64) {
 
 func (p *progress) print(now time.Time, suffix string) {
 	secs := max(now.Sub(p.start).Seconds(), 1e-9)
-	fmt.Fprintf(p.w, "gcf: %s read, %d rows, %.1f MB/s, %.0f rows/s%s\n",
+	fmt.Fprintf(p.w, "gcf: %s read, %d records, %.1f MB/s, %.0f records/s%s\n",
 		size(p.bytes), p.rows, float64(p.bytes)/1e6/secs, float64(p.rows)/secs, suffix)
 }
 
