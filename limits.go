@@ -1,0 +1,56 @@
+package gcf
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// Errors of an encoder that would write what a decoder with the same
+// limits rejects. Each says which limit to raise, by option and CLI flag;
+// the decoder must then be given the same limit.
+
+func depthErr(deepest, limit int) error {
+	return lexer.Errorf(lexer.DepthExceeded,
+		"the value nests containers %d deep; its encoding needs more than the depth limit of %d "+
+			"(raise it with gcf.WithMaxDepth or -max-depth, on the decoder too)", deepest, limit)
+}
+
+func lineTooLongErr(line, n, limit int, text []byte) error {
+	return lexer.Errorf(lexer.LineTooLong,
+		"line %d of the encoding would be %d bytes, over the line limit of %d "+
+			"(raise it with gcf.WithMaxLineBytes or -max-line, on the decoder too): %s", line, n, limit, quoteStart(text))
+}
+
+func elementsErr(n int, what string, limit int) error {
+	return lexer.Errorf(lexer.TooManyElements,
+		"%s of %d elements exceeds the element limit of %d "+
+			"(raise it with gcf.WithMaxElements or -max-elements, on the decoder too)", what, n, limit)
+}
+
+func fieldsErr(n, limit int) error {
+	return lexer.Errorf(lexer.TooManyFields,
+		"field declaration of %d fields exceeds the field limit of %d "+
+			"(raise it with gcf.WithMaxFields or -max-fields, on the decoder too)", n, limit)
+}
+
+func bytesErr(limit int64) error {
+	return lexer.Errorf(lexer.PayloadTooLarge,
+		"the encoding exceeds the payload size limit of %d bytes "+
+			"(raise it with gcf.WithMaxBytes or -max-bytes, on the decoder too)", limit)
+}
+
+// quoteStart quotes at most the first 40 bytes of b, cut on a UTF-8
+// boundary and marked with "..." when cut.
+func quoteStart(b []byte) string {
+	const max = 40
+	if len(b) <= max {
+		return strconv.Quote(string(b))
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return strconv.Quote(string(b[:n])) + "..."
+}
