@@ -71,8 +71,8 @@ func dlCheck(d *DeltaPayload) error {
 		if s.Kind == "" || !lexer.IsBareKey(KindAbbrev(s.Kind)) {
 			return lexer.Errorf(lexer.InvalidNodeLine, "removed symbol %d (%q): kind %q is not a bare key", i, s.QualifiedName, s.Kind)
 		}
-		if !grIsToken(s.QualifiedName) {
-			return lexer.Errorf(lexer.InvalidNodeLine, "removed symbol %d: qualified name %q must be non-empty printable non-whitespace ASCII", i, s.QualifiedName)
+		if !grIsName(s.QualifiedName) {
+			return grNameErr(lexer.InvalidNodeLine, "removed symbol "+strconv.Itoa(i)+": qualified name", s.QualifiedName)
 		}
 	}
 	for i := range d.Added {
@@ -89,11 +89,15 @@ func dlCheck(d *DeltaPayload) error {
 func dlCheckEdges(edges []Edge, status string) error {
 	for i := range edges {
 		e := &edges[i]
-		if !grIsToken(e.Source) || !grIsToken(e.Target) {
-			return lexer.Errorf(lexer.InvalidEdgeSyntax, "%s edge %d: endpoints %q and %q must be non-empty printable non-whitespace ASCII", status, i, e.Source, e.Target)
+		what := status + " edge " + strconv.Itoa(i)
+		if !grIsName(e.Source) {
+			return grNameErr(lexer.InvalidEdgeSyntax, what+": source", e.Source)
 		}
-		if !grIsToken(e.EdgeType) {
-			return lexer.Errorf(lexer.InvalidEdgeSyntax, "%s edge %d (%s -> %s): edge type %q must be non-empty printable non-whitespace ASCII", status, i, e.Source, e.Target, e.EdgeType)
+		if !grIsName(e.Target) {
+			return grNameErr(lexer.InvalidEdgeSyntax, what+": target", e.Target)
+		}
+		if !grIsName(e.EdgeType) {
+			return grNameErr(lexer.InvalidEdgeSyntax, what+" ("+e.Source+" -> "+e.Target+"): edge type", e.EdgeType)
 		}
 		if e.Status != "" && e.Status != status {
 			return lexer.Errorf(lexer.MalformedDelta, "%s edge %d (%s -> %s) has status %q", status, i, e.Source, e.Target, e.Status)

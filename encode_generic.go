@@ -69,7 +69,11 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 // extended slice. On error it returns dst truncated to its original length
 // (bytes past it, within dst's capacity, may have been overwritten).
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
-	lim := encodeLimits(opts)
+	return appendGeneric(dst, v, encodeLimits(opts))
+}
+
+// appendGeneric is AppendGeneric with the limits resolved.
+func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
 	nv, deepest, err := normalizeDepth(v)
 	if err != nil {
 		return dst, err

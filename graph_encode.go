@@ -2,11 +2,14 @@ package gcf
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
 	"strconv"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
@@ -38,15 +41,18 @@ import (
 // Errors are *SyntaxError values without position; on error no bytes are
 // returned:
 //
-//   - invalid_node_line: a Kind, QualifiedName or Provenance that is empty
-//     or not printable non-whitespace ASCII (SPEC §4 qname/provenance
-//     grammar), a wire kind that is not a bare key (SPEC §4 kind grammar),
-//     a negative Distance, or a Tool / PackRoot that is not a valid header
-//     value (printable non-whitespace ASCII);
+//   - invalid_node_line: an empty Kind, a QualifiedName or Provenance that
+//     is empty or holds whitespace or a control character (other Unicode
+//     is written unchanged; see grIsName), a wire kind that is not a bare
+//     key (SPEC §4 kind grammar), a negative Distance, or a Tool / PackRoot
+//     that is not a valid header value (printable non-whitespace ASCII);
+//   - invalid_utf8: a name that is not valid UTF-8 (Offset is the byte
+//     offset in it);
 //   - out_of_range: a NaN or infinite Score, a negative budget or token
 //     count;
-//   - invalid_edge_syntax: an empty or non-ASCII-printable edge type, or a
-//     Status other than "", "added" or "removed";
+//   - invalid_edge_syntax: an edge type that is empty or holds whitespace
+//     or a control character, or a Status other than "", "added" or
+//     "removed";
 //   - unknown_edge_reference: an edge naming a symbol absent from p. Such an
 //     edge is never dropped silently.
 //
@@ -359,11 +365,11 @@ func grCheckSymbol(s *Symbol, i int) error {
 	if k := KindAbbrev(s.Kind); !lexer.IsBareKey(k) {
 		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d (%q): kind %q is not a bare key (SPEC §4 kind grammar)", i, s.QualifiedName, k)
 	}
-	if !grIsToken(s.QualifiedName) {
-		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d: qualified name %q must be non-empty printable non-whitespace ASCII", i, s.QualifiedName)
+	if !grIsName(s.QualifiedName) {
+		return grNameErr(lexer.InvalidNodeLine, "symbol "+strconv.Itoa(i)+": qualified name", s.QualifiedName)
 	}
-	if !grIsToken(s.Provenance) {
-		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d (%q): provenance %q must be non-empty printable non-whitespace ASCII", i, s.QualifiedName, s.Provenance)
+	if !grIsName(s.Provenance) {
+		return grNameErr(lexer.InvalidNodeLine, "symbol "+strconv.Itoa(i)+" ("+strconv.Quote(s.QualifiedName)+"): provenance", s.Provenance)
 	}
 	if math.IsNaN(s.Score) || math.IsInf(s.Score, 0) {
 		return lexer.Errorf(lexer.OutOfRange, "symbol %d (%q): non-finite score %v", i, s.QualifiedName, s.Score)
@@ -376,8 +382,8 @@ func grCheckSymbol(s *Symbol, i int) error {
 
 // grCheckEdge validates the edge type and status of an edge.
 func grCheckEdge(e *Edge, i int) error {
-	if !grIsToken(e.EdgeType) {
-		return lexer.Errorf(lexer.InvalidEdgeSyntax, "edge %d (%s -> %s): edge type %q must be non-empty printable non-whitespace ASCII", i, e.Source, e.Target, e.EdgeType)
+	if !grIsName(e.EdgeType) {
+		return grNameErr(lexer.InvalidEdgeSyntax, "edge "+strconv.Itoa(i)+" ("+e.Source+" -> "+e.Target+"): edge type", e.EdgeType)
 	}
 	switch e.Status {
 	case "", "added", "removed":
@@ -385,6 +391,54 @@ func grCheckEdge(e *Edge, i int) error {
 		return lexer.Errorf(lexer.InvalidEdgeSyntax, "edge %d (%s -> %s): status %q is not \"added\" or \"removed\"", i, e.Source, e.Target, e.Status)
 	}
 	return nil
+}
+
+// grIsName reports whether s may be a qualified name, provenance or edge
+// type: a non-empty string of Unicode scalar values other than whitespace
+// (White_Space) and controls (C0, DEL, C1). Node, edge and delta lines are
+// split on spaces over code points (SPEC §2.4); the ABNF's %x21-7E is
+// narrower, but the official fixture graph-decode/004 and the reference
+// SDKs accept other code points (docs/ records the contradiction). ASCII
+// names take grIsToken's fast path.
+func grIsName(s string) bool {
+	return grIsToken(s) || (s != "" && grNameBad(s) < 0)
+}
+
+// grNameBad returns the offset of the first byte of s that begins a
+// character a name may not hold, or invalid UTF-8; -1 if there is none.
+func grNameBad(s string) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c <= ' ' || c == 0x7F {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || r <= 0x9F || unicode.Is(unicode.White_Space, r) {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// grNameErr explains why s, which what names, is not a valid name (see
+// grIsName): invalid_utf8 with the byte offset in Offset, or category c.
+func grNameErr(c lexer.Category, what, s string) error {
+	if s == "" {
+		return lexer.Errorf(c, "%s is empty", what)
+	}
+	i := grNameBad(s)
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && size == 1 {
+		return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(i),
+			Msg: what + " " + strconv.Quote(s) + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(i)}
+	}
+	return &lexer.SyntaxError{Category: c, Offset: int64(i),
+		Msg: fmt.Sprintf("%s %q holds %U at byte %d: names may hold any character but whitespace and controls", what, s, r, i)}
 }
 
 // grIsToken reports whether s is 1*(%x21-7E): non-empty printable

@@ -143,7 +143,7 @@ func NeedsQuote(s string, ctx Context) bool {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if (r >= 0x80 && r <= 0x9F) || r == 0xFEFF || unicode.IsSpace(r) || (r == utf8.RuneError && size == 1) {
-			// Invalid UTF-8 is quoted so AppendQuoted can repair it.
+			// Invalid UTF-8 is quoted so the quoting scan meets it.
 			return true
 		}
 		i += size - 1
