@@ -38,8 +38,8 @@ type Encoder struct {
 	lim      Limits
 	total    int64 // bytes committed so far
 	lines    int   // lines committed so far
-	started  bool // header written
-	root     bool // the payload is a streamed root array
+	started  bool  // header written
+	root     bool  // the payload is a streamed root array
 	closed   bool
 	keys     map[string]struct{}
 	table    *streamTable
