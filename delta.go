@@ -36,20 +36,38 @@ import (
 // score; and the token checks of Encode (invalid_node_line,
 // invalid_edge_syntax) on every kind, qualified name, provenance and edge
 // type, since all of them travel as whitespace-separated tokens.
-func EncodeDelta(d *DeltaPayload) ([]byte, error) {
+//
+// Limits: as for Encode, opts are the decoder's options, and EncodeDelta
+// refuses with the decoder's category (line_too_long, too_many_elements
+// for the lines of one section, payload_too_large) a delta that Decode
+// given the same opts would reject.
+func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 	if d == nil {
 		return nil, lexer.Errorf(lexer.MalformedDelta, "nil delta payload")
 	}
 	if err := dlCheck(d); err != nil {
 		return nil, err
 	}
+	lim := encodeLimits(opts)
+	for _, n := range [...]int{len(d.Removed), len(d.Added), len(d.RemovedEdges), len(d.AddedEdges)} {
+		if n > lim.MaxElements {
+			return nil, elementsErr(n, "delta section", lim.MaxElements)
+		}
+	}
 	buf := encoder.GetBuffer()
 	b := dlAppend(buf.B[:0], d)
-	out := make([]byte, len(b))
-	copy(out, b)
+	err := checkLines(b, lim.MaxLineBytes)
+	if err == nil {
+		err = checkSize(len(b), lim.MaxBytes)
+	}
+	var out []byte
+	if err == nil {
+		out = make([]byte, len(b))
+		copy(out, b)
+	}
 	buf.B = b
 	encoder.PutBuffer(buf)
-	return out, nil
+	return out, err
 }
 
 // dlCheck validates everything EncodeDelta writes.

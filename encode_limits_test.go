@@ -270,3 +270,119 @@ func TestEncodeGenericLimits(t *testing.T) {
 		}
 	}
 }
+
+// The graph encoders refuse what Decode with the same limits rejects.
+func TestGraphEncodeLimits(t *testing.T) {
+	long := "pkg." + strings.Repeat("x", 200)
+	p := &Payload{Symbols: []Symbol{
+		{QualifiedName: "a.A", Kind: "function", Score: 0.9, Provenance: "lsp"},
+		{QualifiedName: "a.B", Kind: "function", Score: 0.8, Provenance: "lsp"},
+		{QualifiedName: long, Kind: "type", Score: 0.5, Provenance: "lsp", Distance: 1},
+	}, Edges: []Edge{{Source: "a.A", Target: "a.B", EdgeType: "calls"}, {Source: "a.B", Target: "a.A", EdgeType: "calls"}}}
+	ref, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		opts []Option
+		cat  Category
+	}{
+		{"long node line", []Option{WithMaxLineBytes(100)}, LineTooLong},
+		{"group of two", []Option{WithMaxElements(1)}, TooManyElements},
+		{"payload size", []Option{WithMaxBytes(int64(len(ref) - 1))}, PayloadTooLarge},
+		{"just fits", []Option{WithMaxBytes(int64(len(ref))), WithMaxLineBytes(250), WithMaxElements(2)}, ""},
+	}
+	for _, c := range cases {
+		_, decErr := Decode(ref, c.opts...)
+		out, err := Encode(p, c.opts...)
+		if CategoryOf(err) != c.cat || CategoryOf(decErr) != c.cat {
+			t.Errorf("%s: Encode %v, Decode %v; want %q", c.name, err, decErr, c.cat)
+		}
+		if err == nil && !bytes.Equal(out, ref) {
+			t.Errorf("%s: output changed", c.name)
+		}
+		if _, err := EncodeWithSession(p, NewSession(), c.opts...); c.cat != "" && CategoryOf(err) != c.cat {
+			t.Errorf("%s: EncodeWithSession %v", c.name, err)
+		}
+	}
+	d := &DeltaPayload{BaseRoot: "a", NewRoot: "b", Added: p.Symbols, AddedEdges: p.Edges}
+	if _, err := EncodeDelta(d, WithMaxLineBytes(100)); CategoryOf(err) != LineTooLong {
+		t.Errorf("EncodeDelta line: %v", err)
+	}
+	if _, err := EncodeDelta(d, WithMaxElements(2)); CategoryOf(err) != TooManyElements {
+		t.Errorf("EncodeDelta elements: %v", err)
+	}
+	if _, err := EncodeDelta(d, WithMaxBytes(50)); CategoryOf(err) != PayloadTooLarge {
+		t.Errorf("EncodeDelta bytes: %v", err)
+	}
+}
+
+// The streaming Encoder: a call that would break a limit fails with the
+// decoder's category, writes nothing and leaves the encoder as it was, so
+// the payload can still be finished and decodes.
+func TestEncoderLimits(t *testing.T) {
+	var buf bytes.Buffer
+	e := NewEncoder(&buf, WithMaxLineBytes(64), WithMaxElements(3), WithMaxFields(3))
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(err error, c Category) {
+		t.Helper()
+		if CategoryOf(err) != c {
+			t.Fatalf("got %v, want %s", err, c)
+		}
+	}
+	want(e.WriteField("big", strings.Repeat("v", 100)), LineTooLong)
+	must(e.WriteField("k", "v"))
+	want(e.BeginTable("wide", "a", "b", "c", "d"), TooManyFields)
+	want(e.BeginKeyedTable("wide", "a", "b", "c"), TooManyFields)
+	must(e.BeginTable("t", "a", "b"))
+	want(e.WriteRow(int64(1), strings.Repeat("x", 1<<20)), LineTooLong) // refused before it is buffered
+	want(e.WriteRow(strings.Repeat("é", 20), strings.Repeat("ü", 20)), LineTooLong)
+	want(e.WriteRow("ok", "bad\xff"), InvalidUTF8)
+	want(e.WriteRecord(Object{{"a", Object{{"x", int64(1)}}}}), UnsupportedValue)
+	want(e.BeginTable(strings.Repeat("n", 70), "a"), LineTooLong) // the open table stays open
+	for i := 0; i < 3; i++ {
+		must(e.WriteRow(int64(i), "y"))
+	}
+	want(e.WriteRow(int64(3), "y"), TooManyElements)
+	must(e.BeginTable("u", "a"))
+	want(e.BeginTable("w", "a"), TooManyElements) // k, t, u and w: four root members
+	must(e.Close())
+	wantOut := "GCF profile=generic\nk=v\n## t [?]{a,b}\n0|y\n1|y\n2|y\n## u [?]{a}\n##! summary counts=3,0\n"
+	if buf.String() != wantOut {
+		t.Fatalf("got %q\nwant %q", buf.String(), wantOut)
+	}
+	if _, err := DecodeGeneric(buf.Bytes(), WithMaxLineBytes(64), WithMaxElements(3), WithMaxFields(3), WithRequireSummary()); err != nil {
+		t.Fatal(err)
+	}
+
+	// Close checks its trailer too, and MaxBytes covers the whole stream.
+	buf.Reset()
+	e = NewEncoder(&buf, WithMaxBytes(36)) // header 20 + table 12 + row 2
+	must(e.BeginTable("t", "a"))
+	must(e.WriteRow(int64(1)))
+	want(e.WriteRow(int64(22)), PayloadTooLarge)
+	want(e.Close(), PayloadTooLarge)
+
+	// Graph streaming.
+	buf.Reset()
+	e = NewEncoder(&buf, WithMaxLineBytes(64), WithMaxElements(1))
+	must(e.BeginGraph(GraphHeader{}))
+	_, err := e.WriteSymbol(Symbol{QualifiedName: strings.Repeat("q", 80), Kind: "function", Score: 1, Provenance: "lsp"})
+	want(err, LineTooLong)
+	_, err = e.WriteSymbol(Symbol{QualifiedName: "a.A", Kind: "function", Score: 1, Provenance: "lsp"})
+	must(err)
+	_, err = e.WriteSymbol(Symbol{QualifiedName: "a.B", Kind: "function", Score: 1, Provenance: "lsp"})
+	want(err, TooManyElements)
+	must(e.WriteEdge(Edge{Source: "a.A", Target: "a.A", EdgeType: "calls"}))
+	want(e.WriteEdge(Edge{Source: "a.A", Target: "a.A", EdgeType: "uses"}), TooManyElements)
+	must(e.Close())
+	if _, err := Decode(buf.Bytes(), WithMaxLineBytes(64), WithMaxElements(1)); err != nil {
+		t.Fatalf("%v\n%s", err, buf.Bytes())
+	}
+}

@@ -56,11 +56,17 @@ import (
 //   - unknown_edge_reference: an edge naming a symbol absent from p. Such an
 //     edge is never dropped silently.
 //
+// Limits: opts are the decoder's options (WithMaxLineBytes, WithMaxElements
+// for the symbols of one group and for the edges, WithMaxBytes; the
+// decoder's defaults without them), and Encode refuses with the decoder's
+// category (line_too_long, too_many_elements, payload_too_large) a payload
+// that Decode given the same opts would reject.
+//
 // p is not modified. A nil p is an error.
-func Encode(p *Payload) ([]byte, error) {
+func Encode(p *Payload, opts ...Option) ([]byte, error) {
 	// appendGraph sizes the output once from the payload, so encoding
 	// straight into a new slice is one allocation and no copy.
-	out, err := appendGraph(nil, p, nil)
+	out, err := appendGraph(nil, p, nil, encodeLimits(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -68,10 +74,11 @@ func Encode(p *Payload) ([]byte, error) {
 }
 
 // AppendEncode appends the canonical encoding of p (see Encode) to dst and
-// returns the extended slice. On error it returns dst unchanged in length
-// (bytes past len(dst) in its capacity may have been overwritten).
-func AppendEncode(dst []byte, p *Payload) ([]byte, error) {
-	out, err := appendGraph(dst, p, nil)
+// returns the extended slice, under the limits of opts as Encode. On error
+// it returns dst unchanged in length (bytes past len(dst) in its capacity
+// may have been overwritten).
+func AppendEncode(dst []byte, p *Payload, opts ...Option) ([]byte, error) {
+	out, err := appendGraph(dst, p, nil, encodeLimits(opts))
 	if err != nil {
 		return dst, err
 	}
@@ -102,7 +109,7 @@ type grSessionPlan interface {
 
 // appendGraph appends the buffered encoding of p. With a non-nil plan, IDs
 // and references come from the session and ` session=true` ends the header.
-func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
+func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits) ([]byte, error) {
 	if p == nil {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "nil graph payload")
 	}
@@ -115,12 +122,15 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 	// One pass validates the symbols and sizes their lines (ids and scores
 	// generously), so the output is allocated once.
 	size := 128 + len(p.Tool) + len(p.PackRoot) + 64*8
+	longest := len(p.Tool) + len(p.PackRoot) // names on the longest line, roughly
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
 		if err := grCheckSymbol(s, i); err != nil {
 			return dst, err
 		}
-		size += len(s.QualifiedName) + len(s.Provenance) + len(s.Kind) + 24
+		n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind)
+		size += n + 24
+		longest = max(longest, n)
 	}
 	sc := getGrScratch()
 	defer putGrScratch(sc)
@@ -146,7 +156,12 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 	}
 
 	for i := range p.Edges {
-		size += len(p.Edges[i].EdgeType) + len(p.Edges[i].Status) + 20
+		n := len(p.Edges[i].EdgeType) + len(p.Edges[i].Status)
+		size += n + 20
+		longest = max(longest, n)
+	}
+	if err := grCheckElements(p.Symbols, lines, len(edges), lim.MaxElements); err != nil {
+		return dst, err
 	}
 	b := slices.Grow(dst, size)
 	b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
@@ -192,7 +207,39 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 			b = grAppendEdge(b, &grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: e.EdgeType, status: e.Status})
 		}
 	}
+	// Besides the names, a line holds at most ~360 bytes (ids, a score of
+	// up to 310 digits, separators, header fields): only when that could
+	// pass the limit are the lines measured.
+	if longest+400 > lim.MaxLineBytes {
+		if err := checkLines(b[len(dst):], lim.MaxLineBytes); err != nil {
+			return dst, err
+		}
+	}
+	if err := checkSize(len(b)-len(dst), lim.MaxBytes); err != nil {
+		return dst, err
+	}
 	return b, nil
+}
+
+// grCheckElements checks the symbols of each distance group (in emission
+// order, lines) and the edges against the element limit.
+func grCheckElements(syms []Symbol, lines []grLine, edges, limit int) error {
+	if edges > limit {
+		return elementsErr(edges, "edge section", limit)
+	}
+	if len(lines) <= limit {
+		return nil
+	}
+	run := 0
+	for i, ln := range lines {
+		if i > 0 && syms[ln.sym].Distance != syms[lines[i-1].sym].Distance {
+			run = 0
+		}
+		if run++; run > limit {
+			return elementsErr(run, "symbol group", limit)
+		}
+	}
+	return nil
 }
 
 // grOrder returns the indices of syms in emission order: distance

@@ -1,6 +1,7 @@
 package gcf
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf8"
 
@@ -53,4 +54,29 @@ func quoteStart(b []byte) string {
 		n--
 	}
 	return strconv.Quote(string(b[:n])) + "..."
+}
+
+// checkLines returns a line_too_long error for the first line of out
+// longer than max bytes (without its line end), or nil.
+func checkLines(out []byte, max int) error {
+	for line := 1; len(out) > 0; line++ {
+		i := bytes.IndexByte(out, '\n')
+		if i < 0 {
+			i = len(out)
+		}
+		if i > max {
+			return lineTooLongErr(line, i, max, out[:i])
+		}
+		out = out[min(i+1, len(out)):]
+	}
+	return nil
+}
+
+// checkSize returns a payload_too_large error when n bytes exceed the
+// limit (0: none).
+func checkSize(n int, limit int64) error {
+	if limit > 0 && int64(n) > limit {
+		return bytesErr(limit)
+	}
+	return nil
 }
