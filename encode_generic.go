@@ -86,7 +86,7 @@ func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
 		// exact count, which depends on the layout, worth computing.
 		if d := e.depth(nv, lim.MaxDepth); d > lim.MaxDepth {
 			putGE(e)
-			return dst, depthErr(deepest, lim.MaxDepth)
+			return dst, depthErr(lim.MaxDepth)
 		}
 	}
 	e.start, e.end = start, math.MaxInt

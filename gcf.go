@@ -11,6 +11,10 @@
 // at a time with bounded memory; NewEncoder returns a streaming encoder for
 // tables whose size is not known up front (SPEC §8).
 //
+// Decoders and encoders share one set of limits (Limits, WithMaxDepth and
+// the other options; SPEC §12): an encoder never writes what a decoder with
+// the same options would reject, and refuses it with the same category.
+//
 // Every decode error is a *SyntaxError carrying the line, the 1-based byte
 // column and a Category spelled as in SPEC §16.5, so callers can match
 // errors with errors.Is(err, gcf.CountMismatch) or errors.As.

@@ -12,10 +12,10 @@ import (
 // limits rejects. Each says which limit to raise, by option and CLI flag;
 // the decoder must then be given the same limit.
 
-func depthErr(deepest, limit int) error {
+func depthErr(limit int) error {
 	return lexer.Errorf(lexer.DepthExceeded,
-		"the value nests containers %d deep; its encoding needs more than the depth limit of %d "+
-			"(raise it with gcf.WithMaxDepth or -max-depth, on the decoder too)", deepest, limit)
+		"the encoding would nest containers deeper than the depth limit of %d "+
+			"(raise it with gcf.WithMaxDepth or -max-depth, on the decoder too)", limit)
 }
 
 func lineTooLongErr(line, n, limit int, text []byte) error {

@@ -169,6 +169,9 @@ func (s *Session) Reset() {
 // is returned and the Session is not reset.
 //
 // A nil s means no session is known: the result is Encode(p) (SPEC §9.4).
+//
+// opts are the decoder's limits, enforced as by Encode; a refused payload
+// leaves the Session unchanged.
 func EncodeWithSession(p *Payload, s *Session, opts ...Option) ([]byte, error) {
 	if s == nil {
 		return Encode(p, opts...)

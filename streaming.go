@@ -212,7 +212,7 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 		return fieldsErr(n, e.lim.MaxFields)
 	}
 	if name != "" && e.lim.MaxDepth < 2 {
-		return depthErr(2, e.lim.MaxDepth) // the root object and the table
+		return depthErr(e.lim.MaxDepth) // the root object and the table: 2
 	}
 	index := make(map[string]int, len(fields))
 	for i, f := range fields {
