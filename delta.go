@@ -36,20 +36,38 @@ import (
 // score; and the token checks of Encode (invalid_node_line,
 // invalid_edge_syntax) on every kind, qualified name, provenance and edge
 // type, since all of them travel as whitespace-separated tokens.
-func EncodeDelta(d *DeltaPayload) ([]byte, error) {
+//
+// Limits: as for Encode, opts are the decoder's options, and EncodeDelta
+// refuses with the decoder's category (line_too_long, too_many_elements
+// for the lines of one section, payload_too_large) a delta that Decode
+// given the same opts would reject.
+func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 	if d == nil {
 		return nil, lexer.Errorf(lexer.MalformedDelta, "nil delta payload")
 	}
 	if err := dlCheck(d); err != nil {
 		return nil, err
 	}
+	lim := encodeLimits(opts)
+	for _, n := range [...]int{len(d.Removed), len(d.Added), len(d.RemovedEdges), len(d.AddedEdges)} {
+		if n > lim.MaxElements {
+			return nil, elementsErr(n, "delta section", lim.MaxElements)
+		}
+	}
 	buf := encoder.GetBuffer()
 	b := dlAppend(buf.B[:0], d)
-	out := make([]byte, len(b))
-	copy(out, b)
+	err := checkLines(b, lim.MaxLineBytes)
+	if err == nil {
+		err = checkSize(len(b), lim.MaxBytes)
+	}
+	var out []byte
+	if err == nil {
+		out = make([]byte, len(b))
+		copy(out, b)
+	}
 	buf.B = b
 	encoder.PutBuffer(buf)
-	return out, nil
+	return out, err
 }
 
 // dlCheck validates everything EncodeDelta writes.
@@ -71,8 +89,8 @@ func dlCheck(d *DeltaPayload) error {
 		if s.Kind == "" || !lexer.IsBareKey(KindAbbrev(s.Kind)) {
 			return lexer.Errorf(lexer.InvalidNodeLine, "removed symbol %d (%q): kind %q is not a bare key", i, s.QualifiedName, s.Kind)
 		}
-		if !grIsToken(s.QualifiedName) {
-			return lexer.Errorf(lexer.InvalidNodeLine, "removed symbol %d: qualified name %q must be non-empty printable non-whitespace ASCII", i, s.QualifiedName)
+		if !grIsName(s.QualifiedName) {
+			return grNameErr(lexer.InvalidNodeLine, "removed symbol "+strconv.Itoa(i)+": qualified name", s.QualifiedName)
 		}
 	}
 	for i := range d.Added {
@@ -89,11 +107,15 @@ func dlCheck(d *DeltaPayload) error {
 func dlCheckEdges(edges []Edge, status string) error {
 	for i := range edges {
 		e := &edges[i]
-		if !grIsToken(e.Source) || !grIsToken(e.Target) {
-			return lexer.Errorf(lexer.InvalidEdgeSyntax, "%s edge %d: endpoints %q and %q must be non-empty printable non-whitespace ASCII", status, i, e.Source, e.Target)
+		what := status + " edge " + strconv.Itoa(i)
+		if !grIsName(e.Source) {
+			return grNameErr(lexer.InvalidEdgeSyntax, what+": source", e.Source)
 		}
-		if !grIsToken(e.EdgeType) {
-			return lexer.Errorf(lexer.InvalidEdgeSyntax, "%s edge %d (%s -> %s): edge type %q must be non-empty printable non-whitespace ASCII", status, i, e.Source, e.Target, e.EdgeType)
+		if !grIsName(e.Target) {
+			return grNameErr(lexer.InvalidEdgeSyntax, what+": target", e.Target)
+		}
+		if !grIsName(e.EdgeType) {
+			return grNameErr(lexer.InvalidEdgeSyntax, what+" ("+e.Source+" -> "+e.Target+"): edge type", e.EdgeType)
 		}
 		if e.Status != "" && e.Status != status {
 			return lexer.Errorf(lexer.MalformedDelta, "%s edge %d (%s -> %s) has status %q", status, i, e.Source, e.Target, e.Status)

@@ -1,9 +1,13 @@
 package gcf
 
 import (
+	"bytes"
+	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
@@ -22,9 +26,7 @@ const geHeader = "GCF profile=generic\n"
 // normalize accepts (integers of every kind, float32, json.Number, maps
 // with string keys, slices, arrays, pointers, structs with `json` tags,
 // json.Marshaler and encoding.TextMarshaler values). Map members are
-// emitted in key code point order, Object members in slice order. Strings
-// that are not valid UTF-8 are written quoted with each invalid byte
-// replaced by U+FFFD, as encoding/json does.
+// emitted in key code point order, Object members in slice order.
 //
 // decode(encode(v)) equals v structurally (SPEC §1.1). Member order also
 // survives except where the format cannot carry it: a tabular row is
@@ -32,17 +34,27 @@ const geHeader = "GCF profile=generic\n"
 // another order than the union's, or that holds a '>'-named field (written
 // as an attachment, SPEC §7.4.6.1 rule 4), decodes with reordered members.
 //
-// Errors are *lexer.SyntaxError values: out_of_range (NaN, ±Inf, unsigned
-// integers above math.MaxInt64, integer json.Number outside int64),
-// duplicate_key (an Object with a repeated key), depth_exceeded (nesting
-// deeper than 10000) and unsupported_value (channels, functions, complex
-// numbers, ...). On error no bytes are returned.
+// Limits: the encoder refuses whatever DecodeGeneric given the same opts
+// (WithMaxDepth, WithMaxLineBytes, WithMaxElements, WithMaxFields,
+// WithMaxBytes; the decoder's defaults without them) would reject, with the
+// decoder's category: depth_exceeded (checked on v before anything is
+// written), line_too_long, too_many_elements, too_many_fields and
+// payload_too_large.
+//
+// Errors are *SyntaxError values without a line: those limits; out_of_range
+// (NaN, ±Inf, unsigned integers above math.MaxInt64, integer json.Number
+// outside int64); duplicate_key (an Object with a repeated key);
+// invalid_utf8 (a key or string that is not valid UTF-8: the message gives
+// its path in v and Offset the byte offset within the string);
+// depth_exceeded also for nesting deeper than 10000 whatever the limit; and
+// unsupported_value (channels, functions, complex numbers, ...). On error
+// no bytes are returned.
 //
 // The result is a fresh slice owned by the caller.
-func EncodeGeneric(v any) ([]byte, error) {
+func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 	bb := encoder.GetBuffer()
 	var err error
-	bb.B, err = AppendGeneric(bb.B[:0], v)
+	bb.B, err = AppendGeneric(bb.B[:0], v, opts...)
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(bb.B))
@@ -53,25 +65,120 @@ func EncodeGeneric(v any) ([]byte, error) {
 }
 
 // AppendGeneric appends the generic-profile encoding of v (see
-// EncodeGeneric) to dst and returns the extended slice. On error it returns
-// dst truncated to its original length (bytes past it, within dst's
-// capacity, may have been overwritten).
-func AppendGeneric(dst []byte, v any) ([]byte, error) {
-	nv, err := normalize(v)
+// EncodeGeneric, also for opts and the limits) to dst and returns the
+// extended slice. On error it returns dst truncated to its original length
+// (bytes past it, within dst's capacity, may have been overwritten).
+func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
+	return appendGeneric(dst, v, encodeLimits(opts))
+}
+
+// appendGeneric is AppendGeneric with the limits resolved.
+func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
+	nv, deepest, err := normalizeDepth(v)
 	if err != nil {
 		return dst, err
 	}
 	start := len(dst)
 	e := getGE()
+	e.lim = lim
+	if deepest > lim.MaxDepth {
+		// deepest bounds the decoder's nesting from above; only now is the
+		// exact count, which depends on the layout, worth computing.
+		if d := e.depth(nv, lim.MaxDepth); d > lim.MaxDepth {
+			putGE(e)
+			return dst, depthErr(lim.MaxDepth)
+		}
+	}
+	e.start, e.end = start, math.MaxInt
+	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
+		e.end = start + int(lim.MaxBytes)
+	}
 	e.buf = append(dst, geHeader...)
-	err = e.root(nv)
+	e.ls = start
+	e.setCheck()
+	if err = e.lineDone(); err == nil {
+		err = e.root(nv)
+	}
+	if err == nil && e.invalid {
+		err = errBadUTF8
+	}
 	out := e.buf
 	putGE(e)
+	if err == errBadUTF8 {
+		err = invalidUTF8Err(nv)
+	}
 	if err != nil {
 		return out[:start], err
 	}
 	return out, nil
 }
+
+// errBadUTF8 stands for an invalid_utf8 error until invalidUTF8Err has
+// found where the string is.
+var errBadUTF8 = errors.New("invalid UTF-8")
+
+// nl ends the line in progress and checks the limits (see lineDone).
+func (e *geEncoder) nl() error {
+	e.buf = append(e.buf, '\n')
+	return e.lineDone()
+}
+
+// lineDone checks the line just ended with '\n' against MaxLineBytes and
+// the payload so far against MaxBytes, and reports a string that was not
+// valid UTF-8 (fail). It is one comparison when all is well.
+func (e *geEncoder) lineDone() error {
+	if len(e.buf) > e.check {
+		return e.limitErr()
+	}
+	e.ls = len(e.buf)
+	e.setCheck()
+	return nil
+}
+
+// setCheck sets check for a line starting at ls.
+func (e *geEncoder) setCheck() {
+	e.check = e.ls + e.lim.MaxLineBytes + 1
+	if e.check > e.end || e.check < 0 {
+		e.check = e.end
+	}
+}
+
+// fail records that a string was not valid UTF-8; the next line end
+// reports it.
+func (e *geEncoder) fail() {
+	e.invalid = true
+	e.check = -1
+}
+
+func (e *geEncoder) limitErr() error {
+	if e.invalid {
+		return errBadUTF8
+	}
+	if n := len(e.buf) - 1 - e.ls; n > e.lim.MaxLineBytes {
+		line := 1 + bytes.Count(e.buf[e.start:e.ls], []byte{'\n'})
+		return lineTooLongErr(line, n, e.lim.MaxLineBytes, e.buf[e.ls:len(e.buf)-1])
+	}
+	return bytesErr(e.lim.MaxBytes)
+}
+
+// count appends the count bracket of a container of n elements.
+func (e *geEncoder) count(n int, keyed bool) error {
+	if n > e.lim.MaxElements {
+		what := "array"
+		if keyed {
+			what = "keyed map"
+		}
+		return e.elementsErr(n, what)
+	}
+	e.buf = encoder.AppendCount(e.buf, n, keyed)
+	return nil
+}
+
+func (e *geEncoder) elementsErr(n int, what string) error {
+	return elementsErr(n, what, e.lim.MaxElements)
+}
+
+func (e *geEncoder) fieldsErr(n int) error { return fieldsErr(n, e.lim.MaxFields) }
 
 // Field kinds of a tabular plan (geEncoder.kinds). A positive kind is a
 // flattened field and gives its number of leaf columns (SPEC §7.4.6).
@@ -140,6 +247,15 @@ type geEncoder struct {
 	keyst []geKeyState   // shared-schema safety check
 	path  []byte         // flattened column path prefix (escaped, unquoted)
 	seen  map[string]int // union index for large unions
+
+	// Limits (SPEC §12), checked at each line end: a line ending past
+	// check breaks MaxLineBytes or MaxBytes, or fail was called.
+	lim     Limits
+	start   int  // offset of the payload in buf
+	ls      int  // offset of the line in progress
+	check   int  // see above; -1 after fail
+	end     int  // start+MaxBytes (or the largest int)
+	invalid bool // a string was not valid UTF-8
 }
 
 var geEncoderPool = sync.Pool{New: func() any { return new(geEncoder) }}
@@ -157,6 +273,7 @@ func putGE(e *geEncoder) {
 	e.strs, e.kinds, e.sch, e.att = e.strs[:0], e.kinds[:0], e.sch[:0], e.att[:0]
 	e.objs, e.keyst, e.path = e.objs[:0], e.keyst[:0], e.path[:0]
 	e.seen = nil
+	e.invalid = false
 	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || cap(e.objs) > 1<<16 || cap(e.sch) > 1<<17 {
 		return // do not keep huge scratch space alive
 	}
@@ -183,8 +300,7 @@ func (e *geEncoder) root(v any) error {
 		if err := e.scalar(v, encoder.Value); err != nil {
 			return err
 		}
-		e.buf = append(e.buf, '\n')
-		return nil
+		return e.nl()
 	}
 }
 
@@ -211,15 +327,27 @@ func (e *geEncoder) scalar(v any, ctx encoder.Context) error {
 }
 
 // str appends a string scalar in ctx, quoted when SPEC §2.4 requires it.
-// A string that is not valid UTF-8 is quoted too: AppendQuoted replaces
-// each invalid byte with U+FFFD (as encoding/json does), so the payload
-// stays valid UTF-8 instead of carrying the raw bytes bare.
+// NeedsQuote is true for invalid UTF-8, so the quoting scan checks every
+// string: an invalid one is not written and marks the encode as failed
+// (see invalid), to be reported at the line's end.
 func (e *geEncoder) str(s string, ctx encoder.Context) {
-	if encoder.NeedsQuote(s, ctx) { // true for invalid UTF-8 too, which AppendQuoted repairs
-		e.buf = encoder.AppendQuoted(e.buf, s)
+	if encoder.NeedsQuote(s, ctx) {
+		var bad int
+		if e.buf, bad = encoder.AppendQuotedValid(e.buf, s); bad >= 0 {
+			e.fail()
+		}
 		return
 	}
 	e.buf = append(e.buf, s...)
+}
+
+// key appends an object key, field name or attachment name, bare when it
+// may be; invalid UTF-8 is handled as by str.
+func (e *geEncoder) key(k string) {
+	var bad int
+	if e.buf, bad = encoder.AppendKeyValid(e.buf, k); bad >= 0 {
+		e.fail()
+	}
 }
 
 func geIsContainer(v any) bool {
@@ -242,13 +370,16 @@ func geAllPrimitive(a []any) bool {
 
 // members writes the members of an object at indentation d (SPEC §7.2).
 func (e *geEncoder) members(o Object, d int) error {
+	if len(o) > e.lim.MaxElements {
+		return e.elementsErr(len(o), "object")
+	}
 	for i := range o {
 		m := &o[i]
 		switch x := m.Value.(type) {
 		case Object:
 			e.buf = encoder.AppendIndent(e.buf, d)
 			e.buf = append(e.buf, "## "...)
-			e.buf = encoder.AppendKey(e.buf, m.Key)
+			e.key(m.Key)
 			if e.keyedOK(x) {
 				e.buf = append(e.buf, ' ')
 				if err := e.table(geRows{obj: x, keyed: true}, d, -1, 0); err != nil {
@@ -256,7 +387,9 @@ func (e *geEncoder) members(o Object, d int) error {
 				}
 				continue
 			}
-			e.buf = append(e.buf, '\n')
+			if err := e.nl(); err != nil {
+				return err
+			}
 			if err := e.members(x, d+1); err != nil {
 				return err
 			}
@@ -264,26 +397,28 @@ func (e *geEncoder) members(o Object, d int) error {
 			e.buf = encoder.AppendIndent(e.buf, d)
 			if len(x) > 0 && geAllPrimitive(x) {
 				// Named inline primitive array: `key[N]: v1,v2` (SPEC §7.5).
-				e.buf = encoder.AppendKey(e.buf, m.Key)
+				e.key(m.Key)
 				if err := e.inline(x); err != nil {
 					return err
 				}
 				continue
 			}
 			e.buf = append(e.buf, "## "...)
-			e.buf = encoder.AppendKey(e.buf, m.Key)
+			e.key(m.Key)
 			e.buf = append(e.buf, ' ')
 			if err := e.arrayTail(x, d, -1, 0); err != nil {
 				return err
 			}
 		default:
 			e.buf = encoder.AppendIndent(e.buf, d)
-			e.buf = encoder.AppendKey(e.buf, m.Key)
+			e.key(m.Key)
 			e.buf = append(e.buf, '=')
 			if err := e.scalar(m.Value, encoder.Value); err != nil {
 				return err
 			}
-			e.buf = append(e.buf, '\n')
+			if err := e.nl(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -292,7 +427,9 @@ func (e *geEncoder) members(o Object, d int) error {
 // inline writes `[N]: v1,v2,...` and the line end for a non-empty
 // all-primitive array.
 func (e *geEncoder) inline(a []any) error {
-	e.buf = encoder.AppendCount(e.buf, len(a), false)
+	if err := e.count(len(a), false); err != nil {
+		return err
+	}
 	e.buf = append(e.buf, ':', ' ')
 	for i, v := range a {
 		if i > 0 {
@@ -302,8 +439,7 @@ func (e *geEncoder) inline(a []any) error {
 			return err
 		}
 	}
-	e.buf = append(e.buf, '\n')
-	return nil
+	return e.nl()
 }
 
 // arrayTail writes an array from its count bracket on (the caller has
@@ -314,15 +450,19 @@ func (e *geEncoder) inline(a []any) error {
 func (e *geEncoder) arrayTail(a []any, bi, sb, fi int) error {
 	switch {
 	case len(a) == 0:
-		e.buf = append(e.buf, "[0]\n"...)
-		return nil
+		e.buf = append(e.buf, "[0]"...)
+		return e.nl()
 	case geAllPrimitive(a):
 		return e.inline(a)
 	case e.tabularOK(a):
 		return e.table(geRows{arr: a}, bi, sb, fi)
 	}
-	e.buf = encoder.AppendCount(e.buf, len(a), false)
-	e.buf = append(e.buf, '\n')
+	if err := e.count(len(a), false); err != nil {
+		return err
+	}
+	if err := e.nl(); err != nil {
+		return err
+	}
 	return e.items(a, bi)
 }
 
@@ -339,15 +479,18 @@ func (e *geEncoder) items(a []any, d int) error {
 			if e.keyedOK(x) {
 				err = e.table(geRows{obj: x, keyed: true}, d+1, -1, 0)
 			} else {
-				e.buf = append(e.buf, "{}\n"...)
-				err = e.members(x, d+1)
+				e.buf = append(e.buf, "{}"...)
+				if err = e.nl(); err == nil {
+					err = e.members(x, d+1)
+				}
 			}
 		case []any:
 			err = e.arrayTail(x, d+1, -1, 0)
 		default:
 			e.buf = append(e.buf, '=')
-			err = e.scalar(v, encoder.Value)
-			e.buf = append(e.buf, '\n')
+			if err = e.scalar(v, encoder.Value); err == nil {
+				err = e.nl()
+			}
 		}
 		if err != nil {
 			return err
@@ -755,9 +898,15 @@ func geNullTree(o Object) (allNull, bad bool) {
 // and if none is established this declaration establishes it.
 func (e *geEncoder) table(src geRows, bi, sb, fi int) error {
 	p := e.newPlan(src)
-	e.buf = encoder.AppendCount(e.buf, src.len(), src.keyed)
+	if err := e.count(src.len(), src.keyed); err != nil {
+		e.popPlan(&p)
+		return err
+	}
 	ds := len(e.buf)
-	e.decl(&p)
+	if nf := e.decl(&p); nf > e.lim.MaxFields {
+		e.popPlan(&p)
+		return e.fieldsErr(nf)
+	}
 	if sb >= 0 && !src.keyed {
 		slot := sb + 2*fi
 		if s := e.sch[slot]; s >= 0 {
@@ -768,34 +917,41 @@ func (e *geEncoder) table(src geRows, bi, sb, fi int) error {
 			e.sch[slot], e.sch[slot+1] = ds, len(e.buf)
 		}
 	}
-	e.buf = append(e.buf, '\n')
-	err := e.writeRows(&p, bi)
+	err := e.nl()
+	if err == nil {
+		err = e.writeRows(&p, bi)
+	}
 	e.popPlan(&p)
 	return err
 }
 
 // decl writes the field declaration `{...}` of p: the key-column label for
 // a keyed map, then each field in union order, flattened fields as their
-// quoted `"f>k"` path columns, '>'-named fields omitted.
-func (e *geEncoder) decl(p *gePlan) {
+// quoted `"f>k"` path columns, '>'-named fields omitted. It returns the
+// number of fields declared.
+func (e *geEncoder) decl(p *gePlan) int {
 	e.buf = append(e.buf, '{')
+	n := 0
 	if p.src.keyed {
-		e.buf = encoder.AppendKey(e.buf, p.label)
+		e.key(p.label)
 		e.buf = append(e.buf, ',')
+		n++
 	}
 	for fi := 0; fi < p.un; fi++ {
 		f := e.strs[p.ub+fi]
 		switch k := e.kinds[p.kb+fi]; {
 		case k == geExcluded:
 		case k == geColumn:
-			e.buf = encoder.AppendKey(e.buf, f)
+			e.key(f)
 			e.buf = append(e.buf, ',')
+			n++
 		default:
+			n += int(k)
 			// Walk the first present object: all rows share its shape.
 			n := p.src.len()
 			for i := 0; i < n; i++ {
 				if v, ok, _ := geLookup(p.src.at(i), f, fi); ok && v != nil {
-					e.path = geAppendEscaped(e.path[:0], f)
+					e.path = e.escaped(e.path[:0], f)
 					e.flatDecl(v.(Object))
 					break
 				}
@@ -803,6 +959,7 @@ func (e *geEncoder) decl(p *gePlan) {
 		}
 	}
 	e.buf[len(e.buf)-1] = '}' // at least one column: replace the last ','
+	return n
 }
 
 // flatDecl writes the path columns below the prefix in e.path.
@@ -810,7 +967,7 @@ func (e *geEncoder) flatDecl(o Object) {
 	for i := range o {
 		mark := len(e.path)
 		e.path = append(e.path, '>')
-		e.path = geAppendEscaped(e.path, o[i].Key)
+		e.path = e.escaped(e.path, o[i].Key)
 		if sub, ok := o[i].Value.(Object); ok {
 			e.flatDecl(sub)
 		} else {
@@ -822,10 +979,15 @@ func (e *geEncoder) flatDecl(o Object) {
 	}
 }
 
-// geAppendEscaped appends s as the inside of a quoted string (SPEC §2.2).
-func geAppendEscaped(dst []byte, s string) []byte {
+// escaped appends s as the inside of a quoted string (SPEC §2.2);
+// invalid UTF-8 is handled as by str.
+func (e *geEncoder) escaped(dst []byte, s string) []byte {
 	n := len(dst)
-	dst = encoder.AppendQuoted(dst, s)
+	dst, bad := encoder.AppendQuotedValid(dst, s)
+	if bad >= 0 {
+		e.fail()
+		return dst
+	}
 	copy(dst[n:], dst[n+1:len(dst)-1])
 	return dst[:len(dst)-2]
 }
@@ -860,6 +1022,9 @@ func (e *geEncoder) writeRows(p *gePlan, bi int) error {
 		}
 		if len(e.att) > ab {
 			e.insertRowID(rs, i)
+		}
+		if err := e.lineDone(); err != nil {
+			return err
 		}
 		for j := ab; j < len(e.att); j++ {
 			a := e.att[j]
@@ -975,14 +1140,17 @@ func (e *geEncoder) insertRowID(at, i int) {
 func (e *geEncoder) attach(p *gePlan, fi int, v any, d int) error {
 	e.buf = encoder.AppendIndent(e.buf, d)
 	e.buf = append(e.buf, '.')
-	e.buf = encoder.AppendKey(e.buf, e.strs[p.ub+fi])
+	e.key(e.strs[p.ub+fi])
 	e.buf = append(e.buf, ' ')
 	switch x := v.(type) {
 	case Object:
 		if e.keyedOK(x) {
 			return e.table(geRows{obj: x, keyed: true}, d+2, -1, 0)
 		}
-		e.buf = append(e.buf, "{}\n"...)
+		e.buf = append(e.buf, "{}"...)
+		if err := e.nl(); err != nil {
+			return err
+		}
 		return e.members(x, d+2)
 	case []any:
 		sb := p.sb
@@ -1002,7 +1170,159 @@ func (e *geEncoder) attach(p *gePlan, fi int, v any, d int) error {
 		if err := e.scalar(v, encoder.Value); err != nil {
 			return err
 		}
-		e.buf = append(e.buf, '\n')
-		return nil
+		return e.nl()
 	}
+}
+
+// depth returns the most containers a decoder (stream.Decoder, so also
+// DecodeGeneric) holds open at once while reading the encoding of v, or
+// some number above limit as soon as it exceeds limit. Each container
+// written opens one: an object in section form (the root object too,
+// `## key`, `@i {}`, `.f {}`), a keyed map, and an array in every form
+// (inline, empty, tabular, expanded). The rows of a tabular array or keyed
+// map, and the objects flattened into `>` path columns, open none, so the
+// count can be lower than v's nesting (which bounds it from above): each
+// table row saves a level.
+func (e *geEncoder) depth(v any, limit int) int {
+	switch x := v.(type) {
+	case Object:
+		if limit <= 0 {
+			return 1
+		}
+		if e.keyedOK(x) {
+			return 1 + e.rowsDepth(geRows{obj: x, keyed: true}, limit-1)
+		}
+		m := 0
+		for i := range x {
+			if d := e.depth(x[i].Value, limit-1); d > m {
+				if m = d; m > limit-1 {
+					break
+				}
+			}
+		}
+		return 1 + m
+	case []any:
+		if limit <= 0 || len(x) == 0 || geAllPrimitive(x) {
+			return 1
+		}
+		if e.tabularOK(x) {
+			return 1 + e.rowsDepth(geRows{arr: x}, limit-1)
+		}
+		m := 0
+		for _, it := range x {
+			if d := e.depth(it, limit-1); d > m {
+				if m = d; m > limit-1 {
+					break
+				}
+			}
+		}
+		return 1 + m
+	}
+	return 0
+}
+
+// rowsDepth returns the depth (see depth) of the attachments of a tabular
+// container's rows: a container in an ordinary or '>'-named field is an
+// attachment opened inside the table's frame; a flattened field's objects
+// are cells.
+func (e *geEncoder) rowsDepth(src geRows, limit int) int {
+	p := e.newPlan(src)
+	n := src.len()
+	m := 0
+	for fi := 0; fi < p.un && m <= limit; fi++ {
+		if e.kinds[p.kb+fi] > 0 {
+			continue
+		}
+		f := e.strs[p.ub+fi]
+		for i := 0; i < n; i++ {
+			v, ok, _ := geLookup(src.at(i), f, fi)
+			if !ok || !geIsContainer(v) {
+				continue
+			}
+			if d := e.depth(v, limit); d > m {
+				if m = d; m > limit {
+					break
+				}
+			}
+		}
+	}
+	e.popPlan(&p)
+	return m
+}
+
+// invalidUTF8Err finds the first key or string of v that is not valid
+// UTF-8 and returns an invalid_utf8 error naming its path in v, with
+// Offset the offset within the string of its first invalid byte. It runs
+// only after the encoder met such a string, so the hot path pays nothing
+// for the path.
+func invalidUTF8Err(v any) error {
+	path, off, isKey, ok := findInvalidUTF8(v, []byte{'$'})
+	if !ok {
+		return lexer.Errorf(lexer.InvalidUTF8, "a string is not valid UTF-8")
+	}
+	what := "string"
+	if isKey {
+		what = "key"
+	}
+	return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(off),
+		Msg: "the " + what + " at " + string(path) + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(off) +
+			" (GCF is UTF-8; convert or escape the data first)"}
+}
+
+// findInvalidUTF8 walks v depth-first, keys before their values.
+func findInvalidUTF8(v any, path []byte) (p []byte, off int, isKey, ok bool) {
+	switch x := v.(type) {
+	case string:
+		if i := invalidAt(x); i >= 0 {
+			return path, i, false, true
+		}
+	case Object:
+		for _, m := range x {
+			sub := appendPathKey(path, m.Key)
+			if i := invalidAt(m.Key); i >= 0 {
+				return sub, i, true, true
+			}
+			if p, off, isKey, ok = findInvalidUTF8(m.Value, sub); ok {
+				return
+			}
+		}
+	case []any:
+		for i, it := range x {
+			sub := append(path[:len(path):len(path)], '[')
+			sub = strconv.AppendInt(sub, int64(i), 10)
+			if p, off, isKey, ok = findInvalidUTF8(it, append(sub, ']')); ok {
+				return
+			}
+		}
+	}
+	return nil, 0, false, false
+}
+
+// appendPathKey appends `.key`, or `["key"]` (Go-quoted) when key is not
+// a bare key, to a copy of path.
+func appendPathKey(path []byte, key string) []byte {
+	sub := path[:len(path):len(path)]
+	if lexer.IsBareKey(key) {
+		return append(append(sub, '.'), key...)
+	}
+	sub = append(sub, '[')
+	sub = strconv.AppendQuote(sub, key)
+	return append(sub, ']')
+}
+
+// invalidAt returns the offset of the first byte of s that begins no
+// valid UTF-8 sequence, or -1.
+func invalidAt(s string) int {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }

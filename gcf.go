@@ -11,6 +11,10 @@
 // at a time with bounded memory; NewEncoder returns a streaming encoder for
 // tables whose size is not known up front (SPEC §8).
 //
+// Decoders and encoders share one set of limits (Limits, WithMaxDepth and
+// the other options; SPEC §12): an encoder never writes what a decoder with
+// the same options would reject, and refuses it with the same category.
+//
 // Every decode error is a *SyntaxError carrying the line, the 1-based byte
 // column and a Category spelled as in SPEC §16.5, so callers can match
 // errors with errors.Is(err, gcf.CountMismatch) or errors.As.
@@ -81,16 +85,17 @@ const (
 // CategoryOf returns the Category carried by err, or "" if it carries none.
 func CategoryOf(err error) Category { return lexer.CategoryOf(err) }
 
-// Limits bound what a decoder accepts from untrusted input (SPEC §12).
+// Limits bound what a decoder accepts from untrusted input and, the same
+// set, what an encoder writes (SPEC §12): an encoder given the options a
+// decoder uses refuses, with the decoder's error category, any payload that
+// decoder would reject.
 type Limits = stream.Limits
 
 // Option configures a decoder or encoder.
 type Option func(*config)
 
 type config struct {
-	limits   Limits
-	labeled  bool
-	deferred bool
+	limits Limits
 }
 
 func newConfig(opts []Option) config {
@@ -103,28 +108,53 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// WithLimits sets every decode limit at once; zero fields keep their defaults.
-// It affects decoders only.
+// encodeLimits returns the limits opts select, with zero fields set to the
+// decoder's defaults, for an encoder to enforce.
+func encodeLimits(opts []Option) Limits {
+	l := newConfig(opts).limits
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = stream.DefaultMaxDepth
+	}
+	if l.MaxLineBytes <= 0 {
+		l.MaxLineBytes = stream.DefaultMaxLineBytes
+	}
+	if l.MaxElements <= 0 {
+		l.MaxElements = stream.DefaultMaxElements
+	}
+	if l.MaxFields <= 0 {
+		l.MaxFields = stream.DefaultMaxFields
+	}
+	return l
+}
+
+// WithLimits sets every limit at once; zero fields keep their defaults. It
+// affects decoders and encoders alike.
 func WithLimits(l Limits) Option { return func(c *config) { c.limits = l } }
 
-// WithMaxDepth sets the deepest nesting a decoder accepts (default 256).
+// WithMaxDepth sets the deepest container nesting a decoder accepts and an
+// encoder writes (default 256; the CLI flag -max-depth).
 func WithMaxDepth(n int) Option { return func(c *config) { c.limits.MaxDepth = n } }
 
-// WithMaxLineBytes sets the longest line a decoder accepts (default 1 MiB).
+// WithMaxLineBytes sets the longest line, in bytes without its line end, a
+// decoder accepts and an encoder writes (default 1 MiB; the CLI flag -max-line).
 func WithMaxLineBytes(n int) Option { return func(c *config) { c.limits.MaxLineBytes = n } }
 
 // WithMaxElements sets the most rows, items or members one container may
-// hold when decoding (default 16,777,216).
+// hold, in a decoder's input and an encoder's output (default 16,777,216;
+// the CLI flag -max-elements).
 func WithMaxElements(n int) Option { return func(c *config) { c.limits.MaxElements = n } }
 
-// WithMaxFields sets the most fields one declaration may hold when decoding (default 4,096).
+// WithMaxFields sets the most fields one field declaration may hold, in a
+// decoder's input and an encoder's output (default 4,096; the CLI flag -max-fields).
 func WithMaxFields(n int) Option { return func(c *config) { c.limits.MaxFields = n } }
 
-// WithMaxBytes caps the total payload size a decoder reads (default: no cap).
+// WithMaxBytes caps the total payload size a decoder reads and an encoder
+// writes (default: no cap; the CLI flag -max-bytes).
 func WithMaxBytes(n int64) Option { return func(c *config) { c.limits.MaxBytes = n } }
 
 // WithRequireSummary makes a decoder reject a payload whose `[?]` sections
 // are not confirmed by a `##! summary` trailer, with category
 // unexpected_eof: the way to catch a stream cut off just before its
 // trailer. Without it such a payload is accepted, as SPEC §8.6 requires.
+// Encoders ignore it (they always write the trailer).
 func WithRequireSummary() Option { return func(c *config) { c.limits.RequireSummary = true } }

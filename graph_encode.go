@@ -2,11 +2,14 @@ package gcf
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
 	"strconv"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
@@ -38,23 +41,32 @@ import (
 // Errors are *SyntaxError values without position; on error no bytes are
 // returned:
 //
-//   - invalid_node_line: a Kind, QualifiedName or Provenance that is empty
-//     or not printable non-whitespace ASCII (SPEC §4 qname/provenance
-//     grammar), a wire kind that is not a bare key (SPEC §4 kind grammar),
-//     a negative Distance, or a Tool / PackRoot that is not a valid header
-//     value (printable non-whitespace ASCII);
+//   - invalid_node_line: an empty Kind, a QualifiedName or Provenance that
+//     is empty or holds whitespace or a control character (other Unicode
+//     is written unchanged; see grIsName), a wire kind that is not a bare
+//     key (SPEC §4 kind grammar), a negative Distance, or a Tool / PackRoot
+//     that is not a valid header value (printable non-whitespace ASCII);
+//   - invalid_utf8: a name that is not valid UTF-8 (Offset is the byte
+//     offset in it);
 //   - out_of_range: a NaN or infinite Score, a negative budget or token
 //     count;
-//   - invalid_edge_syntax: an empty or non-ASCII-printable edge type, or a
-//     Status other than "", "added" or "removed";
+//   - invalid_edge_syntax: an edge type that is empty or holds whitespace
+//     or a control character, or a Status other than "", "added" or
+//     "removed";
 //   - unknown_edge_reference: an edge naming a symbol absent from p. Such an
 //     edge is never dropped silently.
 //
+// Limits: opts are the decoder's options (WithMaxLineBytes, WithMaxElements
+// for the symbols of one group and for the edges, WithMaxBytes; the
+// decoder's defaults without them), and Encode refuses with the decoder's
+// category (line_too_long, too_many_elements, payload_too_large) a payload
+// that Decode given the same opts would reject.
+//
 // p is not modified. A nil p is an error.
-func Encode(p *Payload) ([]byte, error) {
+func Encode(p *Payload, opts ...Option) ([]byte, error) {
 	// appendGraph sizes the output once from the payload, so encoding
 	// straight into a new slice is one allocation and no copy.
-	out, err := appendGraph(nil, p, nil)
+	out, err := appendGraph(nil, p, nil, encodeLimits(opts))
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +74,11 @@ func Encode(p *Payload) ([]byte, error) {
 }
 
 // AppendEncode appends the canonical encoding of p (see Encode) to dst and
-// returns the extended slice. On error it returns dst unchanged in length
-// (bytes past len(dst) in its capacity may have been overwritten).
-func AppendEncode(dst []byte, p *Payload) ([]byte, error) {
-	out, err := appendGraph(dst, p, nil)
+// returns the extended slice, under the limits of opts as Encode. On error
+// it returns dst unchanged in length (bytes past len(dst) in its capacity
+// may have been overwritten).
+func AppendEncode(dst []byte, p *Payload, opts ...Option) ([]byte, error) {
+	out, err := appendGraph(dst, p, nil, encodeLimits(opts))
 	if err != nil {
 		return dst, err
 	}
@@ -96,7 +109,7 @@ type grSessionPlan interface {
 
 // appendGraph appends the buffered encoding of p. With a non-nil plan, IDs
 // and references come from the session and ` session=true` ends the header.
-func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
+func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits) ([]byte, error) {
 	if p == nil {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "nil graph payload")
 	}
@@ -109,12 +122,15 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 	// One pass validates the symbols and sizes their lines (ids and scores
 	// generously), so the output is allocated once.
 	size := 128 + len(p.Tool) + len(p.PackRoot) + 64*8
+	longest := len(p.Tool) + len(p.PackRoot) // names on the longest line, roughly
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
 		if err := grCheckSymbol(s, i); err != nil {
 			return dst, err
 		}
-		size += len(s.QualifiedName) + len(s.Provenance) + len(s.Kind) + 24
+		n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind)
+		size += n + 24
+		longest = max(longest, n)
 	}
 	sc := getGrScratch()
 	defer putGrScratch(sc)
@@ -140,7 +156,12 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 	}
 
 	for i := range p.Edges {
-		size += len(p.Edges[i].EdgeType) + len(p.Edges[i].Status) + 20
+		n := len(p.Edges[i].EdgeType) + len(p.Edges[i].Status)
+		size += n + 20
+		longest = max(longest, n)
+	}
+	if err := grCheckElements(p.Symbols, lines, len(edges), lim.MaxElements); err != nil {
+		return dst, err
 	}
 	b := slices.Grow(dst, size)
 	b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
@@ -186,7 +207,39 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan) ([]byte, error) {
 			b = grAppendEdge(b, &grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: e.EdgeType, status: e.Status})
 		}
 	}
+	// Besides the names, a line holds at most ~360 bytes (ids, a score of
+	// up to 310 digits, separators, header fields): only when that could
+	// pass the limit are the lines measured.
+	if longest+400 > lim.MaxLineBytes {
+		if err := checkLines(b[len(dst):], lim.MaxLineBytes); err != nil {
+			return dst, err
+		}
+	}
+	if err := checkSize(len(b)-len(dst), lim.MaxBytes); err != nil {
+		return dst, err
+	}
 	return b, nil
+}
+
+// grCheckElements checks the symbols of each distance group (in emission
+// order, lines) and the edges against the element limit.
+func grCheckElements(syms []Symbol, lines []grLine, edges, limit int) error {
+	if edges > limit {
+		return elementsErr(edges, "edge section", limit)
+	}
+	if len(lines) <= limit {
+		return nil
+	}
+	run := 0
+	for i, ln := range lines {
+		if i > 0 && syms[ln.sym].Distance != syms[lines[i-1].sym].Distance {
+			run = 0
+		}
+		if run++; run > limit {
+			return elementsErr(run, "symbol group", limit)
+		}
+	}
+	return nil
 }
 
 // grOrder returns the indices of syms in emission order: distance
@@ -359,11 +412,11 @@ func grCheckSymbol(s *Symbol, i int) error {
 	if k := KindAbbrev(s.Kind); !lexer.IsBareKey(k) {
 		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d (%q): kind %q is not a bare key (SPEC §4 kind grammar)", i, s.QualifiedName, k)
 	}
-	if !grIsToken(s.QualifiedName) {
-		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d: qualified name %q must be non-empty printable non-whitespace ASCII", i, s.QualifiedName)
+	if !grIsName(s.QualifiedName) {
+		return grNameErr(lexer.InvalidNodeLine, "symbol "+strconv.Itoa(i)+": qualified name", s.QualifiedName)
 	}
-	if !grIsToken(s.Provenance) {
-		return lexer.Errorf(lexer.InvalidNodeLine, "symbol %d (%q): provenance %q must be non-empty printable non-whitespace ASCII", i, s.QualifiedName, s.Provenance)
+	if !grIsName(s.Provenance) {
+		return grNameErr(lexer.InvalidNodeLine, "symbol "+strconv.Itoa(i)+" ("+strconv.Quote(s.QualifiedName)+"): provenance", s.Provenance)
 	}
 	if math.IsNaN(s.Score) || math.IsInf(s.Score, 0) {
 		return lexer.Errorf(lexer.OutOfRange, "symbol %d (%q): non-finite score %v", i, s.QualifiedName, s.Score)
@@ -376,8 +429,8 @@ func grCheckSymbol(s *Symbol, i int) error {
 
 // grCheckEdge validates the edge type and status of an edge.
 func grCheckEdge(e *Edge, i int) error {
-	if !grIsToken(e.EdgeType) {
-		return lexer.Errorf(lexer.InvalidEdgeSyntax, "edge %d (%s -> %s): edge type %q must be non-empty printable non-whitespace ASCII", i, e.Source, e.Target, e.EdgeType)
+	if !grIsName(e.EdgeType) {
+		return grNameErr(lexer.InvalidEdgeSyntax, "edge "+strconv.Itoa(i)+" ("+e.Source+" -> "+e.Target+"): edge type", e.EdgeType)
 	}
 	switch e.Status {
 	case "", "added", "removed":
@@ -385,6 +438,54 @@ func grCheckEdge(e *Edge, i int) error {
 		return lexer.Errorf(lexer.InvalidEdgeSyntax, "edge %d (%s -> %s): status %q is not \"added\" or \"removed\"", i, e.Source, e.Target, e.Status)
 	}
 	return nil
+}
+
+// grIsName reports whether s may be a qualified name, provenance or edge
+// type: a non-empty string of Unicode scalar values other than whitespace
+// (White_Space) and controls (C0, DEL, C1). Node, edge and delta lines are
+// split on spaces over code points (SPEC §2.4); the ABNF's %x21-7E is
+// narrower, but the official fixture graph-decode/004 and the reference
+// SDKs accept other code points (docs/ records the contradiction). ASCII
+// names take grIsToken's fast path.
+func grIsName(s string) bool {
+	return grIsToken(s) || (s != "" && grNameBad(s) < 0)
+}
+
+// grNameBad returns the offset of the first byte of s that begins a
+// character a name may not hold, or invalid UTF-8; -1 if there is none.
+func grNameBad(s string) int {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c <= ' ' || c == 0x7F {
+				return i
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || r <= 0x9F || unicode.Is(unicode.White_Space, r) {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// grNameErr explains why s, which what names, is not a valid name (see
+// grIsName): invalid_utf8 with the byte offset in Offset, or category c.
+func grNameErr(c lexer.Category, what, s string) error {
+	if s == "" {
+		return lexer.Errorf(c, "%s is empty", what)
+	}
+	i := grNameBad(s)
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && size == 1 {
+		return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(i),
+			Msg: what + " " + strconv.Quote(s) + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(i)}
+	}
+	return &lexer.SyntaxError{Category: c, Offset: int64(i),
+		Msg: fmt.Sprintf("%s %q holds %U at byte %d: names may hold any character but whitespace and controls", what, s, r, i)}
 }
 
 // grIsToken reports whether s is 1*(%x21-7E): non-empty printable

@@ -77,14 +77,18 @@ func (e *Encoder) BeginGraph(h GraphHeader) error {
 	if err := grCheckHeader(h.Tool, h.TokenBudget, h.TokensUsed); err != nil {
 		return err
 	}
-	b := grAppendHeaderStart(e.w.Buf(), h.Tool, h.TokenBudget, h.TokensUsed)
+	buf := e.w.Buf()
+	b := grAppendHeaderStart(buf, h.Tool, h.TokenBudget, h.TokensUsed)
 	b = append(b, '\n')
+	if err := e.commit(buf, b); err != nil {
+		return err
+	}
 	e.started = true
 	e.graph = &graphStream{labeled: h.LabeledCounts}
 	if !h.EdgesByID {
 		e.graph.ids = map[string]int{}
 	}
-	return e.w.Commit(b)
+	return nil
 }
 
 // WriteSymbol writes s as the node line `@id kind qname score provenance`
@@ -114,6 +118,10 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 	if err := grCheckSymbol(&s, g.symbols); err != nil {
 		return -1, err
 	}
+	if n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind); n > e.lim.MaxLineBytes {
+		// Refused before it is buffered.
+		return -1, lineTooLongErr(e.lines+1, n, e.lim.MaxLineBytes, []byte(s.QualifiedName))
+	}
 	newGroup := len(g.groups) == 0
 	if !newGroup {
 		cur := g.groups[len(g.groups)-1].distance
@@ -122,7 +130,11 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 		}
 		newGroup = s.Distance != cur
 	}
-	b := e.w.Buf()
+	if !newGroup && g.groups[len(g.groups)-1].count+1 > e.lim.MaxElements {
+		return -1, elementsErr(g.groups[len(g.groups)-1].count+1, "symbol group", e.lim.MaxElements)
+	}
+	buf := e.w.Buf()
+	b := buf
 	if newGroup {
 		b = append(b, "## "...)
 		b = grAppendGroupName(b, s.Distance)
@@ -131,7 +143,9 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 	id = g.symbols
 	b = grAppendNode(b, id, &s)
 	b = append(b, '\n')
-
+	if err := e.commit(buf, b); err != nil {
+		return -1, err
+	}
 	if newGroup {
 		g.groups = append(g.groups, gsGroup{distance: s.Distance})
 	}
@@ -142,7 +156,7 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 			g.ids[s.QualifiedName] = id
 		}
 	}
-	return id, e.w.Commit(b)
+	return id, nil
 }
 
 // WriteEdge writes the edge line `@target<@source type[ status]`. Both
@@ -192,7 +206,7 @@ func (e *Encoder) WriteEdgeByID(source, target int, edgeType, status string) err
 	if g == nil {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteEdgeByID before BeginGraph")
 	}
-	if !grIsToken(edgeType) || status != "" && status != "added" && status != "removed" {
+	if !grIsName(edgeType) || status != "" && status != "added" && status != "removed" {
 		ed := Edge{Source: "@" + strconv.Itoa(source), Target: "@" + strconv.Itoa(target), EdgeType: edgeType, Status: status}
 		return grCheckEdge(&ed, g.edges)
 	}
@@ -206,24 +220,31 @@ func (e *Encoder) WriteEdgeByID(source, target int, edgeType, status string) err
 
 func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
 	g := e.graph
-	b := e.w.Buf()
+	if g.edges+1 > e.lim.MaxElements {
+		return elementsErr(g.edges+1, "edge section", e.lim.MaxElements)
+	}
+	buf := e.w.Buf()
+	b := buf
 	if !g.inEdges {
 		b = append(b, "## edges "...)
 		b = encoder.AppendCount(b, -1, false)
 		b = append(b, '\n')
 	}
 	b = grAppendEdge(b, &grEdge{src: src, tgt: tgt, typ: typ, status: status})
+	if err := e.commit(buf, b); err != nil {
+		return err
+	}
 	g.inEdges = true
 	g.edges++
-	return e.w.Commit(b)
+	return nil
 }
 
 // closeGraph writes the graph trailer (SPEC §8.4, §8.4.1), flushes and
 // releases the buffer.
 func (e *Encoder) closeGraph() error {
 	g := e.graph
-	b := e.w.Buf()
-	b = append(b, "##! summary symbols="...)
+	buf := e.w.Buf()
+	b := append(buf, "##! summary symbols="...)
 	b = strconv.AppendInt(b, int64(g.symbols), 10)
 	b = append(b, " edges="...)
 	b = strconv.AppendInt(b, int64(g.edges), 10)
@@ -241,10 +262,10 @@ func (e *Encoder) closeGraph() error {
 	}
 	b = strconv.AppendInt(b, int64(g.edges), 10)
 	b = append(b, '\n')
-	e.closed = true
-	g.ids = nil
-	if err := e.w.Commit(b); err != nil {
+	if err := e.commit(buf, b); err != nil {
 		return err
 	}
+	e.closed = true
+	g.ids = nil
 	return e.w.Release()
 }

@@ -54,28 +54,41 @@ const normMaxDepth = 10000
 //   - Anything else (channels, functions, complex numbers, unsafe pointers)
 //     is an unsupported_value error.
 func normalize(v any) (any, error) {
+	out, _, err := normalizeDepth(v)
+	return out, err
+}
+
+// normalizeDepth is normalize that also returns an upper bound of the
+// container nesting of the result, counting the root container as 1: one
+// more than the depth of the deepest value (a scalar root gives 1). It
+// costs one comparison per value.
+func normalizeDepth(v any) (any, int, error) {
 	var n normalizer
 	out, _, err := n.value(v, 0)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return out, nil
+	return out, n.deepest, nil
 }
 
 // normalizer carries scratch state reused across one normalize call.
 type normalizer struct {
-	seen map[string]struct{} // duplicate-key detection for large objects
+	seen    map[string]struct{} // duplicate-key detection for large objects
+	deepest int                 // see normalizeDepth
 }
 
 func normDepthError() error {
-	return lexer.Errorf(lexer.DepthExceeded, "value nesting deeper than %d", normMaxDepth)
+	return lexer.Errorf(lexer.DepthExceeded, "value nesting deeper than %d, the most any encoder option allows", normMaxDepth)
 }
 
 // value normalizes v at the given depth and reports whether the result
 // differs from v (so that callers copy their container only when needed).
 func (n *normalizer) value(v any, depth int) (any, bool, error) {
-	if depth > normMaxDepth {
-		return nil, false, normDepthError()
+	if depth >= n.deepest {
+		if depth > normMaxDepth {
+			return nil, false, normDepthError()
+		}
+		n.deepest = depth + 1
 	}
 	switch x := v.(type) {
 	case nil, string, bool, int64:
@@ -338,6 +351,9 @@ var (
 // addressability so that pointer-receiver marshalers of addressable values
 // are honoured, as in encoding/json.
 func (n *normalizer) reflectValue(rv reflect.Value, depth int) (any, error) {
+	if depth >= n.deepest {
+		n.deepest = depth + 1
+	}
 	for hops := 0; ; hops++ {
 		if hops > normMaxDepth {
 			return nil, normDepthError()

@@ -169,9 +169,12 @@ func (s *Session) Reset() {
 // is returned and the Session is not reset.
 //
 // A nil s means no session is known: the result is Encode(p) (SPEC §9.4).
-func EncodeWithSession(p *Payload, s *Session) ([]byte, error) {
+//
+// opts are the decoder's limits, enforced as by Encode; a refused payload
+// leaves the Session unchanged.
+func EncodeWithSession(p *Payload, s *Session, opts ...Option) ([]byte, error) {
 	if s == nil {
-		return Encode(p)
+		return Encode(p, opts...)
 	}
 	if p == nil {
 		return nil, lexer.Errorf(lexer.InvalidNodeLine, "nil graph payload")
@@ -194,7 +197,7 @@ func EncodeWithSession(p *Payload, s *Session) ([]byte, error) {
 		}
 	}
 	if len(s.syms)+fresh > s.max {
-		out, err := Encode(p)
+		out, err := Encode(p, opts...)
 		if err != nil {
 			return nil, err
 		}
@@ -204,7 +207,7 @@ func EncodeWithSession(p *Payload, s *Session) ([]byte, error) {
 
 	plan := &sessPlan{s: s, next: s.next, fresh: make(map[sessKey]int, fresh)}
 	buf := encoder.GetBuffer()
-	b, err := appendGraph(buf.B[:0], p, plan)
+	b, err := appendGraph(buf.B[:0], p, plan, encodeLimits(opts))
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(b))

@@ -1,6 +1,7 @@
 package gcf
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -25,10 +26,20 @@ type missing struct{}
 // methods of the other profile are rejected. Every method returns an error
 // and leaves the encoder unchanged when it fails. Not safe for concurrent
 // use.
+//
+// The limits given to NewEncoder govern every line it writes, as they do
+// for EncodeGeneric: a call whose output the decoder with the same limits
+// would reject fails with the decoder's category (line_too_long,
+// too_many_elements, too_many_fields, depth_exceeded, payload_too_large)
+// and writes nothing; a string cell longer than the line limit is refused
+// before it is buffered, so memory stays bounded by the line limit.
 type Encoder struct {
 	w        *encoder.Writer
-	started  bool // header written
-	root     bool // the payload is a streamed root array
+	lim      Limits
+	total    int64 // bytes committed so far
+	lines    int   // lines committed so far
+	started  bool  // header written
+	root     bool  // the payload is a streamed root array
 	closed   bool
 	keys     map[string]struct{}
 	table    *streamTable
@@ -37,15 +48,56 @@ type Encoder struct {
 }
 
 type streamTable struct {
+	name   string
 	fields []string
 	index  map[string]int
 	keyed  bool
 	rows   int
 }
 
-// NewEncoder returns an Encoder writing to w.
+// NewEncoder returns an Encoder writing to w under the limits of opts
+// (WithMaxLineBytes, WithMaxElements, WithMaxFields, WithMaxDepth,
+// WithMaxBytes; the decoder's defaults without them).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
-	return &Encoder{w: encoder.NewWriter(w), keys: map[string]struct{}{}}
+	return &Encoder{w: encoder.NewWriter(w), lim: encodeLimits(opts), keys: map[string]struct{}{}}
+}
+
+// commit checks the whole lines b[len(buf):] that a call appended to the
+// pending output buf against the line and size limits and commits them.
+// On error nothing is committed and the pending output stays buf.
+func (e *Encoder) commit(buf, b []byte) error {
+	added := b[len(buf):]
+	n := 0
+	for rest := added; len(rest) > 0; n++ {
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			i = len(rest)
+		}
+		if i > e.lim.MaxLineBytes {
+			return lineTooLongErr(e.lines+n+1, i, e.lim.MaxLineBytes, rest[:i])
+		}
+		rest = rest[min(i+1, len(rest)):]
+	}
+	if e.lim.MaxBytes > 0 && e.total+int64(len(added)) > e.lim.MaxBytes {
+		return bytesErr(e.lim.MaxBytes)
+	}
+	e.total += int64(len(added))
+	e.lines += n
+	return e.w.Commit(b)
+}
+
+// member checks that the root object can take one more member.
+func (e *Encoder) member() error {
+	if len(e.keys)+1 > e.lim.MaxElements {
+		return elementsErr(len(e.keys)+1, "the root object", e.lim.MaxElements)
+	}
+	return nil
+}
+
+// utf8Err reports invalid UTF-8 at offset bad of the string that what names.
+func utf8Err(what string, bad int) error {
+	return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad),
+		Msg: what + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(bad)}
 }
 
 var errClosed = errors.New("gcf: encoder is closed")
@@ -62,12 +114,14 @@ func (e *Encoder) Encode(v any) error {
 	if e.started {
 		return lexer.Errorf(lexer.InvalidSchema, "Encode writes a whole payload; this encoder has already started one")
 	}
-	out, err := AppendGeneric(e.w.Buf(), v)
+	buf := e.w.Buf()
+	out, err := appendGeneric(buf, v, e.lim)
 	if err != nil {
 		return err
 	}
 	e.started = true
 	e.closed = true
+	e.total += int64(len(out) - len(buf))
 	if err := e.w.Commit(out); err != nil {
 		return err
 	}
@@ -97,17 +151,33 @@ func (e *Encoder) WriteField(key string, value any) error {
 	if _, dup := e.keys[key]; dup {
 		return lexer.Errorf(lexer.DuplicateKey, "duplicate key %q", key)
 	}
-	b := e.header(e.w.Buf())
-	b = encoder.AppendKey(b, key)
+	if err := e.member(); err != nil {
+		return err
+	}
+	buf := e.w.Buf()
+	b := e.header(buf)
+	b, bad := encoder.AppendKeyValid(b, key)
+	if bad >= 0 {
+		return utf8Err("the key of WriteField", bad)
+	}
 	b = append(b, '=')
+	if s, ok := value.(string); ok && len(s) > e.lim.MaxLineBytes {
+		return lineTooLongErr(e.lines+1, len(s), e.lim.MaxLineBytes, []byte(s))
+	}
 	b, err := appendScalarCell(b, value, encoder.Value)
 	if err != nil {
+		if CategoryOf(err) == InvalidUTF8 {
+			return utf8Err("the value of field "+strconv.Quote(key), int(err.(*SyntaxError).Offset))
+		}
 		return err
 	}
 	b = append(b, '\n')
+	if err := e.commit(buf, b); err != nil {
+		return err
+	}
 	e.keys[key] = struct{}{}
 	e.started = true
-	return e.w.Commit(b)
+	return nil
 }
 
 // BeginTable opens a streaming tabular section `## name [?]{fields}` (SPEC
@@ -138,8 +208,17 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	if len(fields) == 0 {
 		return lexer.Errorf(lexer.InvalidSchema, "table %q needs at least one field", name)
 	}
+	if n := len(fields) + btoi(keyed); n > e.lim.MaxFields {
+		return fieldsErr(n, e.lim.MaxFields)
+	}
+	if name != "" && e.lim.MaxDepth < 2 {
+		return depthErr(e.lim.MaxDepth) // the root object and the table: 2
+	}
 	index := make(map[string]int, len(fields))
 	for i, f := range fields {
+		if bad := invalidAt(f); bad >= 0 {
+			return utf8Err("field name "+strconv.Itoa(i)+" of table "+strconv.Quote(name), bad)
+		}
 		if strings.Contains(f, ">") {
 			return lexer.Errorf(lexer.InvalidSchema, "streamed field name %q contains '>' (SPEC §8.3)", f)
 		}
@@ -157,12 +236,16 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	if _, dup := e.keys[name]; dup {
 		return lexer.Errorf(lexer.DuplicateKey, "duplicate key %q", name)
 	}
-	if e.table != nil {
-		if err := e.EndTable(); err != nil {
+	if bad := invalidAt(name); bad >= 0 {
+		return utf8Err("the table name", bad)
+	}
+	if name != "" {
+		if err := e.member(); err != nil {
 			return err
 		}
 	}
-	b := e.header(e.w.Buf())
+	buf := e.w.Buf()
+	b := e.header(buf)
 	b = append(b, "## "...)
 	if name != "" {
 		b = encoder.AppendKey(b, name)
@@ -175,11 +258,26 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	}
 	b = encoder.AppendFieldDecl(b, decl)
 	b = append(b, '\n')
+	if err := e.commit(buf, b); err != nil {
+		return err
+	}
+	if e.table != nil {
+		// Ending the open table writes nothing: it cannot fail but for a
+		// sticky write error, which Commit has just returned if there was one.
+		e.deferred = append(e.deferred, e.table.rows)
+	}
 	e.started = true
 	e.root = name == ""
 	e.keys[name] = struct{}{}
-	e.table = &streamTable{fields: fields, index: index, keyed: keyed}
-	return e.w.Commit(b)
+	e.table = &streamTable{name: name, fields: fields, index: index, keyed: keyed}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // keyLabel picks the key-column label: "key", prefixed with '_' until it
@@ -222,6 +320,9 @@ func (e *Encoder) WriteRow(values ...any) error {
 	if len(values) != want {
 		return lexer.Errorf(lexer.RowWidthMismatch, "row has %d values but the table declares %d", len(values), want)
 	}
+	if t.rows+1 > e.lim.MaxElements {
+		return elementsErr(t.rows+1, "table", e.lim.MaxElements)
+	}
 	buf := e.w.Buf()
 	b := buf
 	var err error
@@ -229,22 +330,48 @@ func (e *Encoder) WriteRow(values ...any) error {
 		if i > 0 {
 			b = append(b, '|')
 		}
+		s, isStr := v.(string)
+		if isStr && len(b)-len(buf)+len(s) > e.lim.MaxLineBytes {
+			// Refused before it is buffered: memory stays bounded by the line limit.
+			return lineTooLongErr(e.lines+1, len(b)-len(buf)+len(s), e.lim.MaxLineBytes, b[len(buf):])
+		}
 		if i == 0 && t.keyed {
-			k, ok := v.(string)
-			if !ok {
+			if !isStr {
 				return lexer.Errorf(lexer.InvalidSchema, "keyed row needs a string key, got %T", v)
 			}
-			b = encoder.AppendString(b, k, encoder.Cell)
+			var bad int
+			if b, bad = encoder.AppendStringValid(b, s, encoder.Cell); bad >= 0 {
+				return utf8Err(e.rowName(-1), bad)
+			}
 			continue
 		}
 		if b, err = appendScalarCell(b, v, encoder.Cell); err != nil {
-			e.w.Commit(buf) // leave the pending output unchanged
+			switch CategoryOf(err) {
+			case InvalidUTF8:
+				return utf8Err(e.rowName(i-btoi(t.keyed)), int(err.(*SyntaxError).Offset))
+			case UnsupportedValue:
+				return lexer.Errorf(lexer.UnsupportedValue, "%s: %v", e.rowName(i-btoi(t.keyed)), err.(*SyntaxError).Msg)
+			}
 			return err
 		}
 	}
 	b = append(b, '\n')
+	if err := e.commit(buf, b); err != nil {
+		return err
+	}
 	t.rows++
-	return e.w.Commit(b)
+	return nil
+}
+
+// rowName says where in the stream the row being written and its field
+// (an index into the declared fields, or -1 for the key) are.
+func (e *Encoder) rowName(field int) string {
+	t := e.table
+	s := "row " + strconv.Itoa(t.rows) + " of table " + strconv.Quote(t.name)
+	if field < 0 {
+		return "the key of " + s
+	}
+	return "field " + strconv.Quote(t.fields[field]) + " of " + s
 }
 
 // WriteRecord writes one row of the open table from a record (an Object, a
@@ -333,16 +460,15 @@ func (e *Encoder) Close() error {
 	if e.graph != nil {
 		return e.closeGraph()
 	}
+	counts := e.deferred
 	if e.table != nil {
-		if err := e.EndTable(); err != nil {
-			return err
-		}
+		counts = append(counts[:len(counts):len(counts)], e.table.rows)
 	}
-	b := e.header(e.w.Buf())
-	e.started = true
-	if len(e.deferred) > 0 {
+	buf := e.w.Buf()
+	b := e.header(buf)
+	if len(counts) > 0 {
 		b = append(b, "##! summary counts="...)
-		for i, n := range e.deferred {
+		for i, n := range counts {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -350,10 +476,12 @@ func (e *Encoder) Close() error {
 		}
 		b = append(b, '\n')
 	}
-	e.closed = true
-	if err := e.w.Commit(b); err != nil {
+	if err := e.commit(buf, b); err != nil {
 		return err
 	}
+	e.deferred, e.table = counts, nil
+	e.started = true
+	e.closed = true
 	return e.w.Release()
 }
 
@@ -368,7 +496,11 @@ func appendScalarCell(b []byte, v any, ctx encoder.Context) ([]byte, error) {
 		}
 		return append(b, '~'), nil
 	case string:
-		return encoder.AppendString(b, x, ctx), nil
+		b, bad := encoder.AppendStringValid(b, x, ctx)
+		if bad >= 0 {
+			return b, &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad), Msg: "invalid UTF-8"}
+		}
+		return b, nil
 	case int:
 		return encoder.AppendInt(b, int64(x)), nil
 	case int64:
@@ -383,8 +515,10 @@ func appendScalarCell(b []byte, v any, ctx encoder.Context) ([]byte, error) {
 		return b, err
 	}
 	switch nv.(type) {
-	case Object, []any:
-		return b, lexer.Errorf(lexer.UnsupportedValue, "a streaming row cell must be a scalar, got %T", v)
+	case Object:
+		return b, lexer.Errorf(lexer.UnsupportedValue, "a streamed cell must be a scalar, not an object: declare its leaves as fields or encode nested data with EncodeGeneric")
+	case []any:
+		return b, lexer.Errorf(lexer.UnsupportedValue, "a streamed cell must be a scalar, not an array: encode nested data with EncodeGeneric")
 	}
 	return appendScalarCell(b, nv, ctx)
 }

@@ -143,7 +143,7 @@ func NeedsQuote(s string, ctx Context) bool {
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if (r >= 0x80 && r <= 0x9F) || r == 0xFEFF || unicode.IsSpace(r) || (r == utf8.RuneError && size == 1) {
-			// Invalid UTF-8 is quoted so AppendQuoted can repair it.
+			// Invalid UTF-8 is quoted so the quoting scan meets it.
 			return true
 		}
 		i += size - 1
@@ -187,8 +187,43 @@ const hexDigits = "0123456789abcdef"
 // AppendQuoted appends s as a JSON quoted string with the canonical escapes
 // of SPEC §2.2: \" \\ and the short control escapes, \u00XX for other
 // controls, everything else as literal UTF-8. Invalid UTF-8 in s is
-// replaced by U+FFFD so the output is always valid.
+// replaced by U+FFFD so the output is always valid (the JSON convention);
+// GCF encoders use AppendQuotedValid, which refuses it instead.
 func AppendQuoted(dst []byte, s string) []byte {
+	dst, _ = appendQuoted(dst, s, true)
+	return dst
+}
+
+// AppendQuotedValid appends s as AppendQuoted does if s is valid UTF-8 and
+// returns bad = -1. Otherwise it returns dst unchanged in length and bad,
+// the offset in s of the first byte that begins no valid UTF-8 sequence.
+func AppendQuotedValid(dst []byte, s string) (out []byte, bad int) {
+	return appendQuoted(dst, s, false)
+}
+
+// AppendStringValid is AppendString for strings that must be valid UTF-8;
+// bad is as for AppendQuotedValid. NeedsQuote is true for invalid UTF-8, so
+// every byte of s is checked without a second scan.
+func AppendStringValid(dst []byte, s string, ctx Context) (out []byte, bad int) {
+	if NeedsQuote(s, ctx) {
+		return appendQuoted(dst, s, false)
+	}
+	return append(dst, s...), -1
+}
+
+// AppendKeyValid is AppendKey for keys that must be valid UTF-8; bad is as
+// for AppendQuotedValid.
+func AppendKeyValid(dst []byte, k string) (out []byte, bad int) {
+	if lexer.IsBareKey(k) {
+		return append(dst, k...), -1
+	}
+	return appendQuoted(dst, k, false)
+}
+
+// appendQuoted quotes s; on invalid UTF-8 it writes U+FFFD when repair is
+// set, and otherwise stops and reports the offending offset.
+func appendQuoted(dst []byte, s string, repair bool) ([]byte, int) {
+	mark := len(dst)
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -196,6 +231,9 @@ func AppendQuoted(dst []byte, s string) []byte {
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
+				if !repair {
+					return dst[:mark], i
+				}
 				dst = append(dst, s[start:i]...)
 				dst = append(dst, "\uFFFD"...)
 				i++
@@ -232,7 +270,7 @@ func AppendQuoted(dst []byte, s string) []byte {
 		start = i
 	}
 	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, '"'), -1
 }
 
 // AppendKey appends an object key, section name or field name: bare when it
