@@ -95,10 +95,18 @@ func TestMaxBytesStopsReading(t *testing.T) {
 			t.Errorf("%v: read %d bytes of a 1 GB input to refuse it at 1000", args, src.read)
 		}
 	}
-	// An input that is exactly at the limit is fine.
-	in := `{"a":1}` + "\n"
-	if _, stderr, code := runCLI(t, in, "encode", "-stream", "-q", "-max-bytes", fmt.Sprint(len(in))); code != 0 {
+	// An input that is exactly at the limit is fine. (On encode the limit
+	// also bounds the output, which is the decoder's input.)
+	in := "GCF profile=generic\na=1\n"
+	if _, stderr, code := runCLI(t, in, "decode", "-max-bytes", fmt.Sprint(len(in))); code != 0 {
 		t.Errorf("at the limit: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, in, "decode", "-max-bytes", fmt.Sprint(len(in)-1)); code != 1 || !strings.Contains(stderr, "payload_too_large") {
+		t.Errorf("one byte over the limit: exit %d, %s", code, stderr)
+	}
+	in = `{"a":1}` + "\n"
+	if _, stderr, code := runCLI(t, in, "encode", "-stream", "-q", "-max-bytes", "64"); code != 0 {
+		t.Errorf("under the limit: exit %d, %s", code, stderr)
 	}
 	// NDJSON cut at the limit between two records is refused, not truncated.
 	in = `{"a":1}` + "\n" + `{"a":2}` + "\n"

@@ -20,7 +20,7 @@ import (
 // Which seams are the real APIs already; tests that need the real
 // behaviour skip, visibly, while their constant is false.
 const (
-	haveEncodeLimits = false // gcf.EncodeGeneric/gcf.Encode/gcf.NewEncoder honour the limit options
+	haveEncodeLimits = true // gcf.EncodeGeneric/gcf.Encode/gcf.NewEncoder honour the limit options
 	haveParseJSON    = true  // gcf.ParseJSON(data, opts...): limits, line:column errors, invalid_utf8
 	haveTranscode    = true  // transcode.ToJSON / transcode.ToNDJSON
 	haveCheck        = false // ast.Check(r, limits): streaming validation
@@ -28,17 +28,15 @@ const (
 
 // encodeGeneric encodes a generic value, refusing with the limit
 // categories what the decoder with the same options would reject.
-//
-// seam: replaced by gcf.EncodeGeneric(v, opts...) when it lands.
+
 func encodeGeneric(v any, opts []gcf.Option) ([]byte, error) {
-	return gcf.EncodeGeneric(v)
+	return gcf.EncodeGeneric(v, opts...)
 }
 
 // encodeGraph encodes a graph payload under the same limits.
-//
-// seam: replaced by gcf.Encode(p, opts...) when it lands.
+
 func encodeGraph(p *gcf.Payload, opts []gcf.Option) ([]byte, error) {
-	return gcf.Encode(p)
+	return gcf.Encode(p, opts...)
 }
 
 // parseJSON reads one JSON value into the generic model under the limits
