@@ -20,7 +20,7 @@ import (
 // Which seams are the real APIs already; tests that need the real
 // behaviour skip, visibly, while their constant is false.
 const (
-	haveEncodeLimits = true // gcf.EncodeGeneric/gcf.Encode/gcf.NewEncoder honour the limit options
+	haveEncodeLimits = true  // gcf.EncodeGeneric/gcf.Encode/gcf.NewEncoder honour the limit options
 	haveParseJSON    = true  // gcf.ParseJSON(data, opts...): limits, line:column errors, invalid_utf8
 	haveTranscode    = true  // transcode.ToJSON / transcode.ToNDJSON
 	haveCheck        = false // ast.Check(r, limits): streaming validation
