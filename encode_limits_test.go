@@ -160,7 +160,15 @@ func TestEncodeDeepInputFailsFast(t *testing.T) {
 	if _, err := DecodeGeneric(out); err != nil {
 		t.Fatal(err)
 	}
-	v, _ = ParseJSON([]byte(strings.Repeat("[", 257) + strings.Repeat("]", 257)))
+	// ParseJSON refuses 257 levels under the same default; with its limit
+	// raised, the encoder still does.
+	if _, err := ParseJSON([]byte(strings.Repeat("[", 257) + strings.Repeat("]", 257))); CategoryOf(err) != DepthExceeded {
+		t.Fatalf("ParseJSON, 257 deep: got %v", err)
+	}
+	v, err = ParseJSON([]byte(strings.Repeat("[", 257)+strings.Repeat("]", 257)), WithMaxDepth(300))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := EncodeGeneric(v); CategoryOf(err) != DepthExceeded {
 		t.Fatalf("257 deep: got %v", err)
 	}
