@@ -81,6 +81,23 @@ func ScanFieldDecl(line []byte, pos int, scratch *[]byte, dst [][]byte) (int, []
 	}
 }
 
+// FieldNameAt returns the index in line of the first byte (the quote, for a
+// quoted name) of name k of the field declaration whose '{' is at
+// line[pos]. The declaration must have been scanned without error.
+func FieldNameAt(line []byte, pos, k int) int {
+	var scratch []byte
+	i := pos + 1
+	for n := 0; n < k && i < len(line); n++ {
+		var err *SyntaxError
+		if _, i, err = ScanKey(line, i, &scratch); err != nil || i >= len(line) {
+			return pos
+		}
+		scratch = scratch[:0]
+		i++ // the comma
+	}
+	return i
+}
+
 // Count bracket results.
 const (
 	// Deferred is the count of a `[?]` bracket (SPEC §8.2).
