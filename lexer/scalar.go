@@ -495,20 +495,6 @@ func hex4(line []byte, i int) (rune, bool) {
 	return r, true
 }
 
-// skipQuoted returns the index just past the quoted string at line[pos],
-// without decoding it, or -1 if it is unterminated.
-func skipQuoted(line []byte, pos int) int {
-	for i := pos + 1; i < len(line); i++ {
-		switch line[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return -1
-}
-
 // skipFieldDecl returns the index just past the field declaration that
 // starts with '{' at line[pos], checking only its shape.
 func skipFieldDecl(line []byte, pos int) (int, *SyntaxError) {
