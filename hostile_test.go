@@ -294,6 +294,7 @@ func TestMessagesQuoteAtMost80Bytes(t *testing.T) {
 		"GCF profile=graph delta=true\n## " + strings.Repeat("z", 5000) + "\n",
 		"GCF profile=generic\n## t [?]{a}\n1\n##! summary counts=" + long + "\n",
 		"GCF profile=generic\n## t [?]{a}\n1\n##! summary " + long + "\n",
+		"GCF profile=generic\n## t [" + strings.Repeat("9", 5000) + "]{a}\n",
 		"GCF profile=generic\n## [1]{" + strings.Repeat("a", 5000) + "}\n@0 ^\n." + strings.Repeat("a", 5000) + " =1\n." + strings.Repeat("a", 5000) + " =2\n",
 	} {
 		err := pullErr(in)

@@ -123,13 +123,13 @@ func ScanCount(line []byte, pos int, max int64) (count int64, keyed bool, end in
 			return 0, false, 0, errAt(pos+1, InvalidCount, "count must be 0, a decimal without leading zeros, or ?")
 		}
 		if len(digits) > 18 {
-			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+string(digits)+" exceeds the element limit")
+			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+Excerpt(digits)+" exceeds the element limit")
 		}
 		for _, c := range digits {
 			count = count*10 + int64(c-'0')
 		}
 		if max > 0 && count > max {
-			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+string(digits)+" exceeds the element limit")
+			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+Excerpt(digits)+" exceeds the element limit")
 		}
 	}
 	if i < len(line) && line[i] == ':' && i+1 < len(line) && line[i+1] == ']' {
