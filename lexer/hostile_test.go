@@ -111,3 +111,31 @@ func TestExcerpt(t *testing.T) {
 		t.Fatalf("out_of_range message echoes the input: %d bytes", len(err.Msg))
 	}
 }
+
+// CheckLine's "no controls" answer lets the decoder skip ControlAt: it must
+// never say none when ControlAt finds one.
+func TestCheckLineCoversControlAt(t *testing.T) {
+	for _, n := range []int{1, 5, 7, 8, 9, 20} {
+		for c := 0; c < 0x80; c++ {
+			for pos := 0; pos < n; pos++ {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(c)
+				ctl, err := CheckLine(b)
+				if err != nil || ctl != (c < 0x20) {
+					t.Fatalf("CheckLine(%q) = %v, %v", b, ctl, err)
+				}
+			}
+		}
+	}
+	for r := rune(0x80); r < 0x800; r++ {
+		for _, s := range []string{string(r), "abcdefgh" + string(r) + "ijk"} {
+			ctl, err := CheckLine([]byte(s))
+			if err != nil || ControlAt([]byte(s)) >= 0 && !ctl {
+				t.Fatalf("CheckLine(%q) = %v, %v", s, ctl, err)
+			}
+		}
+	}
+	if _, err := CheckLine([]byte("abcdefgh\xffxyz")); err == nil || err.Category != InvalidUTF8 {
+		t.Fatalf("CheckLine of invalid UTF-8: %v", err)
+	}
+}

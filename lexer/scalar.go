@@ -14,6 +14,7 @@
 package lexer
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"strconv"
@@ -79,6 +80,16 @@ func ScanScalar(line []byte, pos int, delim byte, scratch *[]byte) (Scalar, int,
 // ScanInto is ScanScalar writing into *dst, which it overwrites entirely;
 // it saves copying the Scalar on hot paths.
 func ScanInto(dst *Scalar, line []byte, pos int, delim byte, scratch *[]byte) (int, *SyntaxError) {
+	return scanInto(dst, line, pos, delim, scratch, true)
+}
+
+// ScanCleanInto is ScanInto for a line that CheckLine found free of
+// control characters: it skips looking for them in each bare token.
+func ScanCleanInto(dst *Scalar, line []byte, pos int, delim byte, scratch *[]byte) (int, *SyntaxError) {
+	return scanInto(dst, line, pos, delim, scratch, false)
+}
+
+func scanInto(dst *Scalar, line []byte, pos int, delim byte, scratch *[]byte, controls bool) (int, *SyntaxError) {
 	for pos < len(line) && IsSpace(line[pos]) {
 		pos++
 	}
@@ -131,8 +142,10 @@ func ScanInto(dst *Scalar, line []byte, pos int, delim byte, scratch *[]byte) (i
 	for tokEnd > start && IsSpace(line[tokEnd-1]) {
 		tokEnd--
 	}
-	if k := ControlAt(line[start:tokEnd]); k >= 0 {
-		return 0, errAt(start+k+1, InvalidEscape, "raw control character in a bare value; quote the value and escape it")
+	if controls {
+		if k := ControlAt(line[start:tokEnd]); k >= 0 {
+			return 0, errAt(start+k+1, InvalidEscape, "raw control character in a bare value; quote the value and escape it")
+		}
 	}
 	if tokEnd-start >= 2 && line[start] == '^' && line[start+1] == '{' && line[tokEnd-1] == '}' {
 		// Shaped like ^{...} but not a valid declaration (SPEC §2.1 rule 4).
@@ -501,6 +514,37 @@ func skipFieldDecl(line []byte, pos int) (int, *SyntaxError) {
 	var dummy []byte
 	end, _, err := ScanFieldDecl(line, pos, &dummy, nil)
 	return end, err
+}
+
+// CheckLine is CheckUTF8 that also reports whether line may hold a
+// control character that ControlAt finds (false means it holds none): a
+// byte below 0x20, TAB included, or a C2 lead byte. ASCII lines cost one
+// pass of word operations.
+func CheckLine(line []byte) (controls bool, err *SyntaxError) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	n := len(line)
+	if n < 8 {
+		for _, c := range line {
+			if c < 0x20 || c == 0xC2 {
+				controls = true
+			}
+		}
+		return controls, CheckUTF8(line)
+	}
+	var acc, low uint64
+	for i := 0; i+8 <= n; i += 8 {
+		x := binary.LittleEndian.Uint64(line[i:])
+		acc |= x
+		low |= (x - 0x20*lo) &^ x
+	}
+	x := binary.LittleEndian.Uint64(line[n-8:])
+	acc |= x
+	low |= (x - 0x20*lo) &^ x
+	controls = low&hi != 0
+	if acc&hi == 0 {
+		return controls, nil
+	}
+	return controls || bytes.IndexByte(line, 0xC2) >= 0, CheckUTF8(line)
 }
 
 // CheckUTF8 validates line as UTF-8 made of Unicode scalar values. It

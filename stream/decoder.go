@@ -89,6 +89,7 @@ type Decoder struct {
 	raw     []byte // the whole line, CR removed
 	body    []byte // the line after its indentation
 	level   int    // indentation level
+	ctl     bool   // the line may hold a control character (lexer.CheckLine)
 	lineNo  int
 	lineOff int64
 	// the last line read that is not blank (comments count), where an
@@ -245,9 +246,11 @@ func (d *Decoder) load() error {
 		}
 		d.lineNo = d.lr.lineNo
 		d.lineOff = d.lr.lineOff
-		if bad := lexer.CheckUTF8(line); bad != nil {
+		ctl, bad := lexer.CheckLine(line)
+		if bad != nil {
 			return d.wrap(bad, 0)
 		}
+		d.ctl = ctl
 		if d.state == stHeader {
 			// The first line is the header as it stands: blank lines are
 			// ignored only after it (SPEC §3, §4.2, §16.5 missing_header).
@@ -286,6 +289,21 @@ func (d *Decoder) load() error {
 		}
 		return nil
 	}
+}
+
+// scanInto scans a scalar of the current line (lexer.ScanInto), checking
+// its tokens for control characters only when the line may hold one.
+func (d *Decoder) scanInto(dst *lexer.Scalar, b []byte, pos int, delim byte) (int, *lexer.SyntaxError) {
+	if d.ctl {
+		return lexer.ScanInto(dst, b, pos, delim, &d.scratch)
+	}
+	return lexer.ScanCleanInto(dst, b, pos, delim, &d.scratch)
+}
+
+func (d *Decoder) scanScalar(b []byte, pos int, delim byte) (lexer.Scalar, int, *lexer.SyntaxError) {
+	var s lexer.Scalar
+	end, err := d.scanInto(&s, b, pos, delim)
+	return s, end, err
 }
 
 // consume marks the current line as used and resets per-line buffers.
@@ -492,7 +510,7 @@ func (d *Decoder) root() error {
 	d.beginLine()
 	b := d.body
 	if b[0] == '=' {
-		s, end, err := lexer.ScanScalar(b, 1, 0, &d.scratch)
+		s, end, err := d.scanScalar(b, 1, 0)
 		if err != nil {
 			return d.lexErr(err)
 		}
@@ -688,7 +706,7 @@ func (d *Decoder) member(f *frame) error {
 			return d.bodyErr(0, lexer.TooManyElements, "object exceeds the element limit")
 		}
 		if b[pos] == '=' {
-			s, _, err := lexer.ScanScalar(b, pos+1, 0, &d.scratch)
+			s, _, err := d.scanScalar(b, pos+1, 0)
 			if err != nil {
 				return d.lexErr(err)
 			}
@@ -745,7 +763,7 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 				return d.bodyErr(p, lexer.InvalidLine, "expected a space after ':'")
 			}
 			for {
-				s, end, err := lexer.ScanScalar(b, p+1, ',', &d.scratch)
+				s, end, err := d.scanScalar(b, p+1, ',')
 				if err != nil {
 					return d.lexErr(err)
 				}

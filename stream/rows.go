@@ -48,7 +48,7 @@ func (d *Decoder) row(f *frame) error {
 		d.cells = d.cells[:0]
 		for {
 			d.cells = append(d.cells, lexer.Scalar{})
-			end, err := lexer.ScanInto(&d.cells[len(d.cells)-1], b, p, '|', &d.scratch)
+			end, err := d.scanInto(&d.cells[len(d.cells)-1], b, p, '|')
 			if err != nil {
 				return d.lexErr(err)
 			}
@@ -246,7 +246,7 @@ func (d *Decoder) inlineBody(f *frame, j int) error {
 	schema := f.inlineDecl[j]
 	p := 0
 	for {
-		s, end, err := lexer.ScanScalar(b, p, '|', &d.scratch)
+		s, end, err := d.scanScalar(b, p, '|')
 		if err != nil {
 			return d.lexErr(err)
 		}
@@ -318,7 +318,7 @@ func (d *Decoder) attachment(f *frame) error {
 		d.ev = Event{Kind: KindObjectStart, Role: RoleAttachment, Form: FormSection, Key: name, Field: j, ID: -1, Line: d.lineNo}
 		return d.err
 	case b[p] == '=':
-		s, _, err := lexer.ScanScalar(b, p+1, 0, &d.scratch)
+		s, _, err := d.scanScalar(b, p+1, 0)
 		if err != nil {
 			return d.lexErr(err)
 		}
@@ -363,7 +363,7 @@ func (d *Decoder) item(f *frame) error {
 	}
 	switch b[p] {
 	case '=':
-		s, _, err := lexer.ScanScalar(b, p+1, 0, &d.scratch)
+		s, _, err := d.scanScalar(b, p+1, 0)
 		if err != nil {
 			return d.lexErr(err)
 		}
