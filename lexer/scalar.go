@@ -480,7 +480,7 @@ func ScanQuoted(line []byte, pos int, scratch *[]byte) ([]byte, int, *SyntaxErro
 			continue
 		default:
 			*scratch = buf
-			return nil, 0, errAt(i+1, InvalidEscape, "invalid escape sequence "+strconv.Quote(string(line[i:i+2])))
+			return nil, 0, errAt(i+1, InvalidEscape, "invalid escape sequence \\"+string(rune(esc)))
 		}
 		i += 2
 	}
