@@ -95,8 +95,8 @@ func (b *builder) document() (any, error) {
 		return nil, errors.New("gcf: internal error: stream did not start with a header")
 	}
 	if ev.Profile != "generic" {
-		return nil, &SyntaxError{Line: 1, Column: 1, Category: lexer.UnknownProfile,
-			Msg: "DecodeGeneric needs profile=generic, got profile=" + ev.Profile}
+		return nil, &SyntaxError{Line: 1, Column: profileCol(ev), Category: lexer.UnknownProfile,
+			Msg: "DecodeGeneric needs profile=generic, got profile=" + ev.Profile + " (use Decode)"}
 	}
 	ev, err = b.next()
 	if err != nil {
@@ -242,7 +242,10 @@ func (b *builder) scalar(s *lexer.Scalar) (any, error) {
 	case lexer.KindFloat:
 		f, err := lexer.ParseFloat(s.Bytes)
 		if err != nil {
-			return nil, lexer.Errorf(lexer.OutOfRange, "number %s is outside the binary64 range", s.Bytes)
+			// The stream decoder rejects such a token; this is a guard
+			// that still positions the error on the current line.
+			return nil, &SyntaxError{Line: b.d.Line(), Column: s.Col, Category: lexer.OutOfRange,
+				Msg: "number " + lexer.Excerpt(s.Bytes) + " is outside the binary64 range", Err: err}
 		}
 		return b.floats.Box(f), nil
 	}
@@ -648,7 +651,7 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 		} else {
 			if _, dup := row.Get(name); dup {
 				return nil, &SyntaxError{Line: nx.Line, Column: 1, Category: lexer.DuplicateKey,
-					Msg: "attachment " + strconv.Quote(name) + " collides with a decoded field"}
+					Msg: "attachment " + lexer.Quote([]byte(name)) + " collides with a decoded field"}
 			}
 			row = append(row, Member{name, v})
 		}

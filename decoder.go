@@ -2,9 +2,11 @@ package gcf
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
@@ -324,6 +326,7 @@ func (d *Decoder) Decode(v any) error {
 		case stream.KindObjectStart, stream.KindArrayStart, stream.KindScalar:
 			d.b.peeked = false
 			root := ev.Role == stream.RoleRoot
+			line, lineOff := ev.Line, d.s.InputOffset()
 			x, err := d.b.value(ev)
 			if err != nil {
 				return err
@@ -343,7 +346,7 @@ func (d *Decoder) Decode(v any) error {
 					d.track(ev)
 				}
 			}
-			return assign(v, x)
+			return positioned(assign(v, x), line, 1, lineOff, false)
 		case stream.KindRow:
 			return d.decodeRow(ev, v, rv)
 		case stream.KindSymbol:
@@ -359,10 +362,13 @@ func (d *Decoder) Decode(v any) error {
 // decodeRow decodes the table row ev (peeked) and its attachments into v.
 func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 	c := d.open[len(d.open)-1]
+	// The row is the line most recently read: its indentation is the
+	// distance from the line's start to the event's offset.
+	line, indent := ev.Line, int(ev.Offset-d.s.InputOffset())
 	if c.plan.flat && !hasMarkers(ev, c.from) {
 		if rp := rowPlanFor(rv.Type().Elem(), c.plan); rp != nil {
 			d.b.peeked = false
-			return rp.fill(ev, c.from, rv.Elem())
+			return positioned(rp.fill(ev, c.from, rv.Elem()), line, indent+1, ev.Offset, true)
 		}
 	}
 	d.b.peeked = false
@@ -388,7 +394,44 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 	if row, err = d.b.attachments(c.plan, row); err != nil {
 		return err
 	}
-	return assign(v, row)
+	return positioned(assign(v, row), line, indent+1, ev.Offset, false)
+}
+
+// positioned gives a number that does not fit its Go target a position:
+// such a *json.UnmarshalTypeError becomes the Err of an out_of_range
+// *SyntaxError (errors.As still finds it). base is the input offset of
+// column col of line. With exact, the error comes from the row fast path
+// and its Offset is the cell's input offset; otherwise it comes from
+// encoding/json and the error points at line:col, where the value starts.
+// Other errors pass unchanged.
+func positioned(err error, line, col int, base int64, exact bool) error {
+	if err == nil {
+		return nil // before te, which escapes: rows must not allocate
+	}
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || !strings.HasPrefix(te.Value, "number") || !numericKind(te.Type.Kind()) {
+		return err
+	}
+	off := base
+	if exact {
+		col, off = col+int(te.Offset-base), te.Offset
+	}
+	field := te.Field
+	if field == "" {
+		field = "value"
+	}
+	return &SyntaxError{Line: line, Column: col, Offset: off, Category: lexer.OutOfRange,
+		Msg: lexer.Excerpt([]byte(te.Value)) + " does not fit " + lexer.Excerpt([]byte(field)) + " (" + te.Type.String() + ")", Err: err}
+}
+
+func numericKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
 }
 
 func hasMarkers(ev *Event, from int) bool {

@@ -54,7 +54,7 @@ func ExampleDecodeGeneric_error() {
 	}
 	// Output:
 	// true
-	// 5 1 count_mismatch
+	// 4 1 count_mismatch
 }
 
 // Reading a table row by row: the decoder holds one line at a time.

@@ -84,11 +84,11 @@ func decodeGraph(b *builder, data []byte) (*Payload, error) {
 		case stream.KindSymbol:
 			if distance < 0 {
 				return nil, &SyntaxError{Line: ev.Line, Column: 1, Category: lexer.InvalidNodeLine,
-					Msg: "symbol in group " + strconv.Quote(group) + ", which has no distance"}
+					Msg: "symbol in group " + lexer.Quote([]byte(group)) + ", which has no distance"}
 			}
 			score, err := lexer.ParseFloat(ev.Cells[2].Bytes)
-			if err != nil {
-				return nil, &SyntaxError{Line: ev.Line, Column: ev.Cells[2].Col, Category: lexer.InvalidScore, Msg: "score out of range"}
+			if err != nil { // the stream decoder rejects such a score first
+				return nil, &SyntaxError{Line: ev.Line, Column: ev.Cells[2].Col, Category: lexer.OutOfRange, Msg: "score out of range"}
 			}
 			p.Symbols = append(p.Symbols, Symbol{
 				QualifiedName: g.qname(ev, &ev.Cells[1]),
@@ -256,8 +256,17 @@ func requireGraph(ev *stream.Event, fn string) error {
 	if ev.Profile == "graph" {
 		return nil
 	}
-	return &SyntaxError{Line: 1, Column: 1, Category: lexer.UnknownProfile,
+	return &SyntaxError{Line: 1, Column: profileCol(ev), Category: lexer.UnknownProfile,
 		Msg: fn + " needs profile=graph, got profile=" + ev.Profile + " (use DecodeGeneric)"}
+}
+
+// profileCol returns the column of the profile value in a header event
+// (profile= is the header's first field).
+func profileCol(ev *stream.Event) int {
+	if len(ev.Cells) > 0 {
+		return ev.Cells[0].Col
+	}
+	return 1
 }
 
 func headerInt(ev *stream.Event, i int) (int, error) {
@@ -265,7 +274,7 @@ func headerInt(ev *stream.Event, i int) (int, error) {
 	v, err := strconv.Atoi(string(c.Bytes))
 	if err != nil || v < 0 {
 		return 0, &SyntaxError{Line: ev.Line, Column: c.Col, Category: lexer.MalformedHeaderField,
-			Msg: "header field " + string(ev.Fields[i]) + " must be a non-negative integer"}
+			Msg: "header field " + lexer.Excerpt(ev.Fields[i]) + " must be a non-negative integer"}
 	}
 	return v, nil
 }
@@ -317,9 +326,9 @@ func DecodeDelta(data []byte, opts ...Option) (*DeltaPayload, error) {
 		case stream.KindRemoved:
 			dp.Removed = append(dp.Removed, Symbol{Kind: KindExpand(string(ev.Cells[0].Bytes)), QualifiedName: string(ev.Cells[1].Bytes)})
 		case stream.KindSymbol:
-			score, err := lexer.ParseFloat(ev.Cells[2].Bytes)
+			score, err := ev.Score()
 			if err != nil {
-				return nil, &SyntaxError{Line: ev.Line, Column: ev.Cells[2].Col, Category: lexer.InvalidScore, Msg: "score out of range"}
+				return nil, err
 			}
 			dp.Added = append(dp.Added, Symbol{
 				QualifiedName: string(ev.Cells[1].Bytes),

@@ -25,7 +25,10 @@ func (s Scalar) Int64() (int64, error) {
 }
 
 // Float64 returns the value of a number scalar, integer or not; an integer
-// beyond 2^53 rounds to the nearest float64, as in JSON.
+// beyond 2^53 rounds to the nearest float64, as in JSON. A scalar from a
+// decoder never fails here (the decoder rejects a number beyond binary64
+// as out_of_range at its line); for a Scalar built by hand the error has
+// the scalar's Column but no Line, which a Scalar does not know.
 func (s Scalar) Float64() (float64, error) {
 	switch s.Kind {
 	case KindInt:
@@ -33,7 +36,7 @@ func (s Scalar) Float64() (float64, error) {
 	case KindFloat:
 		f, err := ParseFloat(s.Bytes)
 		if err != nil {
-			return 0, &SyntaxError{Column: s.Col, Category: OutOfRange, Msg: "number is outside the binary64 range"}
+			return 0, &SyntaxError{Column: s.Col, Category: OutOfRange, Msg: "number " + Excerpt(s.Bytes) + " is outside the binary64 range", Err: err}
 		}
 		return f, nil
 	}

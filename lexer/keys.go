@@ -81,6 +81,23 @@ func ScanFieldDecl(line []byte, pos int, scratch *[]byte, dst [][]byte) (int, []
 	}
 }
 
+// FieldNameAt returns the index in line of the first byte (the quote, for a
+// quoted name) of name k of the field declaration whose '{' is at
+// line[pos]. The declaration must have been scanned without error.
+func FieldNameAt(line []byte, pos, k int) int {
+	var scratch []byte
+	i := pos + 1
+	for n := 0; n < k && i < len(line); n++ {
+		var err *SyntaxError
+		if _, i, err = ScanKey(line, i, &scratch); err != nil || i >= len(line) {
+			return pos
+		}
+		scratch = scratch[:0]
+		i++ // the comma
+	}
+	return i
+}
+
 // Count bracket results.
 const (
 	// Deferred is the count of a `[?]` bracket (SPEC §8.2).
@@ -106,13 +123,13 @@ func ScanCount(line []byte, pos int, max int64) (count int64, keyed bool, end in
 			return 0, false, 0, errAt(pos+1, InvalidCount, "count must be 0, a decimal without leading zeros, or ?")
 		}
 		if len(digits) > 18 {
-			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+string(digits)+" exceeds the element limit")
+			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+Excerpt(digits)+" exceeds the element limit")
 		}
 		for _, c := range digits {
 			count = count*10 + int64(c-'0')
 		}
 		if max > 0 && count > max {
-			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+string(digits)+" exceeds the element limit")
+			return 0, false, 0, errAt(pos+1, TooManyElements, "declared count "+Excerpt(digits)+" exceeds the element limit")
 		}
 	}
 	if i < len(line) && line[i] == ':' && i+1 < len(line) && line[i+1] == ']' {

@@ -14,7 +14,9 @@
 package lexer
 
 import (
+	"bytes"
 	"encoding/binary"
+	"math"
 	"strconv"
 	"unicode/utf8"
 )
@@ -78,6 +80,16 @@ func ScanScalar(line []byte, pos int, delim byte, scratch *[]byte) (Scalar, int,
 // ScanInto is ScanScalar writing into *dst, which it overwrites entirely;
 // it saves copying the Scalar on hot paths.
 func ScanInto(dst *Scalar, line []byte, pos int, delim byte, scratch *[]byte) (int, *SyntaxError) {
+	return scanInto(dst, line, pos, delim, scratch, true)
+}
+
+// ScanCleanInto is ScanInto for a line that CheckLine found free of
+// control characters: it skips looking for them in each bare token.
+func ScanCleanInto(dst *Scalar, line []byte, pos int, delim byte, scratch *[]byte) (int, *SyntaxError) {
+	return scanInto(dst, line, pos, delim, scratch, false)
+}
+
+func scanInto(dst *Scalar, line []byte, pos int, delim byte, scratch *[]byte, controls bool) (int, *SyntaxError) {
 	for pos < len(line) && IsSpace(line[pos]) {
 		pos++
 	}
@@ -130,6 +142,11 @@ func ScanInto(dst *Scalar, line []byte, pos int, delim byte, scratch *[]byte) (i
 	for tokEnd > start && IsSpace(line[tokEnd-1]) {
 		tokEnd--
 	}
+	if controls {
+		if k := ControlAt(line[start:tokEnd]); k >= 0 {
+			return 0, errAt(start+k+1, InvalidEscape, "raw control character in a bare value; quote the value and escape it")
+		}
+	}
 	if tokEnd-start >= 2 && line[start] == '^' && line[start+1] == '{' && line[tokEnd-1] == '}' {
 		// Shaped like ^{...} but not a valid declaration (SPEC §2.1 rule 4).
 		return 0, errAt(start+1, InvalidAttachmentMarker, "malformed inline schema declaration")
@@ -179,14 +196,20 @@ func classifyInto(dst *Scalar, t []byte) *SyntaxError {
 			}
 			return nil
 		}
-		switch NumberShape(t) {
+		switch shape, exp := numberShape(t); shape {
 		case numInt:
 			v, ok := ParseInt(t)
 			if !ok {
-				return errAt(1, OutOfRange, "integer "+string(t)+" is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a quoted string")
+				return errAt(1, OutOfRange, "integer "+Excerpt(t)+" is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a quoted string")
 			}
 			dst.Kind, dst.Int = KindInt, v
 		case numFloat:
+			// Only a token with an exponent or hundreds of digits can
+			// reach the binary64 maximum (about 1.8e308); others skip
+			// the check.
+			if (exp || len(t) > 300) && FloatOverflows(t) {
+				return errAt(1, OutOfRange, "number "+Excerpt(t)+" is outside the binary64 range (magnitude at most 1.7976931348623157e308); model it as a quoted string")
+			}
 			dst.Kind = KindFloat
 		}
 	case c == '~':
@@ -219,12 +242,18 @@ const (
 // §2.3 in its entirety (ASCII digits only), and if so whether it is an
 // integer literal (no fraction, no exponent).
 func NumberShape(t []byte) int {
+	shape, _ := numberShape(t)
+	return shape
+}
+
+// numberShape is NumberShape that also reports whether t has an exponent part.
+func numberShape(t []byte) (shape int, exp bool) {
 	i := 0
 	if i < len(t) && t[i] == '-' {
 		i++
 	}
 	if i >= len(t) {
-		return numNone
+		return numNone, false
 	}
 	if t[i] == '0' {
 		i++
@@ -233,9 +262,9 @@ func NumberShape(t []byte) int {
 			i++
 		}
 	} else {
-		return numNone
+		return numNone, false
 	}
-	shape := numInt
+	shape = numInt
 	if i < len(t) && t[i] == '.' {
 		i++
 		j := i
@@ -243,7 +272,7 @@ func NumberShape(t []byte) int {
 			i++
 		}
 		if i == j {
-			return numNone
+			return numNone, false
 		}
 		shape = numFloat
 	}
@@ -257,15 +286,19 @@ func NumberShape(t []byte) int {
 			i++
 		}
 		if i == j {
-			return numNone
+			return numNone, false
 		}
-		shape = numFloat
+		shape, exp = numFloat, true
 	}
 	if i != len(t) {
-		return numNone
+		return numNone, false
 	}
-	return shape
+	return shape, exp
 }
+
+// IsIntLiteral reports whether t is an integer literal of the JSON number
+// grammar (no fraction, no exponent), whatever its magnitude.
+func IsIntLiteral(t []byte) bool { return NumberShape(t) == numInt }
 
 // IsNumber reports whether s matches the JSON number grammar in its entirety.
 func IsNumber(s string) bool {
@@ -372,7 +405,7 @@ func ScanQuoted(line []byte, pos int, scratch *[]byte) ([]byte, int, *SyntaxErro
 			break
 		}
 		if c < 0x20 {
-			return nil, 0, errAt(i+1, InvalidLine, "control character in a quoted string must be escaped")
+			return nil, 0, errAt(i+1, InvalidEscape, "raw control character in a quoted string; escape it (\\n, \\t, \\u00XX)")
 		}
 		i++
 	}
@@ -390,7 +423,7 @@ func ScanQuoted(line []byte, pos int, scratch *[]byte) ([]byte, int, *SyntaxErro
 			return buf[start:], i + 1, nil
 		case c < 0x20:
 			*scratch = buf
-			return nil, 0, errAt(i+1, InvalidLine, "control character in a quoted string must be escaped")
+			return nil, 0, errAt(i+1, InvalidEscape, "raw control character in a quoted string; escape it (\\n, \\t, \\u00XX)")
 		case c != '\\':
 			buf = append(buf, c)
 			i++
@@ -475,26 +508,43 @@ func hex4(line []byte, i int) (rune, bool) {
 	return r, true
 }
 
-// skipQuoted returns the index just past the quoted string at line[pos],
-// without decoding it, or -1 if it is unterminated.
-func skipQuoted(line []byte, pos int) int {
-	for i := pos + 1; i < len(line); i++ {
-		switch line[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return -1
-}
-
 // skipFieldDecl returns the index just past the field declaration that
 // starts with '{' at line[pos], checking only its shape.
 func skipFieldDecl(line []byte, pos int) (int, *SyntaxError) {
 	var dummy []byte
 	end, _, err := ScanFieldDecl(line, pos, &dummy, nil)
 	return end, err
+}
+
+// CheckLine is CheckUTF8 that also reports whether line may hold a
+// control character that ControlAt finds (false means it holds none): a
+// byte below 0x20, TAB included, or a C2 lead byte. ASCII lines cost one
+// pass of word operations.
+func CheckLine(line []byte) (controls bool, err *SyntaxError) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	n := len(line)
+	if n < 8 {
+		for _, c := range line {
+			if c < 0x20 || c == 0xC2 {
+				controls = true
+			}
+		}
+		return controls, CheckUTF8(line)
+	}
+	var acc, low uint64
+	for i := 0; i+8 <= n; i += 8 {
+		x := binary.LittleEndian.Uint64(line[i:])
+		acc |= x
+		low |= (x - 0x20*lo) &^ x
+	}
+	x := binary.LittleEndian.Uint64(line[n-8:])
+	acc |= x
+	low |= (x - 0x20*lo) &^ x
+	controls = low&hi != 0
+	if acc&hi == 0 {
+		return controls, nil
+	}
+	return controls || bytes.IndexByte(line, 0xC2) >= 0, CheckUTF8(line)
 }
 
 // CheckUTF8 validates line as UTF-8 made of Unicode scalar values. It
@@ -559,7 +609,93 @@ func PlainASCII(b []byte) bool {
 	return true
 }
 
+// ControlAt returns the index of the first control character that SPEC §2
+// forbids raw in a bare value, or -1: a C0 control other than TAB
+// (U+0000-U+0008, U+000A-U+001F) or a C1 control (U+0080-U+009F, encoded
+// C2 80 to C2 9F). Printable ASCII is skipped eight bytes at a time.
+func ControlAt(b []byte) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// A byte below 0x20 borrows into its high bit; a non-ASCII byte has it.
+		if ((x-0x20*lo)&^x|x)&hi != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c < 0x20 && c != '\t':
+			return i
+		case c == 0xC2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9F:
+			return i
+		}
+	}
+	return -1
+}
+
 // ClassifyPlainInto is Classify writing into *dst, for a token already
 // known to be trimmed, unquoted and free of markers; it saves the copy on
 // hot paths.
 func ClassifyPlainInto(dst *Scalar, t []byte) *SyntaxError { return classifyInto(dst, t) }
+
+// FloatOverflows reports whether the number lexeme t (which must match the
+// JSON number grammar) lies beyond the binary64 range, that is, rounds to
+// ±Inf. Underflow is not overflow: a tiny magnitude rounds to a subnormal
+// or to zero, as SPEC §2.3.2's binary64 domain implies. It estimates the
+// decimal exponent from the digits and the exponent part, and parses
+// only a number within a factor of ten of the limit.
+func FloatOverflows(t []byte) bool {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	// value = 0.d1d2... × 10^e10 with d1 the first non-zero digit.
+	e10, nonzero := 0, false
+	for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+		if nonzero || t[i] != '0' {
+			nonzero = true
+			e10++
+		}
+	}
+	if i < len(t) && t[i] == '.' {
+		for i++; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+			if !nonzero {
+				if t[i] != '0' {
+					nonzero = true
+				} else {
+					e10--
+				}
+			}
+		}
+	}
+	if !nonzero {
+		return false // zero, whatever its exponent
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		neg := false
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			neg = t[i] == '-'
+			i++
+		}
+		exp := 0
+		for ; i < len(t) && t[i] >= '0' && t[i] <= '9'; i++ {
+			if exp < 1<<30 {
+				exp = exp*10 + int(t[i]-'0')
+			}
+		}
+		if neg {
+			exp = -exp
+		}
+		e10 += exp // |e10| stays far below the int range: digits are bounded by the line limit
+	}
+	switch {
+	case e10 <= 308: // below 1e308
+		return false
+	case e10 >= 310: // at least 1e309
+		return true
+	}
+	f, err := strconv.ParseFloat(string(t), 64)
+	return err != nil && math.IsInf(f, 0)
+}

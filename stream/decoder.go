@@ -89,8 +89,13 @@ type Decoder struct {
 	raw     []byte // the whole line, CR removed
 	body    []byte // the line after its indentation
 	level   int    // indentation level
+	ctl     bool   // the line may hold a control character (lexer.CheckLine)
 	lineNo  int
 	lineOff int64
+	// the last line read that is not blank (comments count), where an
+	// error found at the end of input points
+	lastContent    int
+	lastContentOff int64
 
 	scratch []byte
 	cells   []lexer.Scalar
@@ -175,6 +180,7 @@ func (d *Decoder) resetState() {
 	d.err = nil
 	d.profile = ""
 	d.lineNo, d.lineOff = 0, 0
+	d.lastContent, d.lastContentOff = 0, 0
 	d.g.reset()
 }
 
@@ -240,12 +246,15 @@ func (d *Decoder) load() error {
 		}
 		d.lineNo = d.lr.lineNo
 		d.lineOff = d.lr.lineOff
-		if bad := lexer.CheckUTF8(line); bad != nil {
+		ctl, bad := lexer.CheckLine(line)
+		if bad != nil {
 			return d.wrap(bad, 0)
 		}
+		d.ctl = ctl
 		if d.state == stHeader {
 			// The first line is the header as it stands: blank lines are
 			// ignored only after it (SPEC §3, §4.2, §16.5 missing_header).
+			d.lastContent, d.lastContentOff = d.lineNo, d.lineOff
 			d.raw, d.body, d.level = line, line, 0
 			d.have = true
 			return nil
@@ -266,6 +275,7 @@ func (d *Decoder) load() error {
 		if len(body) == 0 {
 			continue // blank line
 		}
+		d.lastContent, d.lastContentOff = d.lineNo, d.lineOff
 		if body[0] == '#' && (len(body) == 1 || body[1] == ' ') {
 			continue // comment (SPEC §11)
 		}
@@ -279,6 +289,21 @@ func (d *Decoder) load() error {
 		}
 		return nil
 	}
+}
+
+// scanInto scans a scalar of the current line (lexer.ScanInto), checking
+// its tokens for control characters only when the line may hold one.
+func (d *Decoder) scanInto(dst *lexer.Scalar, b []byte, pos int, delim byte) (int, *lexer.SyntaxError) {
+	if d.ctl {
+		return lexer.ScanInto(dst, b, pos, delim, &d.scratch)
+	}
+	return lexer.ScanCleanInto(dst, b, pos, delim, &d.scratch)
+}
+
+func (d *Decoder) scanScalar(b []byte, pos int, delim byte) (lexer.Scalar, int, *lexer.SyntaxError) {
+	var s lexer.Scalar
+	end, err := d.scanInto(&s, b, pos, delim)
+	return s, end, err
 }
 
 // consume marks the current line as used and resets per-line buffers.
@@ -315,6 +340,16 @@ func (d *Decoder) wrap(e *lexer.SyntaxError, base int) error {
 }
 
 func (d *Decoder) lexErr(e *lexer.SyntaxError) error { return d.wrap(e, 2*d.level) }
+
+// endErr reports an error found where a section ends: at column 1 of the
+// current line, or at the end of input of the last line with content, so
+// that it never names a line past the input.
+func (d *Decoder) endErr(c lexer.Category, msg string) error {
+	if d.atEOF {
+		return &lexer.SyntaxError{Line: d.lastContent, Column: 1, Offset: d.lastContentOff, Category: c, Msg: msg}
+	}
+	return &lexer.SyntaxError{Line: d.lineNo, Column: 1, Offset: d.lineOff, Category: c, Msg: msg}
+}
 
 func (d *Decoder) eofErr(c lexer.Category, msg string) error {
 	return &lexer.SyntaxError{Line: d.lineNo + 1, Column: 1, Offset: d.lr.offset + int64(d.lr.end), Category: c, Msg: msg}
@@ -376,11 +411,15 @@ func (d *Decoder) header() error {
 	}
 	d.beginLine()
 	line := d.raw
+	if startsWith(line, "\xEF\xBB\xBF") {
+		return d.errAt(1, lexer.MissingHeader, "input starts with a UTF-8 byte order mark (EF BB BF); GCF payloads have none, remove it")
+	}
 	if !startsWith(line, "GCF") || (len(line) > 3 && line[3] != ' ') {
 		return d.errAt(1, lexer.MissingHeader, "the first line must begin with GCF")
 	}
 	d.hdrKeys = d.hdrKeys[:0]
 	var profile []byte
+	profileCol := 0
 	pos := 3
 	for pos < len(line) {
 		for pos < len(line) && line[pos] == ' ' {
@@ -396,18 +435,22 @@ func (d *Decoder) header() error {
 		pair := line[pos:end]
 		eq := bytes.IndexByte(pair, '=')
 		if eq <= 0 || eq == len(pair)-1 || !lexer.IsBareKey(string(pair[:eq])) {
-			return d.errAt(pos+1, lexer.MalformedHeaderField, "header field "+strconv.Quote(string(pair))+" is not key=value")
+			return d.errAt(pos+1, lexer.MalformedHeaderField, "header field "+lexer.Quote(pair)+" is not key=value")
 		}
 		key, val := pair[:eq], pair[eq+1:]
 		for _, k := range d.hdrKeys {
 			if bytes.Equal(k, key) {
-				return d.errAt(pos+1, lexer.DuplicateHeaderField, "duplicate header field "+string(key))
+				return d.errAt(pos+1, lexer.DuplicateHeaderField, "duplicate header field "+lexer.Excerpt(key))
 			}
 		}
 		d.hdrKeys = append(d.hdrKeys, key)
 		d.cells = append(d.cells, lexer.Scalar{Kind: lexer.KindString, Bytes: val, Col: pos + eq + 2})
 		if string(key) == "profile" {
-			profile = val
+			profile, profileCol = val, pos+eq+2
+		}
+		if numericHeaderField(key) && outsideInt64(val) {
+			return d.errAt(pos+eq+2, lexer.OutOfRange, "header field "+string(key)+"="+lexer.Excerpt(val)+
+				" is outside the int64 range [-9223372036854775808, 9223372036854775807]")
 		}
 		d.g.headerField(key, val)
 		pos = end
@@ -424,12 +467,32 @@ func (d *Decoder) header() error {
 	case "graph":
 		d.profile = "graph"
 	default:
-		return d.errAt(1, lexer.UnknownProfile, "unknown profile "+strconv.Quote(string(profile)))
+		return d.errAt(profileCol, lexer.UnknownProfile, "unknown profile "+lexer.Quote(profile)+" (want generic or graph)")
 	}
 	d.consume()
 	d.state = stBody
 	d.ev = Event{Kind: KindHeader, Fields: d.hdrKeys, Cells: d.cells, Line: d.lineNo, Profile: d.profile, ID: -1, Field: -1}
 	return nil
+}
+
+// numericHeaderField reports whether a header field holds an integer
+// (SPEC §3.2, §3.3) whose value must lie in int64.
+func numericHeaderField(key []byte) bool {
+	switch string(key) {
+	case "symbols", "edges", "budget", "tokens":
+		return true
+	}
+	return false
+}
+
+// outsideInt64 reports whether v is an integer literal (SPEC §2.3) whose
+// value lies outside int64.
+func outsideInt64(v []byte) bool {
+	if !lexer.IsIntLiteral(v) {
+		return false
+	}
+	_, ok := lexer.ParseInt(v)
+	return !ok
 }
 
 // root parses the first body line and opens the root value (SPEC §7.1).
@@ -447,7 +510,7 @@ func (d *Decoder) root() error {
 	d.beginLine()
 	b := d.body
 	if b[0] == '=' {
-		s, end, err := lexer.ScanScalar(b, 1, 0, &d.scratch)
+		s, end, err := d.scanScalar(b, 1, 0)
 		if err != nil {
 			return d.lexErr(err)
 		}
@@ -548,10 +611,7 @@ func (d *Decoder) countErr(f *frame) error {
 	}
 	msg := "declared " + strconv.FormatInt(f.count, 10) + " " + what + " but found " + strconv.FormatInt(f.seen, 10) +
 		" (section opened on line " + strconv.Itoa(f.line) + ")"
-	if d.atEOF {
-		return d.eofErr(lexer.CountMismatch, msg)
-	}
-	return d.bodyErr(0, lexer.CountMismatch, msg)
+	return d.endErr(lexer.CountMismatch, msg)
 }
 
 // stepFrame lets the innermost frame handle the current line. done reports
@@ -618,7 +678,7 @@ func (d *Decoder) member(f *frame) error {
 			return d.lexErr(err)
 		}
 		if !f.keys.add(key) {
-			return d.bodyErr(3, lexer.DuplicateKey, "duplicate key "+strconv.Quote(string(key)))
+			return d.bodyErr(3, lexer.DuplicateKey, "duplicate key "+lexer.Quote(key))
 		}
 		if f.seen++; f.seen > int64(d.limits.MaxElements) {
 			return d.bodyErr(0, lexer.TooManyElements, "object exceeds the element limit")
@@ -640,13 +700,13 @@ func (d *Decoder) member(f *frame) error {
 	key, pos, err := lexer.ScanKey(b, 0, &d.scratch)
 	if err == nil && pos < len(b) && (b[pos] == '=' || b[pos] == '[') {
 		if !f.keys.add(key) {
-			return d.bodyErr(0, lexer.DuplicateKey, "duplicate key "+strconv.Quote(string(key)))
+			return d.bodyErr(0, lexer.DuplicateKey, "duplicate key "+lexer.Quote(key))
 		}
 		if f.seen++; f.seen > int64(d.limits.MaxElements) {
 			return d.bodyErr(0, lexer.TooManyElements, "object exceeds the element limit")
 		}
 		if b[pos] == '=' {
-			s, _, err := lexer.ScanScalar(b, pos+1, 0, &d.scratch)
+			s, _, err := d.scanScalar(b, pos+1, 0)
 			if err != nil {
 				return d.lexErr(err)
 			}
@@ -703,7 +763,7 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 				return d.bodyErr(p, lexer.InvalidLine, "expected a space after ':'")
 			}
 			for {
-				s, end, err := lexer.ScanScalar(b, p+1, ',', &d.scratch)
+				s, end, err := d.scanScalar(b, p+1, ',')
 				if err != nil {
 					return d.lexErr(err)
 				}
@@ -845,10 +905,13 @@ func (d *Decoder) fieldDecl(f *frame, p int) (int, error) {
 	if len(names) > d.limits.MaxFields {
 		return 0, d.bodyErr(p, lexer.TooManyFields, "field declaration exceeds the limit of "+strconv.Itoa(d.limits.MaxFields)+" fields")
 	}
+	dup := func(i int) error {
+		return d.bodyErr(lexer.FieldNameAt(b, p, i), lexer.DuplicateFieldName, "duplicate field name "+lexer.Quote(names[i]))
+	}
 	for i, n := range names {
 		for _, m := range names[:i] {
 			if bytes.Equal(n, m) {
-				return 0, d.bodyErr(p, lexer.DuplicateFieldName, "duplicate field name "+strconv.Quote(string(n)))
+				return 0, dup(i)
 			}
 		}
 		if i > 64 {
@@ -857,9 +920,9 @@ func (d *Decoder) fieldDecl(f *frame, p int) (int, error) {
 	}
 	if len(names) > 64 {
 		seen := make(map[string]struct{}, len(names))
-		for _, n := range names {
-			if _, dup := seen[string(n)]; dup {
-				return 0, d.bodyErr(p, lexer.DuplicateFieldName, "duplicate field name "+strconv.Quote(string(n)))
+		for i, n := range names {
+			if _, ok := seen[string(n)]; ok {
+				return 0, dup(i)
 			}
 			seen[string(n)] = struct{}{}
 		}
@@ -868,8 +931,8 @@ func (d *Decoder) fieldDecl(f *frame, p int) (int, error) {
 	if f.keyed {
 		from = 1 // the key-column label is discarded, so it cannot collide
 	}
-	if err := pathConflict(names[from:]); err != "" {
-		return 0, d.bodyErr(p, lexer.DuplicateKey, err)
+	if i, err := pathConflict(names[from:]); err != "" {
+		return 0, d.bodyErr(lexer.FieldNameAt(b, p, from+i), lexer.DuplicateKey, err)
 	}
 	for _, n := range names {
 		f.addField(n)
@@ -881,28 +944,29 @@ func (d *Decoder) fieldDecl(f *frame, p int) (int, error) {
 
 // pathConflict reports a field whose decoded key collides with a `>` path
 // column (SPEC §7.4.6.2): a column "a" beside "a>b", or "a>b" beside
-// "a>b>c", would put two values under one key.
-func pathConflict(names [][]byte) string {
-	var set map[string]struct{}
-	for _, n := range names {
+// "a>b>c", would put two values under one key. It returns the index of the
+// later of the two fields and a message, or "" when none collide.
+func pathConflict(names [][]byte) (int, string) {
+	var set map[string]int
+	for j, n := range names {
 		if !isPath(n) {
 			continue
 		}
 		if set == nil {
-			set = make(map[string]struct{}, len(names))
-			for _, m := range names {
-				set[string(m)] = struct{}{}
+			set = make(map[string]int, len(names))
+			for i, m := range names {
+				set[string(m)] = i
 			}
 		}
 		for i, c := range n {
 			if c == '>' {
-				if _, clash := set[string(n[:i])]; clash {
-					return "field " + strconv.Quote(string(n[:i])) + " collides with the path column " + strconv.Quote(string(n))
+				if k, clash := set[string(n[:i])]; clash {
+					return max(j, k), "field " + lexer.Quote(n[:i]) + " collides with the path column " + lexer.Quote(n)
 				}
 			}
 		}
 	}
-	return ""
+	return 0, ""
 }
 
 // isPath reports whether a field name is a `>` path column: it contains

@@ -143,7 +143,7 @@ func TestErrors(t *testing.T) {
 		{"missing header", "value=1\n", lexer.MissingHeader, 1, 1},
 		{"empty input", "", lexer.MissingHeader, 1, 1},
 		{"missing profile", "GCF tool=x\n", lexer.MissingProfile, 1, 1},
-		{"unknown profile", "GCF profile=x\n", lexer.UnknownProfile, 1, 1},
+		{"unknown profile", "GCF profile=x\n", lexer.UnknownProfile, 1, 13}, // at the value
 		{"malformed header field", "GCF profile=generic oops\n", lexer.MalformedHeaderField, 1, 21},
 		{"duplicate header field", "GCF profile=generic tool=a tool=b\n", lexer.DuplicateHeaderField, 1, 28},
 		{"tilde in kv", "GCF profile=generic\nv=~\n", lexer.InvalidMissing, 2, 3},
@@ -158,10 +158,10 @@ func TestErrors(t *testing.T) {
 		{"literal surrogate", "GCF profile=generic\nv=\xed\xa0\x80\n", lexer.InvalidSurrogate, 2, 3},
 		{"duplicate key", "GCF profile=generic\na=1\na=2\n", lexer.DuplicateKey, 3, 1},
 		{"duplicate section key", "GCF profile=generic\na=1\n## a\n", lexer.DuplicateKey, 3, 4},
-		{"duplicate field", "GCF profile=generic\n## t [1]{a,a}\n1|2\n", lexer.DuplicateFieldName, 2, 9},
+		{"duplicate field", "GCF profile=generic\n## t [1]{a,a}\n1|2\n", lexer.DuplicateFieldName, 2, 12}, // the second occurrence
 		{"row width", "GCF profile=generic\n## t [1]{a,b}\n1\n", lexer.RowWidthMismatch, 3, 1},
 		{"row too wide", "GCF profile=generic\n## t [1]{a}\n1|2\n", lexer.RowWidthMismatch, 3, 1},
-		{"count deficit at EOF", "GCF profile=generic\n## t [2]{a}\n1\n", lexer.CountMismatch, 4, 1},
+		{"count deficit at EOF", "GCF profile=generic\n## t [2]{a}\n1\n", lexer.CountMismatch, 3, 1}, // the last line, never past the input
 		{"count surplus at root", "GCF profile=generic\n## [1]{a}\n1\n2\n", lexer.CountMismatch, 4, 1},
 		{"count deficit before section", "GCF profile=generic\n## t [2]{a}\n1\n## u\n", lexer.CountMismatch, 4, 1},
 		{"inline count", "GCF profile=generic\nt[3]: a,b\n", lexer.CountMismatch, 2, 2},
@@ -189,7 +189,7 @@ func TestErrors(t *testing.T) {
 		{"summary labeled in generic", "GCF profile=generic\n## t [?]{a}\n1\n##! summary counts=t:1\n", lexer.InvalidSummary, 4, 1},
 		{"after summary", "GCF profile=generic\n##! summary\nx=1\n", lexer.InvalidSummary, 3, 1},
 		{"out of range", "GCF profile=generic\nv=9223372036854775808\n", lexer.OutOfRange, 2, 3},
-		{"path collision", "GCF profile=generic\n## [1]{a,\"a>b\"}\n1|2\n", lexer.DuplicateKey, 2, 7},
+		{"path collision", "GCF profile=generic\n## [1]{a,\"a>b\"}\n1|2\n", lexer.DuplicateKey, 2, 10}, // the later field
 		{"content after root scalar", "GCF profile=generic\n=1\nx=2\n", lexer.InvalidLine, 3, 1},
 		{"garbage member", "GCF profile=generic\njust text\n", lexer.InvalidLine, 2, 1},
 	}

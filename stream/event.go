@@ -167,11 +167,19 @@ func cloneBytes(b []byte) []byte {
 }
 
 // Score returns the score of a KindSymbol event, parsed without allocating.
+// Its error, if any, carries the event's line and the score's column.
 func (e *Event) Score() (float64, error) {
 	if e.Kind != KindSymbol || len(e.Cells) < 3 {
-		return 0, lexer.Errorf(lexer.InvalidScore, "event %s has no score", e.Kind)
+		return 0, &lexer.SyntaxError{Line: e.Line, Column: 1, Offset: e.Offset, Category: lexer.InvalidScore,
+			Msg: "event " + e.Kind.String() + " has no score"}
 	}
-	return lexer.ParseFloat(e.Cells[2].Bytes)
+	f, err := lexer.ParseFloat(e.Cells[2].Bytes)
+	if err != nil { // not from a decoder, which rejects such a score
+		c := &e.Cells[2]
+		return 0, &lexer.SyntaxError{Line: e.Line, Column: c.Col, Offset: e.Offset + int64(c.Col-1), Category: lexer.OutOfRange,
+			Msg: "score " + lexer.Excerpt(c.Bytes) + " is outside the binary64 range", Err: err}
+	}
+	return f, nil
 }
 
 // EdgeIDs returns the target and source ids of a KindEdge event.

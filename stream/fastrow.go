@@ -62,7 +62,9 @@ func (d *Decoder) fastCells(b []byte, p, want int) (ok, marked bool) {
 				goto next
 			}
 			// A plain decimal fraction (int "." digits), the usual float.
-			if nd := j - digits; nd > 0 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
+			// Without an exponent only an integer part of more than 300
+			// digits can overflow binary64; such a cell is classified below.
+			if nd := j - digits; nd > 0 && nd <= 300 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
 				k := j + 1
 				for k < len(b) && b[k] >= '0' && b[k] <= '9' {
 					k++

@@ -3,6 +3,8 @@ package stream
 import (
 	"bytes"
 	"strconv"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/lexer"
 )
@@ -96,6 +98,10 @@ func (d *Decoder) graphStep() error {
 		}
 		return d.bodyErr(0, lexer.InvalidNodeLine, "graph line outside a group section")
 	}
+	if g.count >= 0 && g.seen == g.count {
+		return d.bodyErr(0, lexer.CountMismatch, "group on line "+strconv.Itoa(g.groupLine)+" declares "+
+			strconv.FormatInt(g.count, 10)+" lines; this one is more")
+	}
 	if g.seen++; g.seen > int64(d.limits.MaxElements) {
 		return d.bodyErr(0, lexer.TooManyElements, "graph section exceeds the element limit")
 	}
@@ -115,8 +121,9 @@ func (d *Decoder) graphStep() error {
 }
 
 // fields splits a graph line, from byte from on, on runs of spaces and
-// tabs into d.cells as string scalars. ok is false if there are more than max fields; clean is
-// false if any field holds a byte outside printable ASCII (%x21-7E).
+// tabs into d.cells as string scalars. ok is false if there are more than
+// max fields; clean is true when every field is printable ASCII (%x21-7E),
+// so that no field needs checking with badName.
 func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 	cells := d.cells[:0]
 	base := 2*d.level + 1
@@ -175,17 +182,42 @@ func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 	return true, clean
 }
 
-// printable reports whether t is non-empty printable non-space ASCII (%x21-7E).
-func printable(t []byte) bool {
-	if len(t) == 0 {
-		return false
+// badName returns the index of the first code point of t that a graph name
+// (qualified name, provenance, edge type) may not hold, or -1. Names are
+// any Unicode scalar values except whitespace (space, tab, any Unicode
+// White_Space) and controls (C0, DEL, C1): the official fixture
+// graph-decode/004 and the reference SDK accept non-ASCII names that the
+// ABNF's %x21-7E would not (docs/spec-notes.md). t is valid UTF-8.
+func badName(t []byte) int {
+	for i := 0; i < len(t); {
+		c := t[i]
+		if c < utf8.RuneSelf {
+			if c <= ' ' || c == 0x7F {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(t[i:])
+		if r <= 0x9F || unicode.Is(unicode.White_Space, r) {
+			return i
+		}
+		i += n
 	}
-	for _, c := range t {
-		if c < 0x21 || c > 0x7E {
-			return false
+	return -1
+}
+
+var fieldIdx = [...]int{0, 1, 2, 3, 4}
+
+// checkNames checks that the cells at idx are graph names (see badName),
+// reporting the first bad code point with category c.
+func (d *Decoder) checkNames(c lexer.Category, what string, idx ...int) error {
+	for _, i := range idx {
+		if k := badName(d.cells[i].Bytes); k >= 0 {
+			return d.errAt(d.cells[i].Col+k, c, what+" may not hold whitespace or control characters")
 		}
 	}
-	return true
+	return nil
 }
 
 func parseID(t []byte) (int64, bool) {
@@ -256,7 +288,7 @@ func (d *Decoder) graphGroup(b []byte) error {
 		case "edges_removed", "edges_added":
 			g.section = gsDeltaEdges
 		default:
-			return d.bodyErr(3, lexer.MalformedDelta, "unknown delta section "+strconv.Quote(n))
+			return d.bodyErr(3, lexer.MalformedDelta, "unknown delta section "+lexer.Quote(name))
 		}
 	} else {
 		switch {
@@ -269,7 +301,7 @@ func (d *Decoder) graphGroup(b []byte) error {
 		case n == "extended":
 			g.section, ev.ID = gsSymbols, 2
 		case n == "removed" || n == "added" || n == "edges_removed" || n == "edges_added":
-			return d.bodyErr(3, lexer.MalformedDelta, "delta section "+strconv.Quote(n)+" in a payload without delta=true")
+			return d.bodyErr(3, lexer.MalformedDelta, "delta section "+lexer.Quote(name)+" in a payload without delta=true")
 		default:
 			g.section = gsSymbols
 			if rest, ok := bytes.CutPrefix(name, []byte("distance_")); ok {
@@ -290,10 +322,7 @@ func (d *Decoder) graphSectionEnd() error {
 	if g.count >= 0 && g.seen != g.count {
 		msg := "group on line " + strconv.Itoa(g.groupLine) + " declares " + strconv.FormatInt(g.count, 10) +
 			" lines but has " + strconv.FormatInt(g.seen, 10)
-		if d.atEOF {
-			return d.eofErr(lexer.CountMismatch, msg)
-		}
-		return d.bodyErr(0, lexer.CountMismatch, msg)
+		return d.endErr(lexer.CountMismatch, msg)
 	}
 	if g.deferred && g.section == gsEdges {
 		if g.deferredEdges < 0 {
@@ -319,10 +348,7 @@ func (d *Decoder) graphClose() error {
 	check := func(what string, declared, actual int64) error {
 		if declared >= 0 && declared != actual {
 			msg := "header declares " + what + "=" + strconv.FormatInt(declared, 10) + " but the payload has " + strconv.FormatInt(actual, 10)
-			if d.atEOF {
-				return d.eofErr(lexer.CountMismatch, msg)
-			}
-			return d.bodyErr(0, lexer.CountMismatch, msg)
+			return d.endErr(lexer.CountMismatch, msg)
 		}
 		return nil
 	}
@@ -396,18 +422,24 @@ func (d *Decoder) graphNode(b []byte, delta bool) error {
 		}
 		return d.bodyErr(0, lexer.InvalidNodeLine, "a node line has exactly 5 fields: @id kind qname score provenance")
 	}
+	cat := lexer.InvalidNodeLine
+	if delta {
+		cat = lexer.MalformedDelta
+	}
 	if !clean {
-		for i := 0; i < want; i++ {
-			if !printable(d.cells[i].Bytes) {
-				return d.bodyErr(d.cells[i].Col-1-2*d.level, lexer.InvalidNodeLine, "node fields are printable non-space ASCII")
-			}
+		// Every field, as names: kind and score have narrower grammars
+		// checked below, but a control or a space is the line's error.
+		if err := d.checkNames(cat, "a node field", fieldIdx[:want]...); err != nil {
+			return err
 		}
 	}
 	if kind := d.cells[0].Bytes; !lexer.IsBareKey(string(kind)) {
-		return d.bodyErr(d.cells[0].Col-1, lexer.InvalidNodeLine, "kind "+strconv.Quote(string(kind))+" is not a bare key")
+		return d.bodyErr(d.cells[0].Col-1, lexer.InvalidNodeLine, "kind "+lexer.Quote(kind)+" is not a bare key")
 	}
-	if !validScore(d.cells[2].Bytes) {
-		return d.bodyErr(d.cells[2].Col-1, lexer.InvalidScore, "score "+strconv.Quote(string(d.cells[2].Bytes))+" does not match [-]DIGITS.2DIGIT")
+	if score := d.cells[2].Bytes; !validScore(score) {
+		return d.bodyErr(d.cells[2].Col-1, lexer.InvalidScore, "score "+lexer.Quote(score)+" does not match [-]DIGITS.2DIGIT")
+	} else if len(score) > 300 && lexer.FloatOverflows(score) {
+		return d.bodyErr(d.cells[2].Col-1, lexer.OutOfRange, "score "+lexer.Excerpt(score)+" is outside the binary64 range")
 	}
 	d.cells[2].Kind = lexer.KindFloat
 	if delta {
@@ -464,7 +496,8 @@ func (d *Decoder) graphEdge(b []byte) error {
 	if d.fastEdge(b) {
 		return nil
 	}
-	if ok, _ := d.fields(b, 0, 3); !ok || len(d.cells) < 2 {
+	ok, clean := d.fields(b, 0, 3)
+	if !ok || len(d.cells) < 2 {
 		return d.bodyErr(0, lexer.InvalidEdgeSyntax, "an edge line is @target<@source type [status]")
 	}
 	ref := d.cells[0].Bytes
@@ -486,12 +519,14 @@ func (d *Decoder) graphEdge(b []byte) error {
 	if !d.declared(src) {
 		return d.bodyErr(lt+2, lexer.UnknownEdgeReference, "edge source @"+strconv.FormatInt(src, 10)+" is not a declared symbol")
 	}
-	if !printable(d.cells[1].Bytes) {
-		return d.bodyErr(d.cells[1].Col-1, lexer.InvalidEdgeSyntax, "edge type is printable non-space ASCII")
+	if !clean {
+		if err := d.checkNames(lexer.InvalidEdgeSyntax, "an edge type", 1); err != nil {
+			return err
+		}
 	}
 	if len(d.cells) == 3 {
 		if s := string(d.cells[2].Bytes); s != "added" && s != "removed" {
-			return d.bodyErr(d.cells[2].Col-1, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+strconv.Quote(s))
+			return d.bodyErr(d.cells[2].Col-1, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+lexer.Quote(d.cells[2].Bytes))
 		}
 	}
 	d.g.edges++
@@ -514,8 +549,14 @@ func (d *Decoder) graphEdge(b []byte) error {
 
 // graphRemoved parses a delta `kind qname` line (SPEC §10.1).
 func (d *Decoder) graphRemoved(b []byte) error {
-	if ok, _ := d.fields(b, 0, 2); !ok || len(d.cells) != 2 || !lexer.IsBareKey(string(d.cells[0].Bytes)) || !printable(d.cells[1].Bytes) {
+	ok, clean := d.fields(b, 0, 2)
+	if !ok || len(d.cells) != 2 || !lexer.IsBareKey(string(d.cells[0].Bytes)) {
 		return d.bodyErr(0, lexer.MalformedDelta, "## removed lines are kind qname")
+	}
+	if !clean {
+		if err := d.checkNames(lexer.MalformedDelta, "a qualified name", 1); err != nil {
+			return err
+		}
 	}
 	d.ev = Event{Kind: KindRemoved, ID: -1, Field: -1, Cells: d.cells, Line: d.lineNo}
 	return nil
@@ -523,9 +564,14 @@ func (d *Decoder) graphRemoved(b []byte) error {
 
 // graphDeltaEdge parses a delta `source -> target type` line (SPEC §10.1).
 func (d *Decoder) graphDeltaEdge(b []byte) error {
-	if ok, _ := d.fields(b, 0, 4); !ok || len(d.cells) != 4 || string(d.cells[1].Bytes) != "->" ||
-		!printable(d.cells[0].Bytes) || !printable(d.cells[2].Bytes) || !printable(d.cells[3].Bytes) {
+	ok, clean := d.fields(b, 0, 4)
+	if !ok || len(d.cells) != 4 || string(d.cells[1].Bytes) != "->" {
 		return d.bodyErr(0, lexer.MalformedDelta, "delta edge lines are source -> target type")
+	}
+	if !clean {
+		if err := d.checkNames(lexer.MalformedDelta, "a qualified name or edge type", 0, 2, 3); err != nil {
+			return err
+		}
 	}
 	d.cells[1] = d.cells[2]
 	d.cells[2] = d.cells[3]

@@ -78,7 +78,7 @@ func TestTruncatedInputIsAnError(t *testing.T) {
 	}{
 		{"mid-quote", "GCF profile=generic\nt=\"abc", lexer.UnterminatedQuote, 2},
 		{"mid-row", "GCF profile=generic\n## r [2]{a,b}\n1|2\n3", lexer.RowWidthMismatch, 4},
-		{"before the declared count", "GCF profile=generic\n## r [3]{a,b}\n1|2\n3|4\n", lexer.CountMismatch, 5},
+		{"before the declared count", "GCF profile=generic\n## r [3]{a,b}\n1|2\n3|4\n", lexer.CountMismatch, 4}, // the last line, never past the input
 		{"before an attachment", "GCF profile=generic\n## r [1]{a,b}\n@0 1|^\n", lexer.MissingAttachment, 4},
 		{"graph before the declared edges", truncGraph[:len(truncGraph)-len("@1<@0 calls\n")], lexer.CountMismatch, 0},
 		{"header only, mid-line", "GCF prof", lexer.MalformedHeaderField, 1},

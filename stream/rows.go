@@ -48,7 +48,7 @@ func (d *Decoder) row(f *frame) error {
 		d.cells = d.cells[:0]
 		for {
 			d.cells = append(d.cells, lexer.Scalar{})
-			end, err := lexer.ScanInto(&d.cells[len(d.cells)-1], b, p, '|', &d.scratch)
+			end, err := d.scanInto(&d.cells[len(d.cells)-1], b, p, '|')
 			if err != nil {
 				return d.lexErr(err)
 			}
@@ -94,7 +94,7 @@ func (d *Decoder) row(f *frame) error {
 			return d.bodyErr(k.Col-1, lexer.InvalidLine, "a keyed-map member key cannot be null")
 		}
 		if !f.keys.add(k.Bytes) {
-			return d.bodyErr(k.Col-1, lexer.DuplicateKey, "duplicate member key "+strconv.Quote(string(k.Bytes)))
+			return d.bodyErr(k.Col-1, lexer.DuplicateKey, "duplicate member key "+lexer.Quote(k.Bytes))
 		}
 	}
 	if any && id < 0 {
@@ -168,7 +168,9 @@ func (d *Decoder) inlineSchema(s *lexer.Scalar) ([][]byte, error) {
 	for i, n := range names {
 		for _, m := range names[:i] {
 			if bytes.Equal(n, m) {
-				return nil, d.bodyErr(s.Col-1, lexer.DuplicateFieldName, "duplicate field name "+strconv.Quote(string(n))+" in inline schema")
+				// s.Bytes is the declaration, from the '{' after the '^'.
+				return nil, d.bodyErr(s.Col+lexer.FieldNameAt(s.Bytes, 0, i), lexer.DuplicateFieldName,
+					"duplicate field name "+lexer.Quote(n)+" in inline schema")
 			}
 		}
 		out[i] = append([]byte(nil), n...)
@@ -226,7 +228,7 @@ func (d *Decoder) finishRow(f *frame) error {
 	}
 	for j, m := range f.markers {
 		if m != markNone && !f.matched[j] {
-			msg := "field " + strconv.Quote(string(f.fields[j])) + " of the row on line " + strconv.Itoa(f.rowLine) +
+			msg := "field " + lexer.Quote(f.fields[j]) + " of the row on line " + strconv.Itoa(f.rowLine) +
 				" is marked ^ but has no attachment"
 			if d.atEOF {
 				return d.eofErr(lexer.MissingAttachment, msg)
@@ -244,7 +246,7 @@ func (d *Decoder) inlineBody(f *frame, j int) error {
 	schema := f.inlineDecl[j]
 	p := 0
 	for {
-		s, end, err := lexer.ScanScalar(b, p, '|', &d.scratch)
+		s, end, err := d.scanScalar(b, p, '|')
 		if err != nil {
 			return d.lexErr(err)
 		}
@@ -258,7 +260,7 @@ func (d *Decoder) inlineBody(f *frame, j int) error {
 		p = end + 1
 	}
 	if len(d.cells) != len(schema) {
-		return d.bodyErr(0, lexer.InlineWidthMismatch, "inline body for field "+strconv.Quote(string(f.fields[j]))+
+		return d.bodyErr(0, lexer.InlineWidthMismatch, "inline body for field "+lexer.Quote(f.fields[j])+
 			" has "+cellCount(len(d.cells), len(schema))+" values but its schema declares "+strconv.Itoa(len(schema)))
 	}
 	f.matched[j] = true
@@ -287,18 +289,18 @@ func (d *Decoder) attachment(f *frame) error {
 	if j >= 0 {
 		switch {
 		case f.matched[j]:
-			return d.bodyErr(0, lexer.DuplicateAttachment, "field "+strconv.Quote(string(name))+" already has an attachment in this row")
+			return d.bodyErr(0, lexer.DuplicateAttachment, "field "+lexer.Quote(name)+" already has an attachment in this row")
 		case f.markers[j] != markBare:
-			return d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+string(name)+" has no matching bare ^ cell in its row")
+			return d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+lexer.Excerpt(name)+" has no matching bare ^ cell in its row")
 		}
 		f.matched[j] = true
 		f.unmatched--
 	} else {
 		if bytes.IndexByte(name, '>') < 0 {
-			return d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+strconv.Quote(string(name))+" names no column of the row")
+			return d.bodyErr(0, lexer.OrphanAttachment, "attachment ."+lexer.Quote(name)+" names no column of the row")
 		}
 		if !f.extra.add(name) {
-			return d.bodyErr(0, lexer.DuplicateAttachment, "field "+strconv.Quote(string(name))+" already has an attachment in this row")
+			return d.bodyErr(0, lexer.DuplicateAttachment, "field "+lexer.Quote(name)+" already has an attachment in this row")
 		}
 	}
 	if p >= len(b) || b[p] != ' ' || p+1 >= len(b) {
@@ -316,7 +318,7 @@ func (d *Decoder) attachment(f *frame) error {
 		d.ev = Event{Kind: KindObjectStart, Role: RoleAttachment, Form: FormSection, Key: name, Field: j, ID: -1, Line: d.lineNo}
 		return d.err
 	case b[p] == '=':
-		s, _, err := lexer.ScanScalar(b, p+1, 0, &d.scratch)
+		s, _, err := d.scanScalar(b, p+1, 0)
 		if err != nil {
 			return d.lexErr(err)
 		}
@@ -361,7 +363,7 @@ func (d *Decoder) item(f *frame) error {
 	}
 	switch b[p] {
 	case '=':
-		s, _, err := lexer.ScanScalar(b, p+1, 0, &d.scratch)
+		s, _, err := d.scanScalar(b, p+1, 0)
 		if err != nil {
 			return d.lexErr(err)
 		}
@@ -395,7 +397,7 @@ func (d *Decoder) summary() error {
 	}
 	d.hdrKeys = d.hdrKeys[:0]
 	var counts []byte
-	haveCounts := false
+	haveCounts, countsAt := false, 0
 	pos := 11
 	for pos < len(b) {
 		for pos < len(b) && b[pos] == ' ' {
@@ -411,18 +413,18 @@ func (d *Decoder) summary() error {
 		pair := b[pos:end]
 		eq := bytes.IndexByte(pair, '=')
 		if eq <= 0 || !lexer.IsBareKey(string(pair[:eq])) {
-			return d.bodyErr(pos, lexer.InvalidSummary, "summary field "+strconv.Quote(string(pair))+" is not key=value")
+			return d.bodyErr(pos, lexer.InvalidSummary, "summary field "+lexer.Quote(pair)+" is not key=value")
 		}
 		key, val := pair[:eq], pair[eq+1:]
 		for _, k := range d.hdrKeys {
 			if bytes.Equal(k, key) {
-				return d.bodyErr(pos, lexer.InvalidSummary, "duplicate summary field "+string(key))
+				return d.bodyErr(pos, lexer.InvalidSummary, "duplicate summary field "+lexer.Excerpt(key))
 			}
 		}
 		d.hdrKeys = append(d.hdrKeys, key)
 		d.cells = append(d.cells, lexer.Scalar{Kind: lexer.KindString, Bytes: val, Col: 2*d.level + pos + eq + 2})
 		if string(key) == "counts" {
-			counts, haveCounts = val, true
+			counts, haveCounts, countsAt = val, true, pos+eq+1
 		}
 		pos = end
 	}
@@ -431,13 +433,18 @@ func (d *Decoder) summary() error {
 			return d.bodyErr(0, lexer.InvalidSummary, "generic-profile counts are positional; labeled entries are malformed")
 		}
 		n := 0
+		at := countsAt
 		for rest := counts; len(counts) > 0; {
 			part, more, found := bytes.Cut(rest, []byte(","))
 			rest = more
 			{
 				v, ok := parseCount(part)
+				if !ok && outsideInt64(part) {
+					return d.bodyErr(at, lexer.OutOfRange, "summary count "+lexer.Excerpt(part)+
+						" is outside the int64 range [-9223372036854775808, 9223372036854775807]")
+				}
 				if !ok {
-					return d.bodyErr(0, lexer.InvalidSummary, "summary count "+strconv.Quote(string(part))+" is not a count")
+					return d.bodyErr(0, lexer.InvalidSummary, "summary count "+lexer.Quote(part)+" is not a count")
 				}
 				if n < len(d.deferred) && d.deferred[n] != v {
 					return d.bodyErr(0, lexer.CountMismatch, "deferred section "+strconv.Itoa(n+1)+" has "+
@@ -448,6 +455,7 @@ func (d *Decoder) summary() error {
 			if !found {
 				break
 			}
+			at += len(part) + 1
 		}
 		if n != len(d.deferred) {
 			return d.bodyErr(0, lexer.CountMismatch, "summary lists "+strconv.Itoa(n)+" counts but the payload has "+
