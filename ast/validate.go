@@ -85,7 +85,7 @@ func (v *validator) header(f *File) bool {
 		v.add(h.Pos, lexer.MissingProfile, "profile= must be the first header field")
 	}
 	if profile.Value != "generic" && profile.Value != "graph" {
-		v.add(h.Pos, lexer.UnknownProfile, "unknown profile "+strconv.Quote(profile.Value))
+		v.add(right(profile.Pos, len("profile=")), lexer.UnknownProfile, "unknown profile "+grammar.Excerpt(profile.Value))
 		return false
 	}
 	return true
@@ -125,8 +125,12 @@ func (v *validator) fieldDecl(a *Array) {
 	for i, n := range a.Fields {
 		names[i] = n.Text
 	}
-	if cat, msg := grammar.DeclProblem(names, a.Form == Keyed, v.maxFields); cat != "" {
-		v.add(a.DeclPos, cat, msg)
+	if cat, msg, at := grammar.DeclProblem(names, a.Form == Keyed, v.maxFields); cat != "" {
+		p := a.DeclPos
+		if at >= 0 {
+			p = a.Fields[at].Pos
+		}
+		v.add(p, cat, msg)
 		return
 	}
 	if a.Form == Keyed && len(a.Fields) < 2 {
@@ -210,8 +214,8 @@ func (v *validator) table(a *Array) {
 			markers[j] = markBare
 			if c.Schema != nil {
 				markers[j] = markSchema
-				if msg := dupName(c.Schema); msg != "" {
-					v.add(c.Pos, lexer.DuplicateFieldName, msg+" in inline schema")
+				if msg, at := dupName(c.Schema); msg != "" {
+					v.add(c.Schema[at].Pos, lexer.DuplicateFieldName, msg+" in inline schema")
 				} else if len(c.Schema) > v.maxFields {
 					v.add(c.Pos, lexer.TooManyFields, "inline schema exceeds the field limit")
 				}
@@ -321,15 +325,16 @@ func (v *validator) table(a *Array) {
 	}
 }
 
-func dupName(names []*Name) string {
+// dupName finds the second occurrence of a name, and its index.
+func dupName(names []*Name) (string, int) {
 	seen := make(map[string]bool, len(names))
-	for _, n := range names {
+	for i, n := range names {
 		if seen[n.Text] {
-			return "duplicate field name " + strconv.Quote(n.Text)
+			return "duplicate field name " + grammar.Excerpt(n.Text), i
 		}
 		seen[n.Text] = true
 	}
-	return ""
+	return "", -1
 }
 
 // summaryFields checks that summary fields are unique and returns the last

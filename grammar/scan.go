@@ -3,6 +3,7 @@ package grammar
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
@@ -342,6 +343,10 @@ func (s *scanner) finishEOF() {
 // §4). It reports false when the body cannot be lexed (no GCF, no usable
 // profile). Pairs are separated by runs of spaces.
 func (s *scanner) header(line []byte) bool {
+	if bytes.HasPrefix(line, []byte("\xEF\xBB\xBF")) {
+		s.diagAt(0, lexer.MissingHeader, "input starts with a UTF-8 byte order mark (EF BB BF); GCF payloads have none, remove it")
+		return false
+	}
 	if !bytes.HasPrefix(line, []byte("GCF")) || (len(line) > 3 && line[3] != ' ') {
 		s.diagAt(0, lexer.MissingHeader, "the first line must begin with GCF")
 		return false
@@ -363,11 +368,14 @@ func (s *scanner) header(line []byte) bool {
 		pair := line[pos:end]
 		eq := bytes.IndexByte(pair, '=')
 		if eq <= 0 || eq == len(pair)-1 || !isBareKey(string(pair[:eq])) {
-			s.diagAt(pos, lexer.MalformedHeaderField, "header field "+strconv.Quote(string(pair))+" is not key=value")
+			s.diagAt(pos, lexer.MalformedHeaderField, "header field "+Excerpt(string(pair))+" is not key=value")
 			pos = end
 			continue
 		}
 		k, v := string(pair[:eq]), string(pair[eq+1:])
+		if int64Field(k) && outOfInt64(v) {
+			s.diagAt(pos+eq+1, lexer.OutOfRange, "header field "+k+"="+Excerpt(v)+" is outside the int64 range")
+		}
 		s.emit(TokHeaderKey, k, pos)
 		s.emit(TokPunct, "=", pos+eq)
 		s.emit(TokHeaderValue, v, pos+eq+1)
@@ -795,8 +803,12 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 		if end != len(b) {
 			// The declaration is checked before the rest of the line, and
 			// the rest of the line is lost with it: report both.
-			if cat, msg := DeclProblem(names, keyed, s.limits.MaxFields); cat != "" {
-				s.diagAt(p, cat, msg)
+			if cat, msg, at := DeclProblem(names, keyed, s.limits.MaxFields); cat != "" {
+				idx := p
+				if at >= 0 {
+					idx = decl[1+2*at].Pos.Column - 1 - s.indent
+				}
+				s.diagAt(idx, cat, msg)
 			}
 			s.diagAt(end, lexer.InvalidLine, "unexpected text after the field declaration")
 			s.bad(keep...)
@@ -1140,13 +1152,39 @@ func (s *scanner) summary() {
 		pair := b[pos:end]
 		eq := bytes.IndexByte(pair, '=')
 		if eq <= 0 || !isBareKey(string(pair[:eq])) {
-			s.diagAt(pos, lexer.InvalidSummary, "summary field "+strconv.Quote(string(pair))+" is not key=value")
+			s.diagAt(pos, lexer.InvalidSummary, "summary field "+Excerpt(string(pair))+" is not key=value")
 		} else {
-			s.emit(TokHeaderKey, string(pair[:eq]), pos)
+			k, v := string(pair[:eq]), string(pair[eq+1:])
+			s.summaryRange(k, v, pos+eq+1)
+			s.emit(TokHeaderKey, k, pos)
 			s.emit(TokPunct, "=", pos+eq)
-			s.emit(TokHeaderValue, string(pair[eq+1:]), pos+eq+1)
+			s.emit(TokHeaderValue, v, pos+eq+1)
 		}
 		pos = end
 	}
 	s.emitNL()
+}
+
+// summaryRange reports summary numbers outside int64: the count fields, and
+// each item of counts= (positional N, or labeled name:N), at its column.
+func (s *scanner) summaryRange(k, v string, idx int) {
+	if int64Field(k) && outOfInt64(v) {
+		s.diagAt(idx, lexer.OutOfRange, "summary field "+k+"="+Excerpt(v)+" is outside the int64 range")
+		return
+	}
+	if k != "counts" {
+		return
+	}
+	for _, item := range strings.Split(v, ",") {
+		n := item
+		at := idx
+		if c := strings.LastIndexByte(item, ':'); c >= 0 {
+			n, at = item[c+1:], idx+c+1
+		}
+		if outOfInt64(n) {
+			s.diagAt(at, lexer.OutOfRange, "summary count "+Excerpt(n)+" is outside the int64 range")
+			return
+		}
+		idx += len(item) + 1
+	}
 }

@@ -20,18 +20,19 @@ type gfield struct {
 	start int
 }
 
-// fields splits b[from:] on runs of spaces and tabs. ok is false when there
-// are more than max fields.
+// fields splits b[from:] on runs of ASCII spaces (§2.4; a tab is not a
+// separator but a bad character of its field). ok is false when there are
+// more than max fields.
 func fields(b []byte, from, max int) (out []gfield, ok bool) {
 	for i := from; ; {
-		for i < len(b) && isSpace(b[i]) {
+		for i < len(b) && b[i] == ' ' {
 			i++
 		}
 		if i >= len(b) {
 			return out, true
 		}
 		j := i
-		for j < len(b) && !isSpace(b[j]) {
+		for j < len(b) && b[j] != ' ' {
 			j++
 		}
 		if len(out) == max {
@@ -178,7 +179,7 @@ func (s *scanner) nodeLine(added bool) {
 		return
 	}
 	end := 1
-	for end < len(b) && !isSpace(b[end]) {
+	for end < len(b) && b[end] != ' ' {
 		end++
 	}
 	if _, ok := parseID(string(b[1:end])); !ok {
@@ -187,7 +188,7 @@ func (s *scanner) nodeLine(added bool) {
 		return
 	}
 	rest := end
-	for rest < len(b) && isSpace(b[rest]) {
+	for rest < len(b) && b[rest] == ' ' {
 		rest++
 	}
 	idTyp := TokNodeID
@@ -216,8 +217,12 @@ func (s *scanner) nodeLine(added bool) {
 		return
 	}
 	for _, f := range fs {
-		if !printable(f.text) {
-			s.diagAt(f.start, lexer.InvalidNodeLine, "node fields are printable non-space ASCII")
+		if i := badNameChar(f.text); i >= 0 {
+			cat := lexer.InvalidNodeLine
+			if added {
+				cat = lexer.MalformedDelta
+			}
+			s.diagAt(f.start+i, cat, "node fields hold no whitespace or control characters")
 			s.bad()
 			return
 		}
@@ -279,8 +284,8 @@ func (s *scanner) edgeLine() {
 	s.emit(TokEdgeSource, ref[lt+1:], lt+1)
 	// The type and status are checked after the references (Validate), as
 	// they do not change the shape of the line.
-	if !printable(fs[1].text) {
-		s.diagAt(fs[1].start, lexer.InvalidEdgeSyntax, "edge type is printable non-space ASCII")
+	if i := badNameChar(fs[1].text); i >= 0 {
+		s.diagAt(fs[1].start+i, lexer.InvalidEdgeSyntax, "an edge type holds no whitespace or control characters")
 	}
 	s.emit(TokEdgeType, fs[1].text, fs[1].start)
 	if len(fs) == 3 {
