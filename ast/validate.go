@@ -106,7 +106,7 @@ func (v *validator) object(o *Object) {
 	for _, m := range o.Members {
 		if m.Key != nil {
 			if keys[m.Key.Text] {
-				v.add(m.Key.Pos, lexer.DuplicateKey, "duplicate key "+strconv.Quote(m.Key.Text))
+				v.add(m.Key.Pos, lexer.DuplicateKey, "duplicate key "+grammar.Excerpt(m.Key.Text))
 			}
 			keys[m.Key.Text] = true
 		}
@@ -232,7 +232,7 @@ func (v *validator) table(a *Array) {
 				v.add(k.Pos, lexer.InvalidLine, "a keyed-map member key cannot be null")
 			default:
 				if memberKeys[k.Scalar.Text] {
-					v.add(k.Pos, lexer.DuplicateKey, "duplicate member key "+strconv.Quote(k.Scalar.Text))
+					v.add(k.Pos, lexer.DuplicateKey, "duplicate member key "+grammar.Excerpt(k.Scalar.Text))
 				}
 				memberKeys[k.Scalar.Text] = true
 			}
@@ -259,7 +259,7 @@ func (v *validator) table(a *Array) {
 				}
 				matched[j] = true
 				if len(at.Inline) != len(inline[j]) {
-					v.add(at.Pos, lexer.InlineWidthMismatch, "inline body for field "+strconv.Quote(a.Fields[j].Text)+" has "+
+					v.add(at.Pos, lexer.InlineWidthMismatch, "inline body for field "+grammar.Excerpt(a.Fields[j].Text)+" has "+
 						strconv.Itoa(len(at.Inline))+" values but its schema declares "+strconv.Itoa(len(inline[j])))
 				}
 				continue
@@ -277,16 +277,16 @@ func (v *validator) table(a *Array) {
 			}
 			switch {
 			case col >= 0 && matched[col]:
-				v.add(at.Pos, lexer.DuplicateAttachment, "field "+strconv.Quote(name)+" already has an attachment in this row")
+				v.add(at.Pos, lexer.DuplicateAttachment, "field "+grammar.Excerpt(name)+" already has an attachment in this row")
 			case col >= 0 && markers[col] != markBare:
-				v.add(at.Pos, lexer.OrphanAttachment, "attachment ."+name+" has no matching bare ^ cell in its row")
+				v.add(at.Pos, lexer.OrphanAttachment, "attachment ."+grammar.Excerpt(name)+" has no matching bare ^ cell in its row")
 			case col >= 0:
 				matched[col] = true
 			case !strings.Contains(name, ">"):
 				// §16.5 orphan attachment: neither a ^ column nor a `>` name.
-				v.add(at.Pos, lexer.OrphanAttachment, "attachment ."+strconv.Quote(name)+" names no column of the row")
+				v.add(at.Pos, lexer.OrphanAttachment, "attachment ."+grammar.Excerpt(name)+" names no column of the row")
 			case extra[name]:
-				v.add(at.Pos, lexer.DuplicateAttachment, "field "+strconv.Quote(name)+" already has an attachment in this row")
+				v.add(at.Pos, lexer.DuplicateAttachment, "field "+grammar.Excerpt(name)+" already has an attachment in this row")
 			default:
 				extra[name] = true
 			}
@@ -317,7 +317,7 @@ func (v *validator) table(a *Array) {
 		}
 		for j, m := range markers {
 			if m != markNone && !matched[j] {
-				v.add(r.End, lexer.MissingAttachment, "field "+strconv.Quote(a.Fields[j].Text)+" of the row on line "+
+				v.add(r.End, lexer.MissingAttachment, "field "+grammar.Excerpt(a.Fields[j].Text)+" of the row on line "+
 					strconv.Itoa(r.Pos.Line)+" is marked ^ but has no attachment")
 				break
 			}
@@ -370,8 +370,11 @@ func (v *validator) genericSummary(s *Summary) {
 	if counts != "" {
 		for _, part := range strings.Split(counts, ",") {
 			c, ok := grammar.ParseCount(part)
+			if grammar.OutOfInt64(part) {
+				return // the scanner reported out_of_range
+			}
 			if !ok || c < 0 {
-				v.add(s.Pos, lexer.InvalidSummary, "summary count "+strconv.Quote(part)+" is not a count")
+				v.add(s.Pos, lexer.InvalidSummary, "summary count "+grammar.Excerpt(part)+" is not a count")
 				return
 			}
 			if n < len(v.deferred) {

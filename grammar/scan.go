@@ -123,6 +123,8 @@ type scanner struct {
 	eof     bool
 	size    int // input size, known at the end
 
+	lastLine, lastOff int // the last line with content
+
 	headerDone bool
 	stopped    bool // a fatal header problem: nothing more is scanned
 
@@ -168,12 +170,23 @@ func (s *scanner) emit(typ plexer.TokenType, val string, idx int) {
 
 func (s *scanner) emitNL() { s.emit(TokNL, "", len(s.body)) }
 
-// here is the position of the current line's body, or of the end of input.
+// here is where a body that the current line ends (or the end of input)
+// is closed: column 1 of the current line, or at the end of input column 1
+// of the last line that has content (never a line past the end).
 func (s *scanner) here() plexer.Position {
 	if s.eof {
-		return plexer.Position{Offset: s.size, Line: s.lineNo + 1, Column: 1}
+		return s.endPos()
 	}
-	return s.tok(0, "", 0).Pos
+	return plexer.Position{Offset: s.lineOff, Line: s.lineNo, Column: 1}
+}
+
+// endPos is the position of the end of input: column 1 of the last line
+// with content, or 1:1.
+func (s *scanner) endPos() plexer.Position {
+	if s.lastLine == 0 {
+		return plexer.Position{Line: 1, Column: 1}
+	}
+	return plexer.Position{Offset: s.lastOff, Line: s.lastLine, Column: 1}
 }
 
 func (s *scanner) diagAt(idx int, cat lexer.Category, msg string) {
@@ -245,6 +258,9 @@ func (s *scanner) feed(raw []byte, off, n int) {
 	s.lineNo++
 	s.lineOff = off
 	s.indent, s.level, s.body = 0, 0, raw
+	if n > s.limits.MaxLineBytes || hasContent(raw) {
+		s.lastLine, s.lastOff = s.lineNo, off
+	}
 	if n > s.limits.MaxLineBytes {
 		s.body = nil
 		s.diagAt(s.limits.MaxLineBytes, lexer.LineTooLong, "line exceeds the line-length limit of "+strconv.Itoa(s.limits.MaxLineBytes)+" bytes")
@@ -336,7 +352,7 @@ func (s *scanner) end(size int) {
 }
 
 func (s *scanner) finishEOF() {
-	s.toks = append(s.toks, plexer.EOFToken(plexer.Position{Offset: s.size, Line: s.lineNo + 1, Column: 1}))
+	s.toks = append(s.toks, plexer.EOFToken(s.endPos()))
 }
 
 // header scans header = "GCF" SP "profile=" profile *( SP header-pair ) (§3,
@@ -1187,4 +1203,11 @@ func (s *scanner) summaryRange(k, v string, idx int) {
 		}
 		idx += len(item) + 1
 	}
+}
+
+// hasContent reports whether a line is neither blank nor a comment (§4.2, §11).
+func hasContent(raw []byte) bool {
+	t := bytes.TrimLeft(raw, " \t")
+	t = bytes.TrimRight(t, " \t\r")
+	return len(t) > 0 && !(t[0] == '#' && (len(t) == 1 || t[1] == ' '))
 }

@@ -2,7 +2,6 @@ package grammar
 
 import (
 	"bytes"
-	"strconv"
 
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
@@ -145,7 +144,7 @@ func (s *scanner) groupHeader() {
 		case "edges_removed", "edges_added":
 			section = gsDeltaEdges
 		default:
-			fail(3, lexer.MalformedDelta, "unknown delta section "+strconv.Quote(name))
+			fail(3, lexer.MalformedDelta, "unknown delta section "+Excerpt(name))
 			return
 		}
 	} else {
@@ -153,7 +152,7 @@ func (s *scanner) groupHeader() {
 		case "edges":
 			section = gsEdges
 		case "removed", "added", "edges_removed", "edges_added":
-			fail(3, lexer.MalformedDelta, "delta section "+strconv.Quote(name)+" in a payload without delta=true")
+			fail(3, lexer.MalformedDelta, "delta section "+Excerpt(name)+" in a payload without delta=true")
 			return
 		}
 	}
@@ -228,12 +227,12 @@ func (s *scanner) nodeLine(added bool) {
 		}
 	}
 	if !isBareKey(fs[0].text) {
-		s.diagAt(fs[0].start, lexer.InvalidNodeLine, "kind "+strconv.Quote(fs[0].text)+" is not a bare key")
+		s.diagAt(fs[0].start, lexer.InvalidNodeLine, "kind "+Excerpt(fs[0].text)+" is not a bare key")
 		s.bad()
 		return
 	}
 	if !validScore(fs[2].text) {
-		s.diagAt(fs[2].start, lexer.InvalidScore, "score "+strconv.Quote(fs[2].text)+" does not match [-]DIGITS.2DIGIT")
+		s.diagAt(fs[2].start, lexer.InvalidScore, "score "+Excerpt(fs[2].text)+" does not match [-]DIGITS.2DIGIT")
 		s.bad()
 		return
 	}
@@ -290,7 +289,7 @@ func (s *scanner) edgeLine() {
 	s.emit(TokEdgeType, fs[1].text, fs[1].start)
 	if len(fs) == 3 {
 		if st := fs[2].text; st != "added" && st != "removed" {
-			s.diagAt(fs[2].start, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+strconv.Quote(st))
+			s.diagAt(fs[2].start, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+Excerpt(st))
 		}
 		s.emit(TokStatus, fs[2].text, fs[2].start)
 	}

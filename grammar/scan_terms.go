@@ -644,6 +644,10 @@ func int64Field(k string) bool {
 	return k == "symbols" || k == "edges" || k == "budget" || k == "tokens"
 }
 
+// OutOfInt64 reports whether v is an integer literal outside int64 (the
+// scanner reports such header and summary values as out_of_range).
+func OutOfInt64(v string) bool { return outOfInt64(v) }
+
 // outOfInt64 reports whether v is an integer literal (optionally negative)
 // outside the int64 range.
 func outOfInt64(v string) bool {
