@@ -147,11 +147,11 @@ type rowsReader struct {
 	row      int
 	buf      []byte
 	sampled  int64
-	peakHeap uint64 // the most heap in use seen at a sample (every 256 KB)
+	peakHeap uint64 // the most heap in use seen at a sample (every 64 KB)
 }
 
 func (r *rowsReader) Read(p []byte) (int, error) {
-	if r.n-r.sampled >= 256<<10 {
+	if r.n-r.sampled >= 64<<10 {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		r.peakHeap = max(r.peakHeap, ms.HeapInuse)
@@ -162,19 +162,21 @@ func (r *rowsReader) Read(p []byte) (int, error) {
 		if r.n == 0 {
 			line = []byte("GCF profile=generic\n")
 		}
-		if r.row%100000 == 0 {
-			line = append(line, "## t"+strconv.Itoa(r.row/100000)+" [100000]{id,name,dept,ok}\n"...)
+		if r.row%1000 == 0 {
+			line = append(line, "## t"+strconv.Itoa(r.row/1000)+" [1000]{id,name,dept,ok}\n"...)
 		}
-		line = strconv.AppendInt(line, int64(r.row%100000), 10)
+		line = strconv.AppendInt(line, int64(r.row%1000), 10)
 		line = append(line, "|Person with a name|Engineering|true\n"...)
 		r.buf = append(r.buf, line...)
 		r.n += int64(len(line))
 		r.row++
 		if r.n >= r.size {
 			// Finish the table: its count is exact.
-			for ; r.row%100000 != 0; r.row++ {
-				line = strconv.AppendInt(line[:0], int64(r.row%100000), 10)
-				r.buf = append(r.buf, append(line, "|x|y|true\n"...)...)
+			for ; r.row%1000 != 0; r.row++ {
+				line = strconv.AppendInt(line[:0], int64(r.row%1000), 10)
+				line = append(line, "|x|y|true\n"...)
+				r.buf = append(r.buf, line...)
+				r.n += int64(len(line))
 			}
 		}
 	}
