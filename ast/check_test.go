@@ -3,6 +3,7 @@ package ast_test
 import (
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -208,6 +209,8 @@ func TestCheckMemoryFlat(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return float64(after.TotalAlloc-before.TotalAlloc) / float64(r.n), r.peakHeap
 	}
+	// Collect often, so that the heap in use is close to the live heap.
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	ast.Check(&rowsReader{size: 1}, stream.Limits{}) // build the parsers first
 	small, peakSmall := measure(200 << 10)
 	big, peakBig := measure(2 << 20)
@@ -215,7 +218,7 @@ func TestCheckMemoryFlat(t *testing.T) {
 	if big > small*1.25 {
 		t.Errorf("allocation per byte grows with input: %.0f -> %.0f", small, big)
 	}
-	if peakBig > peakSmall+4<<20 {
+	if peakBig > peakSmall+3<<19 { // 1.5 MB: less than the 2 MB input itself
 		t.Errorf("heap grows with input: %d KB -> %d KB", peakSmall>>10, peakBig>>10)
 	}
 }
