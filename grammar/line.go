@@ -109,6 +109,7 @@ type BadAnyLine struct {
 // make up the bulk of a payload) a run of consecutive lines of that form
 // at once, which spares participle's per-parse setup.
 type production struct {
+	id   byte // distinct per production, for the memo's shapes
 	one  func(*plexer.PeekingLexer) error
 	many func(*plexer.PeekingLexer) error // nil: lines are parsed one by one
 }
@@ -183,6 +184,19 @@ func productionFor(t plexer.Token) *production {
 			".":   child,
 			"=":   single[RootScalar](),
 		}
+		var id byte
+		number := func(p *production) {
+			if p.id == 0 {
+				id++
+				p.id = id
+			}
+		}
+		for _, p := range tokProds {
+			number(p)
+		}
+		for _, p := range punctProds {
+			number(p)
+		}
 	})
 	if t.Type == TokPunct {
 		return punctProds[t.Value]
@@ -214,13 +228,25 @@ type Checker struct {
 	pending []plexer.Token // lines of one batched production, each ending with NL
 	prod    *production
 	lines   int
+
+	memo *memo // participle's verdicts by line shape (memo.go); nil: every line is parsed
 }
 
 // NewChecker returns a Checker with the given limits (zero fields take the
 // defaults of package stream; MaxBytes is the caller's to enforce) that
 // passes every problem to report.
 func NewChecker(limits stream.Limits, report func(Diagnostic)) *Checker {
-	return &Checker{s: newScanner(limits), report: report}
+	return newChecker(limits, report, true)
+}
+
+// newChecker is NewChecker with the memo of line shapes on or off (the
+// tests compare the two).
+func newChecker(limits stream.Limits, report func(Diagnostic), memoize bool) *Checker {
+	c := &Checker{s: newScanner(limits), report: report}
+	if memoize {
+		c.memo = newMemo()
+	}
+	return c
 }
 
 // Line checks the line that starts at input offset off and is n bytes long
@@ -278,6 +304,10 @@ func (c *Checker) queue(line []plexer.Token) {
 		c.report(Diagnostic{Pos: line[0].Pos, Category: lexer.InvalidLine, Msg: "grammar: no line begins with " + TokenName(line[0].Type)})
 		return
 	}
+	if c.memo != nil {
+		c.check(prod, line)
+		return
+	}
 	if prod != c.prod || prod.many == nil {
 		c.runPending()
 	}
@@ -317,15 +347,39 @@ func (c *Checker) runPending() {
 	}
 }
 
+// check parses one line with its production, or takes participle's
+// verdict from the memo when a line of the same shape was parsed before.
+func (c *Checker) check(prod *production, line []plexer.Token) {
+	m := c.memo
+	if !m.shape(prod, line) {
+		c.parse(prod.one, line)
+		return
+	}
+	if v, ok := m.shapes[string(m.key)]; ok {
+		m.hits++
+		c.fail(line, v.replay(line))
+		return
+	}
+	err := c.try(prod.one, line)
+	m.store(line, err)
+	c.fail(line, err)
+}
+
 // parse parses tokens with parse and reports a failure.
 func (c *Checker) parse(parse func(*plexer.PeekingLexer) error, toks []plexer.Token) {
-	if err := c.try(parse, toks); err != nil {
-		pos := toks[0].Pos
-		if pe, ok := err.(participle.Error); ok {
-			pos = pe.Position()
-		}
-		c.report(Diagnostic{Pos: pos, Category: lexer.InvalidLine, Msg: "grammar: " + err.Error()})
+	c.fail(toks, c.try(parse, toks))
+}
+
+// fail reports err, participle's verdict on toks, unless it is nil.
+func (c *Checker) fail(toks []plexer.Token, err error) {
+	if err == nil {
+		return
 	}
+	pos := toks[0].Pos
+	if pe, ok := err.(participle.Error); ok {
+		pos = pe.Position()
+	}
+	c.report(Diagnostic{Pos: pos, Category: lexer.InvalidLine, Msg: "grammar: " + err.Error()})
 }
 
 func (c *Checker) try(parse func(*plexer.PeekingLexer) error, toks []plexer.Token) error {
