@@ -1,6 +1,7 @@
 package ast_test
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -123,5 +124,23 @@ func BenchmarkValidate(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkCheck measures the streaming validator (ast.Check) on the
+// payloads of BenchmarkValidate.
+func BenchmarkCheck(b *testing.B) {
+	for _, profile := range []string{"generic", "graph"} {
+		b.Run(profile+"/1MB", func(b *testing.B) {
+			data := payload(b, profile, 1)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if errs := ast.Check(bytes.NewReader(data), stream.Limits{}); len(errs) > 0 {
+					b.Fatal(errs)
+				}
+			}
+		})
 	}
 }

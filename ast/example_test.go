@@ -23,9 +23,9 @@ func ExampleParse() {
 	fmt.Println(errs.Error())
 	// Output:
 	// 3:1: duplicate_key: duplicate key "name"
-	// 4:12: duplicate_field_name: duplicate field name "id"
+	// 4:16: duplicate_field_name: duplicate field name "id"
 	// 6:1: row_width_mismatch: row has 1 values but the header declares 2 fields
-	// 7:1: count_mismatch: declared 3 rows but found 2
+	// 6:1: count_mismatch: declared 3 rows but found 2
 	// 3:1: duplicate_key: duplicate key "name" (and 3 more errors)
 }
 

@@ -85,7 +85,7 @@ func (v *validator) header(f *File) bool {
 		v.add(h.Pos, lexer.MissingProfile, "profile= must be the first header field")
 	}
 	if profile.Value != "generic" && profile.Value != "graph" {
-		v.add(h.Pos, lexer.UnknownProfile, "unknown profile "+strconv.Quote(profile.Value))
+		v.add(right(profile.Pos, len("profile=")), lexer.UnknownProfile, "unknown profile "+grammar.Excerpt(profile.Value))
 		return false
 	}
 	return true
@@ -106,7 +106,7 @@ func (v *validator) object(o *Object) {
 	for _, m := range o.Members {
 		if m.Key != nil {
 			if keys[m.Key.Text] {
-				v.add(m.Key.Pos, lexer.DuplicateKey, "duplicate key "+strconv.Quote(m.Key.Text))
+				v.add(m.Key.Pos, lexer.DuplicateKey, "duplicate key "+grammar.Excerpt(m.Key.Text))
 			}
 			keys[m.Key.Text] = true
 		}
@@ -125,8 +125,12 @@ func (v *validator) fieldDecl(a *Array) {
 	for i, n := range a.Fields {
 		names[i] = n.Text
 	}
-	if cat, msg := grammar.DeclProblem(names, a.Form == Keyed, v.maxFields); cat != "" {
-		v.add(a.DeclPos, cat, msg)
+	if cat, msg, at := grammar.DeclProblem(names, a.Form == Keyed, v.maxFields); cat != "" {
+		p := a.DeclPos
+		if at >= 0 {
+			p = a.Fields[at].Pos
+		}
+		v.add(p, cat, msg)
 		return
 	}
 	if a.Form == Keyed && len(a.Fields) < 2 {
@@ -210,8 +214,8 @@ func (v *validator) table(a *Array) {
 			markers[j] = markBare
 			if c.Schema != nil {
 				markers[j] = markSchema
-				if msg := dupName(c.Schema); msg != "" {
-					v.add(c.Pos, lexer.DuplicateFieldName, msg+" in inline schema")
+				if msg, at := dupName(c.Schema); msg != "" {
+					v.add(c.Schema[at].Pos, lexer.DuplicateFieldName, msg+" in inline schema")
 				} else if len(c.Schema) > v.maxFields {
 					v.add(c.Pos, lexer.TooManyFields, "inline schema exceeds the field limit")
 				}
@@ -228,7 +232,7 @@ func (v *validator) table(a *Array) {
 				v.add(k.Pos, lexer.InvalidLine, "a keyed-map member key cannot be null")
 			default:
 				if memberKeys[k.Scalar.Text] {
-					v.add(k.Pos, lexer.DuplicateKey, "duplicate member key "+strconv.Quote(k.Scalar.Text))
+					v.add(k.Pos, lexer.DuplicateKey, "duplicate member key "+grammar.Excerpt(k.Scalar.Text))
 				}
 				memberKeys[k.Scalar.Text] = true
 			}
@@ -255,7 +259,7 @@ func (v *validator) table(a *Array) {
 				}
 				matched[j] = true
 				if len(at.Inline) != len(inline[j]) {
-					v.add(at.Pos, lexer.InlineWidthMismatch, "inline body for field "+strconv.Quote(a.Fields[j].Text)+" has "+
+					v.add(at.Pos, lexer.InlineWidthMismatch, "inline body for field "+grammar.Excerpt(a.Fields[j].Text)+" has "+
 						strconv.Itoa(len(at.Inline))+" values but its schema declares "+strconv.Itoa(len(inline[j])))
 				}
 				continue
@@ -273,16 +277,16 @@ func (v *validator) table(a *Array) {
 			}
 			switch {
 			case col >= 0 && matched[col]:
-				v.add(at.Pos, lexer.DuplicateAttachment, "field "+strconv.Quote(name)+" already has an attachment in this row")
+				v.add(at.Pos, lexer.DuplicateAttachment, "field "+grammar.Excerpt(name)+" already has an attachment in this row")
 			case col >= 0 && markers[col] != markBare:
-				v.add(at.Pos, lexer.OrphanAttachment, "attachment ."+name+" has no matching bare ^ cell in its row")
+				v.add(at.Pos, lexer.OrphanAttachment, "attachment ."+grammar.Excerpt(name)+" has no matching bare ^ cell in its row")
 			case col >= 0:
 				matched[col] = true
 			case !strings.Contains(name, ">"):
 				// §16.5 orphan attachment: neither a ^ column nor a `>` name.
-				v.add(at.Pos, lexer.OrphanAttachment, "attachment ."+strconv.Quote(name)+" names no column of the row")
+				v.add(at.Pos, lexer.OrphanAttachment, "attachment ."+grammar.Excerpt(name)+" names no column of the row")
 			case extra[name]:
-				v.add(at.Pos, lexer.DuplicateAttachment, "field "+strconv.Quote(name)+" already has an attachment in this row")
+				v.add(at.Pos, lexer.DuplicateAttachment, "field "+grammar.Excerpt(name)+" already has an attachment in this row")
 			default:
 				extra[name] = true
 			}
@@ -313,7 +317,7 @@ func (v *validator) table(a *Array) {
 		}
 		for j, m := range markers {
 			if m != markNone && !matched[j] {
-				v.add(r.End, lexer.MissingAttachment, "field "+strconv.Quote(a.Fields[j].Text)+" of the row on line "+
+				v.add(r.End, lexer.MissingAttachment, "field "+grammar.Excerpt(a.Fields[j].Text)+" of the row on line "+
 					strconv.Itoa(r.Pos.Line)+" is marked ^ but has no attachment")
 				break
 			}
@@ -321,15 +325,16 @@ func (v *validator) table(a *Array) {
 	}
 }
 
-func dupName(names []*Name) string {
+// dupName finds the second occurrence of a name, and its index.
+func dupName(names []*Name) (string, int) {
 	seen := make(map[string]bool, len(names))
-	for _, n := range names {
+	for i, n := range names {
 		if seen[n.Text] {
-			return "duplicate field name " + strconv.Quote(n.Text)
+			return "duplicate field name " + grammar.Excerpt(n.Text), i
 		}
 		seen[n.Text] = true
 	}
-	return ""
+	return "", -1
 }
 
 // summaryFields checks that summary fields are unique and returns the last
@@ -365,8 +370,11 @@ func (v *validator) genericSummary(s *Summary) {
 	if counts != "" {
 		for _, part := range strings.Split(counts, ",") {
 			c, ok := grammar.ParseCount(part)
+			if grammar.OutOfInt64(part) {
+				return // the scanner reported out_of_range
+			}
 			if !ok || c < 0 {
-				v.add(s.Pos, lexer.InvalidSummary, "summary count "+strconv.Quote(part)+" is not a count")
+				v.add(s.Pos, lexer.InvalidSummary, "summary count "+grammar.Excerpt(part)+" is not a count")
 				return
 			}
 			if n < len(v.deferred) {

@@ -3,6 +3,7 @@ package grammar
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
@@ -109,7 +110,6 @@ type Diagnostic struct {
 }
 
 type scanner struct {
-	data   []byte
 	limits stream.Limits
 	toks   []plexer.Token
 	diags  []Diagnostic
@@ -121,6 +121,12 @@ type scanner struct {
 	level   int
 	body    []byte
 	eof     bool
+	size    int // input size, known at the end
+
+	lastLine, lastOff int // the last line with content
+
+	headerDone bool
+	stopped    bool // a fatal header problem: nothing more is scanned
 
 	profile  string
 	session  bool
@@ -152,14 +158,6 @@ func withDefaults(l stream.Limits) stream.Limits {
 	return l
 }
 
-// Scan tokenizes data, returning the tokens (ending with EOF) and the
-// problems found on the way, in input order.
-func Scan(data []byte, limits stream.Limits) ([]plexer.Token, []Diagnostic) {
-	s := &scanner{data: data, limits: withDefaults(limits), skipFrom: -1}
-	s.run()
-	return s.toks, s.diags
-}
-
 // tok builds a token at body index idx of the current line.
 func (s *scanner) tok(typ plexer.TokenType, val string, idx int) plexer.Token {
 	col := s.indent + idx
@@ -172,12 +170,23 @@ func (s *scanner) emit(typ plexer.TokenType, val string, idx int) {
 
 func (s *scanner) emitNL() { s.emit(TokNL, "", len(s.body)) }
 
-// here is the position of the current line's body, or of the end of input.
+// here is where a body that the current line ends (or the end of input)
+// is closed: column 1 of the current line, or at the end of input column 1
+// of the last line that has content (never a line past the end).
 func (s *scanner) here() plexer.Position {
 	if s.eof {
-		return plexer.Position{Offset: len(s.data), Line: s.lineNo + 1, Column: 1}
+		return s.endPos()
 	}
-	return s.tok(0, "", 0).Pos
+	return plexer.Position{Offset: s.lineOff, Line: s.lineNo, Column: 1}
+}
+
+// endPos is the position of the end of input: column 1 of the last line
+// with content, or 1:1.
+func (s *scanner) endPos() plexer.Position {
+	if s.lastLine == 0 {
+		return plexer.Position{Line: 1, Column: 1}
+	}
+	return plexer.Position{Offset: s.lastOff, Line: s.lastLine, Column: 1}
 }
 
 func (s *scanner) diagAt(idx int, cat lexer.Category, msg string) {
@@ -213,100 +222,125 @@ func (s *scanner) bad(keep ...plexer.Token) {
 	s.skipFrom = s.level
 }
 
-func (s *scanner) run() {
-	data := s.data
+// Scan tokenizes data, returning the tokens (ending with EOF) and the
+// problems found on the way, in input order.
+func Scan(data []byte, limits stream.Limits) ([]plexer.Token, []Diagnostic) {
+	s := newScanner(limits)
 	if s.limits.MaxBytes > 0 && int64(len(data)) > s.limits.MaxBytes {
 		s.diags = append(s.diags, Diagnostic{Pos: plexer.Position{Line: 1, Column: 1}, Category: lexer.PayloadTooLarge,
 			Msg: "payload exceeds the total size limit"})
 		s.toks = append(s.toks, plexer.EOFToken(plexer.Position{Line: 1, Column: 1}))
+		return s.toks, s.diags
+	}
+	for off := 0; off < len(data); {
+		end, next := len(data), len(data)
+		if nl := bytes.IndexByte(data[off:], '\n'); nl >= 0 {
+			end, next = off+nl, off+nl+1
+		}
+		s.feed(data[off:end], off, end-off)
+		off = next
+	}
+	s.end(len(data))
+	return s.toks, s.diags
+}
+
+func newScanner(limits stream.Limits) *scanner {
+	return &scanner{limits: withDefaults(limits), skipFrom: -1}
+}
+
+// feed scans one line that starts at input offset off and is n bytes long
+// without its LF; raw holds the line, or (when n exceeds the line limit) as
+// much of it as the caller kept, which is not looked at.
+func (s *scanner) feed(raw []byte, off, n int) {
+	if s.stopped {
 		return
 	}
-	off := 0
-	headerDone := false
-	for off < len(data) {
-		nl := bytes.IndexByte(data[off:], '\n')
-		end := len(data)
-		next := len(data)
-		if nl >= 0 {
-			end = off + nl
-			next = end + 1
-		}
-		s.lineNo++
-		s.lineOff = off
-		raw := data[off:end]
-		off = next
-		s.indent, s.level, s.body = 0, 0, raw
-		if len(raw) > s.limits.MaxLineBytes {
-			s.diagAt(s.limits.MaxLineBytes, lexer.LineTooLong, "line exceeds the line-length limit")
-			if !headerDone {
-				s.finish()
-				return
-			}
-			continue
-		}
-		if n := len(raw); n > 0 && raw[n-1] == '\r' {
-			raw = raw[:n-1]
-			s.body = raw
-		}
-		if i, cat := checkUTF8(raw); i >= 0 {
-			msg := "malformed UTF-8 byte sequence"
-			if cat == lexer.InvalidSurrogate {
-				msg = "literal UTF-16 surrogate code point"
-			}
-			s.diagAt(i, cat, msg)
-			if !headerDone {
-				s.finish()
-				return
-			}
-			continue
-		}
-		if !headerDone {
-			// §3: the first line is the header; nothing may precede it.
-			if !s.header(raw) {
-				s.finish()
-				return
-			}
-			headerDone = true
-			continue
-		}
-		// §4.1 indentation: spaces only, two per level; blank and comment lines carry no structure.
-		n := 0
-		for n < len(raw) && raw[n] == ' ' {
-			n++
-		}
-		if n < len(raw) && raw[n] == '\t' {
-			if len(bytes.Trim(raw[n:], " \t")) == 0 {
-				continue // whitespace-only line
-			}
-			s.diagAt(n, lexer.TabIndentation, "tab character in indentation")
-			continue
-		}
-		body := raw[n:]
-		if len(body) == 0 {
-			continue // §4.2: blank lines after the header are ignored
-		}
-		if body[0] == '#' && (len(body) == 1 || body[1] == ' ') {
-			continue // §11: comment line
-		}
-		if n%2 != 0 {
-			s.diagAt(n, lexer.InvalidIndent, "indentation must be a multiple of two spaces")
-			continue
-		}
-		s.indent, s.level, s.body = n, n/2, body
-		if s.skipFrom >= 0 {
-			if s.level > s.skipFrom {
-				continue
-			}
-			s.skipFrom = -1
-		}
-		if s.skipAll && !(s.level == 0 && bytes.HasPrefix(body, []byte("##!"))) {
-			continue
-		}
-		s.skipAll = false
-		s.line()
+	s.lineNo++
+	s.lineOff = off
+	s.indent, s.level, s.body = 0, 0, raw
+	if n > s.limits.MaxLineBytes || hasContent(raw) {
+		s.lastLine, s.lastOff = s.lineNo, off
 	}
-	if !headerDone {
-		s.diags = append(s.diags, Diagnostic{Pos: plexer.Position{Line: s.lineNo + 1, Column: 1, Offset: len(data)},
+	if n > s.limits.MaxLineBytes {
+		s.body = nil
+		s.diagAt(s.limits.MaxLineBytes, lexer.LineTooLong, "line exceeds the line-length limit of "+strconv.Itoa(s.limits.MaxLineBytes)+" bytes")
+		if !s.headerDone {
+			s.stopped = true
+		}
+		return
+	}
+	if n := len(raw); n > 0 && raw[n-1] == '\r' {
+		raw = raw[:n-1]
+		s.body = raw
+	}
+	if i, cat := checkUTF8(raw); i >= 0 {
+		msg := "malformed UTF-8 byte sequence"
+		if cat == lexer.InvalidSurrogate {
+			msg = "literal UTF-16 surrogate code point"
+		}
+		s.diagAt(i, cat, msg)
+		if !s.headerDone {
+			s.stopped = true
+		}
+		return
+	}
+	if !s.headerDone {
+		// §3: the first line is the header; nothing may precede it.
+		if !s.header(raw) {
+			s.stopped = true
+			return
+		}
+		s.headerDone = true
+		return
+	}
+	// §4.1 indentation: spaces only, two per level; blank and comment lines carry no structure.
+	i := 0
+	for i < len(raw) && raw[i] == ' ' {
+		i++
+	}
+	if i < len(raw) && raw[i] == '\t' {
+		if len(bytes.Trim(raw[i:], " \t")) == 0 {
+			return // whitespace-only line
+		}
+		s.diagAt(i, lexer.TabIndentation, "tab character in indentation")
+		return
+	}
+	body := raw[i:]
+	if len(body) == 0 {
+		return // §4.2: blank lines after the header are ignored
+	}
+	if body[0] == '#' && (len(body) == 1 || body[1] == ' ') {
+		return // §11: comment line
+	}
+	if i%2 != 0 {
+		s.diagAt(i, lexer.InvalidIndent, "indentation must be a multiple of two spaces")
+		return
+	}
+	s.indent, s.level, s.body = i, i/2, body
+	if s.skipFrom >= 0 {
+		if s.level > s.skipFrom {
+			return
+		}
+		s.skipFrom = -1
+	}
+	if s.skipAll && !(s.level == 0 && bytes.HasPrefix(body, []byte("##!"))) {
+		return
+	}
+	s.skipAll = false
+	s.line()
+}
+
+// end finishes the scan of an input of size bytes: it closes every open
+// body and appends the EOF token.
+func (s *scanner) end(size int) {
+	s.size = size
+	if s.stopped {
+		s.eof = true
+		s.finishEOF()
+		return
+	}
+	if !s.headerDone {
+		s.diags = append(s.diags, Diagnostic{Pos: plexer.Position{Line: s.lineNo + 1, Column: 1, Offset: size},
 			Category: lexer.MissingHeader, Msg: "empty input: the first line must be a GCF header"})
 		s.finishEOF()
 		return
@@ -317,20 +351,18 @@ func (s *scanner) run() {
 	s.finishEOF()
 }
 
-// finish ends the token stream after a fatal header problem.
-func (s *scanner) finish() {
-	s.eof = true
-	s.finishEOF()
-}
-
 func (s *scanner) finishEOF() {
-	s.toks = append(s.toks, plexer.EOFToken(plexer.Position{Offset: len(s.data), Line: s.lineNo + 1, Column: 1}))
+	s.toks = append(s.toks, plexer.EOFToken(s.endPos()))
 }
 
 // header scans header = "GCF" SP "profile=" profile *( SP header-pair ) (§3,
 // §4). It reports false when the body cannot be lexed (no GCF, no usable
 // profile). Pairs are separated by runs of spaces.
 func (s *scanner) header(line []byte) bool {
+	if bytes.HasPrefix(line, []byte("\xEF\xBB\xBF")) {
+		s.diagAt(0, lexer.MissingHeader, "input starts with a UTF-8 byte order mark (EF BB BF); GCF payloads have none, remove it")
+		return false
+	}
 	if !bytes.HasPrefix(line, []byte("GCF")) || (len(line) > 3 && line[3] != ' ') {
 		s.diagAt(0, lexer.MissingHeader, "the first line must begin with GCF")
 		return false
@@ -352,11 +384,14 @@ func (s *scanner) header(line []byte) bool {
 		pair := line[pos:end]
 		eq := bytes.IndexByte(pair, '=')
 		if eq <= 0 || eq == len(pair)-1 || !isBareKey(string(pair[:eq])) {
-			s.diagAt(pos, lexer.MalformedHeaderField, "header field "+strconv.Quote(string(pair))+" is not key=value")
+			s.diagAt(pos, lexer.MalformedHeaderField, "header field "+Excerpt(string(pair))+" is not key=value")
 			pos = end
 			continue
 		}
 		k, v := string(pair[:eq]), string(pair[eq+1:])
+		if int64Field(k) && outOfInt64(v) {
+			s.diagAt(pos+eq+1, lexer.OutOfRange, "header field "+k+"="+Excerpt(v)+" is outside the int64 range")
+		}
 		s.emit(TokHeaderKey, k, pos)
 		s.emit(TokPunct, "=", pos+eq)
 		s.emit(TokHeaderValue, v, pos+eq+1)
@@ -784,8 +819,12 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 		if end != len(b) {
 			// The declaration is checked before the rest of the line, and
 			// the rest of the line is lost with it: report both.
-			if cat, msg := DeclProblem(names, keyed, s.limits.MaxFields); cat != "" {
-				s.diagAt(p, cat, msg)
+			if cat, msg, at := DeclProblem(names, keyed, s.limits.MaxFields); cat != "" {
+				idx := p
+				if at >= 0 {
+					idx = decl[1+2*at].Pos.Column - 1 - s.indent
+				}
+				s.diagAt(idx, cat, msg)
 			}
 			s.diagAt(end, lexer.InvalidLine, "unexpected text after the field declaration")
 			s.bad(keep...)
@@ -1129,13 +1168,46 @@ func (s *scanner) summary() {
 		pair := b[pos:end]
 		eq := bytes.IndexByte(pair, '=')
 		if eq <= 0 || !isBareKey(string(pair[:eq])) {
-			s.diagAt(pos, lexer.InvalidSummary, "summary field "+strconv.Quote(string(pair))+" is not key=value")
+			s.diagAt(pos, lexer.InvalidSummary, "summary field "+Excerpt(string(pair))+" is not key=value")
 		} else {
-			s.emit(TokHeaderKey, string(pair[:eq]), pos)
+			k, v := string(pair[:eq]), string(pair[eq+1:])
+			s.summaryRange(k, v, pos+eq+1)
+			s.emit(TokHeaderKey, k, pos)
 			s.emit(TokPunct, "=", pos+eq)
-			s.emit(TokHeaderValue, string(pair[eq+1:]), pos+eq+1)
+			s.emit(TokHeaderValue, v, pos+eq+1)
 		}
 		pos = end
 	}
 	s.emitNL()
+}
+
+// summaryRange reports summary numbers outside int64: the count fields, and
+// each item of counts= (positional N, or labeled name:N), at its column.
+func (s *scanner) summaryRange(k, v string, idx int) {
+	if int64Field(k) && outOfInt64(v) {
+		s.diagAt(idx, lexer.OutOfRange, "summary field "+k+"="+Excerpt(v)+" is outside the int64 range")
+		return
+	}
+	if k != "counts" {
+		return
+	}
+	for _, item := range strings.Split(v, ",") {
+		n := item
+		at := idx
+		if c := strings.LastIndexByte(item, ':'); c >= 0 {
+			n, at = item[c+1:], idx+c+1
+		}
+		if outOfInt64(n) {
+			s.diagAt(at, lexer.OutOfRange, "summary count "+Excerpt(n)+" is outside the int64 range")
+			return
+		}
+		idx += len(item) + 1
+	}
+}
+
+// hasContent reports whether a line is neither blank nor a comment (§4.2, §11).
+func hasContent(raw []byte) bool {
+	t := bytes.TrimLeft(raw, " \t")
+	t = bytes.TrimRight(t, " \t\r")
+	return len(t) > 0 && !(t[0] == '#' && (len(t) == 1 || t[1] == ' '))
 }

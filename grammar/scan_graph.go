@@ -2,7 +2,6 @@ package grammar
 
 import (
 	"bytes"
-	"strconv"
 
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
@@ -20,18 +19,19 @@ type gfield struct {
 	start int
 }
 
-// fields splits b[from:] on runs of spaces and tabs. ok is false when there
-// are more than max fields.
+// fields splits b[from:] on runs of ASCII spaces (§2.4; a tab is not a
+// separator but a bad character of its field). ok is false when there are
+// more than max fields.
 func fields(b []byte, from, max int) (out []gfield, ok bool) {
 	for i := from; ; {
-		for i < len(b) && isSpace(b[i]) {
+		for i < len(b) && b[i] == ' ' {
 			i++
 		}
 		if i >= len(b) {
 			return out, true
 		}
 		j := i
-		for j < len(b) && !isSpace(b[j]) {
+		for j < len(b) && b[j] != ' ' {
 			j++
 		}
 		if len(out) == max {
@@ -144,7 +144,7 @@ func (s *scanner) groupHeader() {
 		case "edges_removed", "edges_added":
 			section = gsDeltaEdges
 		default:
-			fail(3, lexer.MalformedDelta, "unknown delta section "+strconv.Quote(name))
+			fail(3, lexer.MalformedDelta, "unknown delta section "+Excerpt(name))
 			return
 		}
 	} else {
@@ -152,7 +152,7 @@ func (s *scanner) groupHeader() {
 		case "edges":
 			section = gsEdges
 		case "removed", "added", "edges_removed", "edges_added":
-			fail(3, lexer.MalformedDelta, "delta section "+strconv.Quote(name)+" in a payload without delta=true")
+			fail(3, lexer.MalformedDelta, "delta section "+Excerpt(name)+" in a payload without delta=true")
 			return
 		}
 	}
@@ -178,7 +178,7 @@ func (s *scanner) nodeLine(added bool) {
 		return
 	}
 	end := 1
-	for end < len(b) && !isSpace(b[end]) {
+	for end < len(b) && b[end] != ' ' {
 		end++
 	}
 	if _, ok := parseID(string(b[1:end])); !ok {
@@ -187,7 +187,7 @@ func (s *scanner) nodeLine(added bool) {
 		return
 	}
 	rest := end
-	for rest < len(b) && isSpace(b[rest]) {
+	for rest < len(b) && b[rest] == ' ' {
 		rest++
 	}
 	idTyp := TokNodeID
@@ -216,19 +216,23 @@ func (s *scanner) nodeLine(added bool) {
 		return
 	}
 	for _, f := range fs {
-		if !printable(f.text) {
-			s.diagAt(f.start, lexer.InvalidNodeLine, "node fields are printable non-space ASCII")
+		if i := badNameChar(f.text); i >= 0 {
+			cat := lexer.InvalidNodeLine
+			if added {
+				cat = lexer.MalformedDelta
+			}
+			s.diagAt(f.start+i, cat, "node fields hold no whitespace or control characters")
 			s.bad()
 			return
 		}
 	}
 	if !isBareKey(fs[0].text) {
-		s.diagAt(fs[0].start, lexer.InvalidNodeLine, "kind "+strconv.Quote(fs[0].text)+" is not a bare key")
+		s.diagAt(fs[0].start, lexer.InvalidNodeLine, "kind "+Excerpt(fs[0].text)+" is not a bare key")
 		s.bad()
 		return
 	}
 	if !validScore(fs[2].text) {
-		s.diagAt(fs[2].start, lexer.InvalidScore, "score "+strconv.Quote(fs[2].text)+" does not match [-]DIGITS.2DIGIT")
+		s.diagAt(fs[2].start, lexer.InvalidScore, "score "+Excerpt(fs[2].text)+" does not match [-]DIGITS.2DIGIT")
 		s.bad()
 		return
 	}
@@ -279,13 +283,13 @@ func (s *scanner) edgeLine() {
 	s.emit(TokEdgeSource, ref[lt+1:], lt+1)
 	// The type and status are checked after the references (Validate), as
 	// they do not change the shape of the line.
-	if !printable(fs[1].text) {
-		s.diagAt(fs[1].start, lexer.InvalidEdgeSyntax, "edge type is printable non-space ASCII")
+	if i := badNameChar(fs[1].text); i >= 0 {
+		s.diagAt(fs[1].start+i, lexer.InvalidEdgeSyntax, "an edge type holds no whitespace or control characters")
 	}
 	s.emit(TokEdgeType, fs[1].text, fs[1].start)
 	if len(fs) == 3 {
 		if st := fs[2].text; st != "added" && st != "removed" {
-			s.diagAt(fs[2].start, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+strconv.Quote(st))
+			s.diagAt(fs[2].start, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+Excerpt(st))
 		}
 		s.emit(TokStatus, fs[2].text, fs[2].start)
 	}

@@ -1,8 +1,10 @@
 package grammar
 
 import (
+	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	plexer "github.com/alecthomas/participle/v2/lexer"
@@ -103,7 +105,7 @@ func quoted(b []byte, pos int) (string, int, *perr) {
 			return sb.String(), i + 1, nil
 		case c < 0x20:
 			// unescaped excludes %x00-1F.
-			return "", recoverQuote(b, i), newErr(i, lexer.InvalidLine, "control character in a quoted string must be escaped")
+			return "", recoverQuote(b, i), newErr(i, lexer.InvalidEscape, "raw control character "+hexByte(c)+" in a quoted string must be escaped")
 		case c != '\\':
 			sb.WriteByte(c)
 			i++
@@ -339,6 +341,9 @@ func (s *scanner) scanScalar(b []byte, pos int, delim byte) (scalar, int, *perr)
 		return scalar{typ: TokBare, val: t, start: start}, end, newErr(start, lexer.InvalidAttachmentMarker, "malformed inline schema declaration")
 	}
 	sc := scalar{typ: TokBare, val: t, start: start}
+	if i, c := controlChar(t); i >= 0 {
+		return sc, end, newErr(start+i, lexer.InvalidEscape, "raw control character "+c+" in a bare value; quote the value and escape it")
+	}
 	switch {
 	case t == "-":
 		sc.typ = TokNull
@@ -352,7 +357,14 @@ func (s *scanner) scanScalar(b []byte, pos int, delim byte) (scalar, int, *perr)
 		if isNum, isInt := numberShape(t); isNum {
 			sc.typ = TokNumber
 			if isInt && !inInt64(t) {
-				return sc, end, newErr(start, lexer.OutOfRange, "integer "+t+" is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a quoted string")
+				return sc, end, newErr(start, lexer.OutOfRange, "integer "+Excerpt(t)+" is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a quoted string")
+			}
+			if !isInt {
+				// §2.3.2: a non-integer number is the nearest binary64;
+				// overflow has none, underflow rounds to zero (not an error).
+				if f, _ := strconv.ParseFloat(t, 64); math.IsInf(f, 0) {
+					return sc, end, newErr(start, lexer.OutOfRange, "number "+Excerpt(t)+" overflows binary64")
+				}
 			}
 		}
 	}
@@ -500,18 +512,26 @@ func BracketCount(tok string) int64 {
 	return v
 }
 
-// printable reports whether t is 1*( %x21-7E ).
-func printable(t string) bool {
+// badNameChar returns the index of the first code point of t that a graph
+// name (qualified name, provenance, edge type) may not hold, or -1. A name
+// is one or more Unicode scalar values other than whitespace (Unicode
+// White_Space) and controls (C0, DEL, C1). The ABNF of §4 says %x21-7E, but
+// the official fixture graph-decode/004_grapheme_extending_scalar_fields
+// and the reference SDKs accept any other code point, and so do we. An
+// empty name is bad at 0.
+func badNameChar(t string) int {
 	if t == "" {
-		return false
+		return 0
 	}
-	for i := 0; i < len(t); i++ {
-		if t[i] < 0x21 || t[i] > 0x7E {
-			return false
+	for i, r := range t {
+		if r <= 0x20 || (r >= 0x7F && r <= 0x9F) || unicode.Is(unicode.White_Space, r) {
+			return i
 		}
 	}
-	return true
+	return -1
 }
+
+func printable(t string) bool { return badNameChar(t) < 0 }
 
 // validScore reports whether t matches score = [ "-" ] 1*DIGIT "." 2DIGIT (§4).
 func validScore(t string) bool {
@@ -533,35 +553,38 @@ func validScore(t string) bool {
 // at most maxFields names, no name twice, and no column whose key collides
 // with a `>` path column (for a keyed map the key-column label is exempt).
 // It returns the category and message of the first problem, or "".
-func DeclProblem(names []string, keyed bool, maxFields int) (lexer.Category, string) {
+func DeclProblem(names []string, keyed bool, maxFields int) (cat lexer.Category, msg string, at int) {
 	if len(names) > maxFields {
-		return lexer.TooManyFields, "field declaration exceeds the limit of " + strconv.Itoa(maxFields) + " fields"
+		return lexer.TooManyFields, "field declaration exceeds the limit of " + strconv.Itoa(maxFields) + " fields", -1
 	}
-	seen := make(map[string]bool, len(names))
-	for _, n := range names {
-		if seen[n] {
-			return lexer.DuplicateFieldName, "duplicate field name " + strconv.Quote(n)
+	seen := make(map[string]int, len(names))
+	for i, n := range names {
+		if _, dup := seen[n]; dup {
+			return lexer.DuplicateFieldName, "duplicate field name " + Excerpt(n), i
 		}
-		seen[n] = true
+		seen[n] = i
 	}
+	first := 0
 	if keyed && len(names) > 0 {
-		names = names[1:]
-		seen = make(map[string]bool, len(names))
-		for _, n := range names {
-			seen[n] = true
-		}
+		first = 1
+		delete(seen, names[0]) // the key column is not a field of the members
 	}
-	for _, n := range names {
+	for j := first; j < len(names); j++ {
+		n := names[j]
 		if !isPath(n) {
 			continue
 		}
 		for i := 0; i < len(n); i++ {
-			if n[i] == '>' && seen[n[:i]] {
-				return lexer.DuplicateKey, "field " + strconv.Quote(n[:i]) + " collides with the path column " + strconv.Quote(n)
+			if n[i] != '>' {
+				continue
+			}
+			if k, ok := seen[n[:i]]; ok && k >= first {
+				// The later of the two is the duplicate.
+				return lexer.DuplicateKey, "field " + Excerpt(n[:i]) + " collides with the path column " + Excerpt(n), max(j, k)
 			}
 		}
 	}
-	return "", ""
+	return "", "", -1
 }
 
 // isPath reports whether a field name is a `>` path column (§7.4.6.2): it
@@ -576,4 +599,70 @@ func isPath(n string) bool {
 		}
 	}
 	return true
+}
+
+// controlChar finds a raw control character that §2 forbids in a bare
+// value: C0 other than TAB (which includes a lone CR) and C1 (U+0080-U+009F,
+// encoded C2 80-C2 9F). It returns its index and a U+ name, or -1.
+func controlChar(t string) (int, string) {
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c < 0x20 && c != '\t' {
+			return i, hexByte(c)
+		}
+		if c == 0xC2 && i+1 < len(t) && t[i+1] >= 0x80 && t[i+1] <= 0x9F {
+			return i, "U+00" + strconv.FormatUint(uint64(t[i+1]), 16)
+		}
+	}
+	return -1, ""
+}
+
+func hexByte(c byte) string {
+	const digits = "0123456789ABCDEF"
+	return "U+00" + string([]byte{digits[c>>4], digits[c&15]})
+}
+
+// maxExcerpt is the most input bytes a message quotes.
+const maxExcerpt = 80
+
+// Excerpt quotes t for a message: at most 80 bytes of it, cut on a UTF-8
+// boundary and marked with "...".
+func Excerpt(t string) string {
+	if len(t) <= maxExcerpt {
+		return strconv.Quote(t)
+	}
+	n := maxExcerpt
+	for n > 0 && !utf8.RuneStart(t[n]) {
+		n--
+	}
+	return strconv.Quote(t[:n]) + "..."
+}
+
+// int64Field reports whether a header or summary field holds a count or
+// size (symbols=, edges=, budget=, tokens=), whose value must fit int64.
+func int64Field(k string) bool {
+	return k == "symbols" || k == "edges" || k == "budget" || k == "tokens"
+}
+
+// OutOfInt64 reports whether v is an integer literal outside int64 (the
+// scanner reports such header and summary values as out_of_range).
+func OutOfInt64(v string) bool { return outOfInt64(v) }
+
+// outOfInt64 reports whether v is an integer literal (optionally negative)
+// outside the int64 range.
+func outOfInt64(v string) bool {
+	d := strings.TrimPrefix(v, "-")
+	if d == "" {
+		return false
+	}
+	for i := 0; i < len(d); i++ {
+		if d[i] < '0' || d[i] > '9' {
+			return false
+		}
+	}
+	d = strings.TrimLeft(d, "0")
+	if v[0] == '-' {
+		return !inInt64("-" + d)
+	}
+	return len(d) > 0 && !inInt64(d)
 }
