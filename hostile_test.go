@@ -241,7 +241,7 @@ func TestHostileErrorPositions(t *testing.T) {
 		{"deficit ended by an indented sibling", "GCF profile=generic\n## s\n  ## t [3]{a}\n  1\n  c=2\n", CountMismatch, 5, 1},
 		{"deficit at EOF: the last line with content", "GCF profile=generic\n## t [3]{a}\n1\n2\n", CountMismatch, 4, 1},
 		{"deficit at EOF after blank lines", "GCF profile=generic\n## t [3]{a}\n1\n2\n\n   \n\n", CountMismatch, 4, 1},
-		{"deficit at EOF after a comment", "GCF profile=generic\n## t [3]{a}\n1\n# note\n\n", CountMismatch, 4, 1},
+		{"deficit at EOF after a comment", "GCF profile=generic\n## t [3]{a}\n1\n# note\n\n", CountMismatch, 3, 1}, // the last line that is neither blank nor a comment
 		{"deficit at EOF without a final newline", "GCF profile=generic\n## t [3]{a}\n1", CountMismatch, 3, 1},
 		{"expanded deficit at EOF", "GCF profile=generic\n## [2]\n@0 =1\n", CountMismatch, 3, 1},
 		// too many: the first surplus line, its first non-space byte.

@@ -275,10 +275,10 @@ func (d *Decoder) load() error {
 		if len(body) == 0 {
 			continue // blank line
 		}
-		d.lastContent, d.lastContentOff = d.lineNo, d.lineOff
 		if body[0] == '#' && (len(body) == 1 || body[1] == ' ') {
 			continue // comment (SPEC §11)
 		}
+		d.lastContent, d.lastContentOff = d.lineNo, d.lineOff
 		if n%2 != 0 {
 			return d.errAt(n+1, lexer.InvalidIndent, "indentation must be a multiple of two spaces")
 		}
@@ -342,8 +342,8 @@ func (d *Decoder) wrap(e *lexer.SyntaxError, base int) error {
 func (d *Decoder) lexErr(e *lexer.SyntaxError) error { return d.wrap(e, 2*d.level) }
 
 // endErr reports an error found where a section ends: at column 1 of the
-// current line, or at the end of input of the last line with content, so
-// that it never names a line past the input.
+// current line, or at the end of input of the last line that is neither
+// blank nor a comment, so that it never names a line past the input.
 func (d *Decoder) endErr(c lexer.Category, msg string) error {
 	if d.atEOF {
 		return &lexer.SyntaxError{Line: d.lastContent, Column: 1, Offset: d.lastContentOff, Category: c, Msg: msg}
@@ -351,8 +351,14 @@ func (d *Decoder) endErr(c lexer.Category, msg string) error {
 	return &lexer.SyntaxError{Line: d.lineNo, Column: 1, Offset: d.lineOff, Category: c, Msg: msg}
 }
 
+// eofErr reports an error found at the end of input: at column 1 of the
+// last line that is neither blank nor a comment (line 1 of an empty input),
+// never past the input.
 func (d *Decoder) eofErr(c lexer.Category, msg string) error {
-	return &lexer.SyntaxError{Line: d.lineNo + 1, Column: 1, Offset: d.lr.offset + int64(d.lr.end), Category: c, Msg: msg}
+	if d.lastContent == 0 {
+		return &lexer.SyntaxError{Line: 1, Column: 1, Category: c, Msg: msg}
+	}
+	return &lexer.SyntaxError{Line: d.lastContent, Column: 1, Offset: d.lastContentOff, Category: c, Msg: msg}
 }
 
 func (d *Decoder) step() error {

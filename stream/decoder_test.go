@@ -179,7 +179,7 @@ func TestErrors(t *testing.T) {
 		{"marker without id", "GCF profile=generic\n## [1]{a}\n^\n.a {}\n", lexer.InvalidItemID, 3, 1},
 		{"orphan attachment", "GCF profile=generic\n## [1]{a}\n@0 1\n.a {}\n", lexer.OrphanAttachment, 4, 1},
 		{"unknown attachment", "GCF profile=generic\n## [1]{a}\n@0 ^\n.b {}\n", lexer.OrphanAttachment, 4, 1},
-		{"missing attachment", "GCF profile=generic\n## [1]{a}\n@0 ^\n", lexer.MissingAttachment, 4, 1},
+		{"missing attachment", "GCF profile=generic\n## [1]{a}\n@0 ^\n", lexer.MissingAttachment, 3, 1}, // at EOF: the last line, never past the input
 		{"missing before next row", "GCF profile=generic\n## [2]{a}\n@0 ^\n@1 ^\n.a {}\n", lexer.MissingAttachment, 4, 1},
 		{"duplicate attachment", "GCF profile=generic\n## [1]{a}\n@0 ^\n.a {}\n.a {}\n", lexer.DuplicateAttachment, 5, 1},
 		{"inline width", "GCF profile=generic\n## [1]{a}\n@0 ^{x,y}\n1\n", lexer.InlineWidthMismatch, 4, 1},

@@ -79,7 +79,7 @@ func TestTruncatedInputIsAnError(t *testing.T) {
 		{"mid-quote", "GCF profile=generic\nt=\"abc", lexer.UnterminatedQuote, 2},
 		{"mid-row", "GCF profile=generic\n## r [2]{a,b}\n1|2\n3", lexer.RowWidthMismatch, 4},
 		{"before the declared count", "GCF profile=generic\n## r [3]{a,b}\n1|2\n3|4\n", lexer.CountMismatch, 4}, // the last line, never past the input
-		{"before an attachment", "GCF profile=generic\n## r [1]{a,b}\n@0 1|^\n", lexer.MissingAttachment, 4},
+		{"before an attachment", "GCF profile=generic\n## r [1]{a,b}\n@0 1|^\n", lexer.MissingAttachment, 3},
 		{"graph before the declared edges", truncGraph[:len(truncGraph)-len("@1<@0 calls\n")], lexer.CountMismatch, 0},
 		{"header only, mid-line", "GCF prof", lexer.MalformedHeaderField, 1},
 	} {
@@ -113,8 +113,8 @@ func TestMissingTrailer(t *testing.T) {
 	}
 	err := walk(NewBytesDecoder([]byte(cut), Limits{RequireSummary: true}))
 	var se *lexer.SyntaxError
-	if !errors.As(err, &se) || se.Category != lexer.UnexpectedEOF || se.Line != 16 {
-		t.Fatalf("RequireSummary: got %v, want unexpected_eof at line 16", err)
+	if !errors.As(err, &se) || se.Category != lexer.UnexpectedEOF || se.Line != 15 {
+		t.Fatalf("RequireSummary: got %v, want unexpected_eof at line 15 (the last line, never past the input)", err)
 	}
 	if err := walk(NewBytesDecoder([]byte(truncGeneric), Limits{RequireSummary: true})); err != nil {
 		t.Fatalf("RequireSummary with the trailer: %v", err)

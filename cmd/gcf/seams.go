@@ -20,10 +20,10 @@ import (
 // Which seams are the real APIs already; tests that need the real
 // behaviour skip, visibly, while their constant is false.
 const (
-	haveEncodeLimits = true  // gcf.EncodeGeneric/gcf.Encode/gcf.NewEncoder honour the limit options
-	haveParseJSON    = true  // gcf.ParseJSON(data, opts...): limits, line:column errors, invalid_utf8
-	haveTranscode    = true  // transcode.ToJSON / transcode.ToNDJSON
-	haveCheck        = false // ast.Check(r, limits): streaming validation
+	haveEncodeLimits = true // gcf.EncodeGeneric/gcf.Encode/gcf.NewEncoder honour the limit options
+	haveParseJSON    = true // gcf.ParseJSON(data, opts...): limits, line:column errors, invalid_utf8
+	haveTranscode    = true // transcode.ToJSON / transcode.ToNDJSON
+	haveCheck        = true // ast.Check(r, limits): streaming validation
 )
 
 // encodeGeneric encodes a generic value, refusing with the limit
@@ -67,20 +67,8 @@ func toNDJSON(w io.Writer, r io.Reader, o transcodeOptions) (transcodeResult, er
 	return transcode.ToNDJSON(w, r, o)
 }
 
-// checkInput validates a payload of either profile with the spec-shaped
-// parser and returns every problem, sorted by position.
-//
-// seam: replaced by ast.Check(r, l) when it lands (streaming, in bounded
-// memory); today it reads the whole payload and calls ast.Parse.
+// checkInput validates a payload of either profile as a stream, in
+// memory bounded by the limits, and returns its problems in order.
 func checkInput(r io.Reader, l stream.Limits) ast.ErrorList {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return ast.ErrorList{{Pos: ast.Pos{Line: 1, Column: 1}, Category: gcf.ReadError, Msg: "reading input: " + err.Error()}}
-	}
-	if l.MaxBytes > 0 && int64(len(data)) > l.MaxBytes {
-		return ast.ErrorList{{Pos: ast.Pos{Line: 1, Column: 1, Offset: int(l.MaxBytes)}, Category: gcf.PayloadTooLarge,
-			Msg: "payload exceeds the total size limit"}}
-	}
-	_, errs := ast.Parse(data, l)
-	return errs
+	return ast.Check(r, l)
 }
