@@ -12,6 +12,10 @@ import (
 	"github.com/gcfkit/gcf/stream"
 )
 
+// smallPayload is the size up to which Check parses the whole payload
+// with Parse, for every context-sensitive diagnostic.
+const smallPayload = 256 << 10
+
 // MaxErrors is how many problems Check lists; past it, one final entry of
 // category TooManyErrors says how many more were found.
 const MaxErrors = 1000
@@ -33,10 +37,26 @@ const TooManyErrors lexer.Category = "too_many_errors"
 // MaxErrors entries plus a final TooManyErrors entry. Past the pull
 // decoder's first error only the grammar's (line-level and structural)
 // problems are found; Parse gives every context-sensitive diagnostic of a
-// small payload. An empty list means the payload is valid. A read error
+// small payload, and Check uses it for payloads of up to 256 KiB. An empty list means the payload is valid. A read error
 // ends the check with a lexer.ReadFailure entry.
 func Check(r io.Reader, limits stream.Limits) ErrorList {
 	var out collector
+	// A small payload gets every diagnostic of the full AST (Parse), which
+	// costs about 100 bytes of memory per input byte: below smallPayload
+	// that stays a few tens of megabytes.
+	head := make([]byte, smallPayload+1)
+	n, err := io.ReadFull(r, head)
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		_, errs := Parse(head[:n], limits)
+		for _, e := range errs {
+			out.add(e)
+		}
+		return out.list()
+	case err != nil:
+		return out.list(&Error{Pos: Pos{Line: 1, Column: 1}, Category: lexer.ReadFailure, Msg: err.Error()})
+	}
+	r = io.MultiReader(bytes.NewReader(head[:n]), r)
 	sp := &splitter{maxLine: limits.MaxLineBytes, maxBytes: limits.MaxBytes}
 	if sp.maxLine <= 0 {
 		sp.maxLine = stream.DefaultMaxLineBytes
@@ -62,8 +82,9 @@ func Check(r io.Reader, limits stream.Limits) ErrorList {
 			break
 		}
 	}
-	if pullErr != nil && pullErr.Category != lexer.PayloadTooLarge {
-		// Let the grammar see the rest of the input.
+	if pullErr != nil && pullErr.Category != lexer.PayloadTooLarge && pullErr.Category != lexer.LineTooLong {
+		// Let the grammar see the rest of the input. (Past a line longer
+		// than the limit, which may run on for gigabytes, nothing is read.)
 		if _, err := io.Copy(io.Discard, tee); err != nil {
 			return out.list(pullErr, &Error{Pos: Pos{Line: sp.lines + 1, Column: 1}, Category: lexer.ReadFailure, Msg: err.Error()})
 		}

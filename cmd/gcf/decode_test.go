@@ -46,9 +46,10 @@ func TestDecodeNDJSONNeverDropsData(t *testing.T) {
 }
 
 // decode and decode -ndjson stop at an error near the start of a huge
-// input instead of reading it whole first.
+// input instead of reading it whole first. (validate reads on, to report
+// every problem; TestValidateStopsAtLongLine covers its hostile case.)
 func TestDecodeStopsEarly(t *testing.T) {
-	for _, args := range [][]string{{"decode", "-ndjson"}, {"decode"}, {"validate"}} {
+	for _, args := range [][]string{{"decode", "-ndjson"}, {"decode"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			switch {
 			case args[0] == "decode" && len(args) == 1 && !haveTranscode:
@@ -83,5 +84,19 @@ func TestDecodeErrorExcerptFromStdin(t *testing.T) {
 		if code != 1 || !strings.HasPrefix(stderr, "<stdin>:17003:") || !strings.Contains(stderr, "\n  2|x|y\n") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
+	}
+}
+
+// validate stops reading at a line longer than the limit: the rest of a
+// 1 GB line is never read, so memory and time stay bounded.
+func TestValidateStopsAtLongLine(t *testing.T) {
+	src := &lazy{head: []byte("GCF profile=generic\nv="), fill: 'x', n: 1 << 30}
+	var errb bytes.Buffer
+	code := run([]string{"validate"}, src, &bytes.Buffer{}, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "<stdin>:2:1048577: line_too_long") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if src.read > 4<<20 {
+		t.Fatalf("read %d bytes to report a line over the 1 MiB limit", src.read)
 	}
 }

@@ -39,9 +39,9 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 bad.gcf:4:3: invalid_missing: ~ (missing) is valid only in tabular row cells
   v=~
     ^
-bad.gcf:5:9: duplicate_field_name: duplicate field name "x"
+bad.gcf:5:12: duplicate_field_name: duplicate field name "x"
   ## t [3]{x,x}
-          ^
+             ^
 bad.gcf:7:1: count_mismatch: declared 3 rows but found 1
   ## u [1]{y}
   ^
