@@ -14,6 +14,15 @@
 //	go run ./bench/scale                 # 1 GB per profile
 //	go run ./bench/scale -size 100MB     # quick run
 //	go run ./bench/scale -heapprofile /tmp/prof   # heap profile per phase
+//	go run ./bench/scale -cli=false -keys 0       # the library phases only
+//
+// With -cli (the default) the gcf command is built and run on the same
+// streams (cli-validate-*, cli-decode-*, cli-ndjson-table), and on two
+// hostile inputs of -size bytes: a payload with one -size long line
+// (cli-decode-longline, cli-validate-longline: line_too_long, exit 1) and
+// a JSON record holding a -size long string (cli-encode-longstring:
+// refused, exit 1). parsejson-keys parses one JSON object of -keys members
+// with gcf.ParseJSON. See cli.go.
 package main
 
 import (
@@ -63,6 +72,8 @@ var (
 	phaseFlag    = flag.String("phase", "", "internal: run one phase (encode-graph, decode-graph, encode-table, decode-table)")
 	fileFlag     = flag.String("file", "", "internal: stream file of the phase")
 	nFlag        = flag.Int("n", 0, "internal: symbols (graph) or rows (table) to generate")
+	cliFlag      = flag.Bool("cli", true, "also run the gcf command (validate, decode, decode -ndjson) on the streams and on a -size long line and string")
+	keysFlag     = flag.Int("keys", 1_000_000, "members of the object parsed by the parsejson-keys phase (0 skips it)")
 )
 
 func main() {
@@ -136,6 +147,14 @@ func parent() error {
 	fmt.Printf("scale: %s per profile, go %s, GOMAXPROCS %d, GOGC %q, GOMEMLIMIT %q, dir %s\n",
 		*sizeFlag, runtime.Version(), runtime.GOMAXPROCS(0), os.Getenv("GOGC"), os.Getenv("GOMEMLIMIT"), *dirFlag)
 	var results []*result
+	files, counts := map[string]string{}, map[string]int64{}
+	defer func() {
+		if !*keepFlag {
+			for _, f := range files {
+				os.Remove(f)
+			}
+		}
+	}()
 	for _, profile := range []string{"graph", "table"} {
 		// Sizing runs in a child too, so the parent stays small: with
 		// vfork+exec a child's ru_maxrss starts from the parent's RSS.
@@ -145,22 +164,30 @@ func parent() error {
 		}
 		n := int(float64(size) / (float64(sz.Bytes) / float64(sz.Records)))
 		file := filepath.Join(*dirFlag, fmt.Sprintf("gcf-scale-%d-%s.gcf", os.Getpid(), profile))
+		files[profile] = file
 		for _, op := range []string{"encode", "decode"} {
 			phase := op + "-" + profile
 			res, err := child(self, phase, file, n)
 			if err != nil {
-				if !*keepFlag {
-					os.Remove(file)
-				}
 				return err
 			}
 			results = append(results, res)
+			counts[profile] = res.Records
 		}
-		if !*keepFlag {
-			if err := os.Remove(file); err != nil {
-				return err
-			}
+	}
+	if *cliFlag {
+		cli, err := cliPhases(files, counts, size)
+		if err != nil {
+			return err
 		}
+		results = append(results, cli...)
+	}
+	if *keysFlag > 0 {
+		res, err := child(self, "parsejson-keys", "-", *keysFlag)
+		if err != nil {
+			return err
+		}
+		results = append(results, res)
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "phase\trecords\tbytes\tseconds\tMB/s\tpeak RSS (MB)\tVmHWM (MB)\theap in use (MB)\tGCs\t")
@@ -170,9 +197,17 @@ func parent() error {
 	}
 	tw.Flush()
 	fmt.Println("peak RSS = the child's ru_maxrss; VmHWM = its /proc/self/status high-water mark (cross-check);")
-	fmt.Println("heap in use = HeapAlloc at the phase's largest point (encode: just before Close)")
-	worst := int64(0)
+	fmt.Println("heap in use = HeapAlloc at the phase's largest point (encode: just before Close); cli-* phases are the")
+	fmt.Println("gcf command's own process (no heap figures); the hostile cli-*-long* runs must fail (exit 1) with bounded memory")
+	worst, worstCLI := int64(0), int64(0)
 	for _, r := range results {
+		if strings.HasPrefix(r.Phase, "cli-") {
+			worstCLI = max(worstCLI, r.MaxRSSKB)
+			continue
+		}
+		if r.Phase == "parsejson-keys" {
+			continue
+		}
 		peak := max(r.MaxRSSKB, r.VmHWMKB)
 		worst = max(worst, peak)
 		if peak >= 32*1024 {
@@ -180,6 +215,9 @@ func parent() error {
 		}
 	}
 	fmt.Printf("worst peak RSS %.1f MB (target < 32 MB)\n", float64(worst)/1024)
+	if *cliFlag {
+		fmt.Printf("worst peak RSS of the gcf command %.1f MB (target < 256 MB)\n", float64(worstCLI)/1024)
+	}
 	return nil
 }
 
@@ -220,10 +258,14 @@ func runPhase(phase, file string, n int) (*result, error) {
 		err = encode(phase, file, n, res)
 	case "decode-graph", "decode-table":
 		err = decode(phase, file, n, res)
+	case "parsejson-keys":
+		err = parseJSONKeys(n, res)
 	default:
 		err = fmt.Errorf("unknown phase %q", phase)
 	}
-	res.Seconds = time.Since(start).Seconds()
+	if res.Seconds == 0 {
+		res.Seconds = time.Since(start).Seconds()
+	}
 	if err != nil {
 		return nil, err
 	}
