@@ -192,6 +192,11 @@ func parent() error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "phase\trecords\tbytes\tseconds\tMB/s\tpeak RSS (MB)\tVmHWM (MB)\theap in use (MB)\tGCs\t")
 	for _, r := range results {
+		if strings.HasPrefix(r.Phase, "cli-") { // the command's own process: only rusage is known
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.1f\t%.1f\t-\t-\t-\t\n", r.Phase, r.Records, r.Bytes, r.Seconds,
+				float64(r.Bytes)/1e6/r.Seconds, float64(r.MaxRSSKB)/1024)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t\n", r.Phase, r.Records, r.Bytes, r.Seconds,
 			float64(r.Bytes)/1e6/r.Seconds, float64(r.MaxRSSKB)/1024, float64(r.VmHWMKB)/1024, float64(r.HeapLive)/(1<<20), r.NumGC)
 	}
