@@ -216,7 +216,9 @@ const (
 // bodies, attachments, limits) and the grammar parses each line with the
 // production for it. It reports every problem to a callback, and keeps no
 // more than a bounded run of lines' tokens: its memory is bounded by the
-// longest line and the nesting depth, not by the input size. It does not
+// longest line and the nesting depth, not by the input size. Lines of a
+// shape it has parsed before take participle's verdict from a bounded memo
+// (memo.go), which gives exactly the diagnostics a parse would. It does not
 // run the context-sensitive checks of ast.Validate (counts, duplicate
 // keys, widths, ids, the summary). Diagnostics come roughly in input
 // order; sort them if order matters.

@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -24,7 +25,7 @@ func checkLines(data []byte, limits stream.Limits, memoize bool) ([]Diagnostic, 
 	c := newChecker(limits, func(d Diagnostic) { out = append(out, d) }, memoize)
 	off := 0
 	for off < len(data) {
-		i := strings.IndexByte(string(data[off:]), '\n')
+		i := bytes.IndexByte(data[off:], '\n')
 		if i < 0 {
 			c.Line(data[off:], off, len(data)-off)
 			off = len(data)
@@ -343,4 +344,37 @@ func FuzzCheckerMemo(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkHostileMemo: rows whose 12 cells take random scalar types, so
+// that nearly every row has a new shape, checked without and with the
+// memo: the memo's cost when it cannot help.
+func BenchmarkHostileMemo(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	cells := []string{"x", "1", `"q"`, "-", "true"}
+	var sb strings.Builder
+	sb.WriteString("GCF profile=generic\n## t [100000]{c0,c1,c2,c3,c4,c5,c6,c7,c8,c9,c10,c11}\n")
+	for range 30000 {
+		for c := range 12 {
+			if c > 0 {
+				sb.WriteByte('|')
+			}
+			sb.WriteString(cells[r.IntN(5)])
+		}
+		sb.WriteByte('\n')
+	}
+	data := []byte(sb.String())
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				checkLines(data, stream.Limits{}, on)
+			}
+		})
+	}
 }
