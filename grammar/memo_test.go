@@ -28,7 +28,6 @@ func checkLines(data []byte, limits stream.Limits, memoize bool) ([]Diagnostic, 
 		i := bytes.IndexByte(data[off:], '\n')
 		if i < 0 {
 			c.Line(data[off:], off, len(data)-off)
-			off = len(data)
 			break
 		}
 		c.Line(data[off:off+i], off, i)
