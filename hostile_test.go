@@ -242,6 +242,10 @@ func TestHostileErrorPositions(t *testing.T) {
 		{"deficit at EOF: the last line with content", "GCF profile=generic\n## t [3]{a}\n1\n2\n", CountMismatch, 4, 1},
 		{"deficit at EOF after blank lines", "GCF profile=generic\n## t [3]{a}\n1\n2\n\n   \n\n", CountMismatch, 4, 1},
 		{"deficit at EOF after a comment", "GCF profile=generic\n## t [3]{a}\n1\n# note\n\n", CountMismatch, 3, 1}, // the last line that is neither blank nor a comment
+		{"missing attachment at EOF: the row's line", "GCF profile=generic\n## [1]{a}\n@0 ^\n", MissingAttachment, 3, 1},
+		// A header value holds no control character (§4 header-value).
+		{"control in a header value", "GCF profile=generic x=a\x01b\n", MalformedHeaderField, 1, 24},
+		{"form feed ending a header value", "GCF profile=graph delta=true\f\n", MalformedHeaderField, 1, 29},
 		{"deficit at EOF without a final newline", "GCF profile=generic\n## t [3]{a}\n1", CountMismatch, 3, 1},
 		{"expanded deficit at EOF", "GCF profile=generic\n## [2]\n@0 =1\n", CountMismatch, 3, 1},
 		// too many: the first surplus line, its first non-space byte.

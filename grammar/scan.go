@@ -389,6 +389,13 @@ func (s *scanner) header(line []byte) bool {
 			continue
 		}
 		k, v := string(pair[:eq]), string(pair[eq+1:])
+		if i := controlIn(v); i >= 0 {
+			// header-value = 1*( %x21-7E ) (§4); non-ASCII is let through,
+			// as for graph names, but no control character.
+			s.diagAt(pos+eq+1+i, lexer.MalformedHeaderField, "header field "+Excerpt(k)+" holds a control character; header values are printable (SPEC §4 header-value)")
+			pos = end
+			continue
+		}
 		if int64Field(k) && outOfInt64(v) {
 			s.diagAt(pos+eq+1, lexer.OutOfRange, "header field "+k+"="+Excerpt(v)+" is outside the int64 range")
 		}
@@ -1210,4 +1217,15 @@ func hasContent(raw []byte) bool {
 	t := bytes.TrimLeft(raw, " \t")
 	t = bytes.TrimRight(t, " \t\r")
 	return len(t) > 0 && !(t[0] == '#' && (len(t) == 1 || t[1] == ' '))
+}
+
+// controlIn returns the byte index of the first control character (C0,
+// TAB included, DEL or C1) in v, or -1.
+func controlIn(v string) int {
+	for i, r := range v {
+		if r < 0x20 || r == 0x7F || r >= 0x80 && r <= 0x9F {
+			return i
+		}
+	}
+	return -1
 }

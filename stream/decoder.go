@@ -444,6 +444,9 @@ func (d *Decoder) header() error {
 			return d.errAt(pos+1, lexer.MalformedHeaderField, "header field "+lexer.Quote(pair)+" is not key=value")
 		}
 		key, val := pair[:eq], pair[eq+1:]
+		if i := headerControlAt(val); i >= 0 {
+			return d.errAt(pos+eq+2+i, lexer.MalformedHeaderField, "header field "+lexer.Excerpt(key)+" holds a control character; header values are printable (SPEC §4 header-value)")
+		}
 		for _, k := range d.hdrKeys {
 			if bytes.Equal(k, key) {
 				return d.errAt(pos+1, lexer.DuplicateHeaderField, "duplicate header field "+lexer.Excerpt(key))
@@ -1046,3 +1049,14 @@ func (f *frame) setShared(field int, name []byte, decl [][]byte) {
 // startsWith reports whether b begins with p. With p a constant, the
 // comparison compiles to a few loads rather than a call.
 func startsWith(b []byte, p string) bool { return len(b) >= len(p) && string(b[:len(p)]) == p }
+
+// headerControlAt returns the index of the first control character (C0,
+// TAB included, DEL or C1) in a header value, or -1.
+func headerControlAt(v []byte) int {
+	for i, r := range string(v) {
+		if r < 0x20 || r == 0x7F || r >= 0x80 && r <= 0x9F {
+			return i
+		}
+	}
+	return -1
+}
