@@ -1,7 +1,6 @@
 package gcf
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -265,7 +264,7 @@ func columnPlan(fields [][]byte, from int) []*column {
 	var top []*column
 	for i := from; i < len(fields); i++ {
 		name := fields[i]
-		segs := pathSegments(name)
+		segs := lexer.PathSegments(name)
 		if segs == nil {
 			top = append(top, &column{name: string(name), col: i})
 			continue
@@ -291,21 +290,6 @@ func columnPlan(fields [][]byte, from int) []*column {
 		}
 	}
 	return top
-}
-
-// pathSegments splits a `>` path field name, or returns nil when the name
-// is literal (no `>`, or an empty segment).
-func pathSegments(name []byte) [][]byte {
-	if bytes.IndexByte(name, '>') < 0 {
-		return nil
-	}
-	segs := bytes.Split(name, []byte(">"))
-	for _, s := range segs {
-		if len(s) == 0 {
-			return nil
-		}
-	}
-	return segs
 }
 
 // cellState is the outcome of evaluating a plan node for one row.
@@ -662,7 +646,7 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 func (o Object) fill(field string, v any) error {
 	var segs [][]byte
 	if strings.IndexByte(field, '>') >= 0 {
-		segs = pathSegments([]byte(field))
+		segs = lexer.PathSegments([]byte(field))
 	}
 	if segs == nil {
 		for i := range o {

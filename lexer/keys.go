@@ -1,5 +1,7 @@
 package lexer
 
+import "bytes"
+
 // IsBareKeyStart reports whether c may begin a bare key (SPEC §2a.1).
 func IsBareKeyStart(c byte) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
@@ -139,4 +141,20 @@ func ScanCount(line []byte, pos int, max int64) (count int64, keyed bool, end in
 		return count, false, i + 1, nil
 	}
 	return 0, false, 0, errAt(pos+1, InvalidCount, "count must be 0, a decimal without leading zeros, or ?")
+}
+
+// PathSegments splits a flattened field name such as `customer>name` into
+// its segments (SPEC §7.4.6), or returns nil when the name is literal (no
+// `>`, or an empty segment).
+func PathSegments(name []byte) [][]byte {
+	if bytes.IndexByte(name, '>') < 0 {
+		return nil
+	}
+	segs := bytes.Split(name, []byte(">"))
+	for _, s := range segs {
+		if len(s) == 0 {
+			return nil
+		}
+	}
+	return segs
 }

@@ -1,7 +1,6 @@
 package transcode
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -286,7 +285,7 @@ func newPlan(fields [][]byte, from int) *plan {
 	for i, f := range fields {
 		p.names[i] = string(f)
 		p.keys[i] = append(appendString(nil, f), ':')
-		if i >= from && pathSegments(f) != nil {
+		if i >= from && lexer.PathSegments(f) != nil {
 			p.flat = false
 		}
 	}
@@ -298,7 +297,7 @@ func newPlan(fields [][]byte, from int) *plan {
 	// of the object a, the objects being shared by the paths that name
 	// them in turn.
 	for i := from; i < len(fields); i++ {
-		segs := pathSegments(fields[i])
+		segs := lexer.PathSegments(fields[i])
 		if segs == nil {
 			p.nodes = append(p.nodes, &node{name: p.names[i], key: p.keys[i], col: i})
 			continue
@@ -326,21 +325,6 @@ func newPlan(fields [][]byte, from int) *plan {
 		}
 	}
 	return p
-}
-
-// pathSegments splits a `>` path field name, or returns nil when the name
-// is literal (no `>`, or an empty segment).
-func pathSegments(name []byte) [][]byte {
-	if bytes.IndexByte(name, '>') < 0 {
-		return nil
-	}
-	segs := bytes.Split(name, []byte(">"))
-	for _, s := range segs {
-		if len(s) == 0 {
-			return nil
-		}
-	}
-	return segs
 }
 
 func hasMarkers(cells []gcf.Scalar, from int) bool {
