@@ -3,6 +3,7 @@ package ast_test
 import (
 	"encoding/base64"
 	"encoding/json"
+	"github.com/gcfkit/gcf/internal/conformance"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,21 +14,10 @@ import (
 	"github.com/gcfkit/gcf/stream"
 )
 
-// conformanceDir is $GCF_CONFORMANCE_DIR, or ../shared/conformance beside
-// the repository root.
-func conformanceDir(t *testing.T) string {
-	dir := os.Getenv("GCF_CONFORMANCE_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "conformance")
-	} else if !filepath.IsAbs(dir) {
-		// Relative values are relative to the repository root (as in .ci/run).
-		dir = filepath.Join("..", dir)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("conformance suite not found at %s; set GCF_CONFORMANCE_DIR", dir)
-	}
-	return dir
-}
+// conformanceDir is the shared suite's directory (internal/conformance:
+// a test failure when $GCF_CONFORMANCE_DIR names nothing, a visible skip
+// when the default ../shared/conformance is absent).
+func conformanceDir(t *testing.T) string { return conformance.Dir(t) }
 
 // wireInputs returns every GCF wire payload a fixture carries: the input of
 // decode, error and roundtrip-wire fixtures (also inputBase64 and

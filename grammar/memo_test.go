@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/gcfkit/gcf/internal/conformance"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -46,14 +47,12 @@ func checkLines(data []byte, limits stream.Limits, memoize bool) ([]Diagnostic, 
 // testdata/differential and the examples.
 func memoInputs(t testing.TB) map[string][]byte {
 	out := map[string][]byte{}
-	dir := os.Getenv("GCF_CONFORMANCE_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "conformance")
-	} else if !filepath.IsAbs(dir) {
-		dir = filepath.Join("..", dir)
+	dir, err := conformance.Find()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Logf("conformance suite not found at %s (set GCF_CONFORMANCE_DIR): its payloads are not compared", dir)
+	if dir == "" {
+		t.Logf("conformance suite not found (set %s): its payloads are not compared", conformance.EnvVar)
 	}
 	var walk func(name string, v any)
 	walk = func(name string, v any) {

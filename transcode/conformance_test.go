@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"github.com/gcfkit/gcf/internal/conformance"
 	"os"
 	"path/filepath"
 	"sort"
@@ -56,21 +57,10 @@ func buffered(data []byte, indent string) ([]byte, error) {
 	return append(js, '\n'), nil
 }
 
-// conformanceDir finds ../shared/conformance from the module root (or
-// GCF_CONFORMANCE_DIR), skipping visibly when it is absent.
-func conformanceDir(t *testing.T) string {
-	dir := os.Getenv("GCF_CONFORMANCE_DIR")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "conformance")
-		if _, err := os.Stat(dir); err != nil {
-			t.Skipf("conformance suite not found at %s; set GCF_CONFORMANCE_DIR", dir)
-		}
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		t.Fatalf("GCF_CONFORMANCE_DIR=%q is not a directory", dir)
-	}
-	return dir
-}
+// conformanceDir is the shared suite's directory (internal/conformance:
+// a test failure when $GCF_CONFORMANCE_DIR names nothing, a visible skip
+// when the default ../shared/conformance is absent).
+func conformanceDir(t *testing.T) string { return conformance.Dir(t) }
 
 // payload is one GCF text found in a fixture.
 type payload struct {
