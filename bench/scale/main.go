@@ -67,7 +67,7 @@ var (
 	sizeFlag     = flag.String("size", "1GB", "approximate size of each generated stream (e.g. 1GB, 100MB, 512KB)")
 	dirFlag      = flag.String("dir", os.TempDir(), "directory for the temporary stream files (deleted afterwards)")
 	heapFlag     = flag.String("heapprofile", "", "if set, each phase writes a heap profile `dir/<phase>.heap` at its end")
-	maxElemsFlag = flag.Int("maxelements", math.MaxInt32, "decoder MaxElements (rows/edges per section); 0 keeps the library default of 16,777,216, which a 1 GB stream exceeds")
+	maxElemsFlag = flag.Int("maxelements", math.MaxInt32, "MaxElements (rows/edges per section) of the encoder, the decoder and the gcf command; 0 keeps the library default of 16,777,216, which a 1 GB stream exceeds")
 	keepFlag     = flag.Bool("keep", false, "keep the stream files")
 	phaseFlag    = flag.String("phase", "", "internal: run one phase (encode-graph, decode-graph, encode-table, decode-table)")
 	fileFlag     = flag.String("file", "", "internal: stream file of the phase")
@@ -292,7 +292,13 @@ func encode(phase, file string, n int, res *result) error {
 		return err
 	}
 	defer f.Close()
-	e := gcf.NewEncoder(f)
+	// The encoder refuses what the decoder with the same limits would
+	// reject, so it gets the decoder's element limit.
+	var opts []gcf.Option
+	if *maxElemsFlag > 0 {
+		opts = append(opts, gcf.WithMaxElements(*maxElemsFlag))
+	}
+	e := gcf.NewEncoder(f, opts...)
 	if phase == "encode-graph" {
 		err = bench.WriteGraphStream(e, n)
 		res.Records = 3 * int64(n)
