@@ -21,6 +21,9 @@
 package gcf
 
 import (
+	"errors"
+	"io"
+
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -158,3 +161,49 @@ func WithMaxBytes(n int64) Option { return func(c *config) { c.limits.MaxBytes =
 // trailer. Without it such a payload is accepted, as SPEC §8.6 requires.
 // Encoders ignore it (they always write the trailer).
 func WithRequireSummary() Option { return func(c *config) { c.limits.RequireSummary = true } }
+
+// Marshal returns the generic-profile encoding of v: the front door for Go
+// values, as json.Marshal is for JSON. It is EncodeGeneric with the default
+// limits: maps, slices, structs (through their json tags, with
+// encoding/json's field rules), pointers and the JSON data model are all
+// accepted; see EncodeGeneric for the layout and the errors. A graph
+// payload (*Payload) is written in the graph profile by Encode instead.
+func Marshal(v any) ([]byte, error) {
+	return EncodeGeneric(v)
+}
+
+// Unmarshal decodes the whole payload data into the value v points to, as
+// json.Unmarshal does for JSON: into *any (or *Object, *[]any) values take
+// the forms DecodeGeneric gives, a *Payload receives a graph-profile
+// payload, and other targets follow encoding/json's rules for the JSON form
+// of the value (structs through their json tags). It is Decoder.Decode over
+// data; a nil error means all of data was read and valid. Malformed input
+// yields a *SyntaxError with its line, column and SPEC §16.5 category.
+func Unmarshal(data []byte, v any, opts ...Option) error {
+	if p, ok := v.(*Payload); ok && isGraphHeader(data) {
+		// Decode shares copied chunks of data between names.
+		got, err := Decode(data, opts...)
+		if err == nil {
+			*p = *got
+		}
+		return err
+	}
+	cfg := newConfig(opts)
+	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.limits)}
+	d.reset()
+	err := d.Decode(v)
+	if err == io.EOF {
+		return errors.New("gcf: Unmarshal: the payload holds no value")
+	}
+	return err
+}
+
+// isGraphHeader reports whether data starts with a graph-profile header
+// (profile= is the header's first field, SPEC §3.1).
+func isGraphHeader(data []byte) bool {
+	const h = "GCF profile=graph"
+	if len(data) < len(h) || string(data[:len(h)]) != h {
+		return false
+	}
+	return len(data) == len(h) || data[len(h)] == ' ' || data[len(h)] == '\n' || data[len(h)] == '\r'
+}
