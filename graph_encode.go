@@ -3,6 +3,7 @@ package gcf
 import (
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"math/bits"
 	"slices"
@@ -136,21 +137,14 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits) ([]byte
 	defer putGrScratch(sc)
 	order := sc.sortSymbols(p.Symbols)
 	lines := grow(&sc.lines, len(order))
-	var idOf []int // symbol index -> wire id
-	if len(p.Edges) > 0 {
-		idOf = grow(&sc.idOf, len(p.Symbols))
-	}
 	for pos, si := range order {
 		id, ref := pos, false
 		if plan != nil {
 			id, ref = plan.assign(&p.Symbols[si])
 		}
 		lines[pos] = grLine{sym: si, id: id, ref: ref}
-		if idOf != nil {
-			idOf[si] = id
-		}
 	}
-	edges, shift, err := grResolveEdges(sc, p, idOf, order)
+	edges, shift, err := grResolveEdges(sc, p, lines)
 	if err != nil {
 		return dst, err
 	}
@@ -203,8 +197,14 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits) ([]byte
 		b = encoder.AppendCount(b, len(edges), false)
 		b = append(b, '\n')
 		for _, k := range edges {
-			e := &p.Edges[k.idx]
-			b = grAppendEdge(b, &grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: e.EdgeType, status: e.Status})
+			var kind grEdgeKind
+			if k.aux > 0 {
+				kind = sc.kinds[k.aux-1]
+			} else {
+				e := &p.Edges[k.idx]
+				kind = grEdgeKind{e.EdgeType, e.Status}
+			}
+			b = grAppendEdge(b, &grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: kind.typ, status: kind.status})
 		}
 	}
 	// Besides the names, a line holds at most ~360 bytes (ids, a score of
@@ -307,26 +307,111 @@ func grIndexNames(x *nameIndex, syms []Symbol, order []int) *nameIndex {
 	return x
 }
 
-// grResolveEdges validates p.Edges, maps their endpoints to wire IDs
-// through idOf (symbol index -> id) and returns them sorted by source ID,
-// target ID, edge type and status: each item packs source and target ids
-// in its key and indexes p.Edges.
-func grResolveEdges(sc *grScratch, p *Payload, idOf, order []int) ([]radixItem, uint, error) {
+// grResolveEdges validates p.Edges, maps their endpoints to the wire IDs
+// of lines (the symbols in emission order) and returns them sorted by
+// source ID, target ID, edge type and status: each item packs source and
+// target ids in its key and indexes p.Edges.
+//
+// An endpoint names the first symbol in emission order with that
+// qualified name. Names are matched by a hash join that sorts instead of
+// probing a table: the symbols' and the endpoints' name hashes are
+// radix-sorted and merged, so apart from reading the names the work is
+// sequential and does not need a table of all names to stay in cache.
+func grResolveEdges(sc *grScratch, p *Payload, lines []grLine) ([]radixItem, uint, error) {
 	if len(p.Edges) == 0 {
 		return nil, 0, nil
+	}
+	if len(p.Edges) > math.MaxInt32 || len(lines) > math.MaxInt32 {
+		return nil, 0, elementsErr(len(p.Edges), "edge section", math.MaxInt32)
 	}
 	// Pack (source, target) into as few bits as the largest id needs, so
 	// the radix sort makes as few passes as possible.
 	maxID := 1
-	for _, id := range idOf {
-		maxID = max(maxID, id)
+	for i := range lines {
+		maxID = max(maxID, lines[i].id)
 	}
 	shift := uint(bits.Len(uint(maxID)))
-	byName := grIndexNames(sc.index.reset(len(p.Symbols)), p.Symbols, order)
+
+	// Hash keys of about 8 bits more than the symbol count needs (so that
+	// few names share one), rounded up to whole radix passes.
+	keyBits := (uint(bits.Len(uint(len(lines)))) + 8 + 10) / 11 * 11
+	keyBits = min(keyBits, 32)
+	if grJoinKeyBits > 0 {
+		keyBits = grJoinKeyBits
+	}
+	if sc.seed == (maphash.Seed{}) {
+		sc.seed = maphash.MakeSeed()
+	}
+	seed, drop := sc.seed, 64-keyBits
+	symBuf := grow(&sc.symJoin, 2*len(lines))
+	sy := symBuf[:len(lines)]
+	for pos := range lines {
+		h := maphash.String(seed, p.Symbols[lines[pos].sym].QualifiedName)
+		sy[pos] = joinItem{key: uint32(h >> drop), ref: uint32(pos)}
+	}
+	sy = radixSortJoin(sy, symBuf[len(lines):], keyBits)
+	// The symbols in key order, name and id side by side: a check below
+	// reads one of them per endpoint.
+	named := grow(&sc.named, len(sy))
+	for j, it := range sy {
+		ln := &lines[it.ref]
+		named[j] = grNamed{p.Symbols[ln.sym].QualifiedName, ln.id}
+	}
+
+	// Sources, then targets: sort the endpoints' keys and merge them with
+	// the symbols'. cand[2i] and cand[2i+1] are the first symbol (in key
+	// order) whose key is edge i's source's or target's, or none.
+	const none = ^uint32(0)
+	cand := grow(&sc.cand, 2*len(p.Edges))
+	epBuf := grow(&sc.epJoin, 2*len(p.Edges))
+	for side := range 2 {
+		ep := epBuf[:len(p.Edges)]
+		for i := range p.Edges {
+			name := p.Edges[i].Source
+			if side == 1 {
+				name = p.Edges[i].Target
+			}
+			ep[i] = joinItem{key: uint32(maphash.String(seed, name) >> drop), ref: uint32(2*i + side)}
+		}
+		ep = radixSortJoin(ep, epBuf[len(p.Edges):], keyBits)
+		for j, k := 0, 0; k < len(ep); {
+			h := ep[k].key
+			for j < len(sy) && sy[j].key < h {
+				j++
+			}
+			c := none
+			if j < len(sy) && sy[j].key == h {
+				c = uint32(j)
+			}
+			for ; k < len(ep) && ep[k].key == h; k++ {
+				cand[ep[k].ref] = c
+			}
+		}
+	}
+	resolve := func(name string, c uint32) (int, bool) {
+		if c == none {
+			return 0, false
+		}
+		if named[c].name == name {
+			return named[c].id, true
+		}
+		for j := int(c) + 1; j < len(sy) && sy[j].key == sy[c].key; j++ {
+			if named[j].name == name {
+				return named[j].id, true
+			}
+		}
+		return 0, false
+	}
+
 	items := grow(&sc.items, 2*len(p.Edges))
 	keys := items[:len(p.Edges)]
 	// Edge types repeat: the last type seen valid is not checked again.
+	// The few distinct (type, status) pairs get a number in sc.kinds, which
+	// the edge lines are written from without reading p.Edges again.
 	checked, haveChecked := "", false
+	sc.kinds = sc.kinds[:0]
+	var last grEdgeKind // the type and status numbered aux
+	aux := int32(-1)
 	for i := range p.Edges {
 		e := &p.Edges[i]
 		if !haveChecked || e.EdgeType != checked || e.Status != "" {
@@ -335,16 +420,18 @@ func grResolveEdges(sc *grScratch, p *Payload, idOf, order []int) ([]radixItem, 
 			}
 			checked, haveChecked = e.EdgeType, true
 		}
-		si, ok := byName.get(e.Source)
+		if aux < 0 || e.EdgeType != last.typ || e.Status != last.status {
+			aux, last = sc.edgeKind(e), grEdgeKind{e.EdgeType, e.Status}
+		}
+		src, ok := resolve(e.Source, cand[2*i])
 		if !ok {
 			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the payload", i, e.Source)
 		}
-		ti, ok := byName.get(e.Target)
+		tgt, ok := resolve(e.Target, cand[2*i+1])
 		if !ok {
 			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
 		}
-		src, tgt := idOf[si], idOf[ti]
-		keys[i] = radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i)}
+		keys[i] = radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i), aux: aux}
 	}
 	// Radix-sort compact keys (source id, target id: ids fit in 32 bits),
 	// then order runs of equal keys by type and status. Equal edges are
@@ -625,9 +712,43 @@ func appendID(b []byte, n int) []byte {
 type grScratch struct {
 	order []int
 	lines []grLine
-	idOf  []int
 	items []radixItem
-	index nameIndex
+
+	// The hash join of edge endpoints with symbol names (grResolveEdges).
+	seed    maphash.Seed
+	symJoin []joinItem
+	epJoin  []joinItem
+	cand    []uint32
+	named   []grNamed
+	kinds   []grEdgeKind // distinct (type, status) pairs; radixItem.aux is index+1
+}
+
+// grJoinKeyBits, when set by a test, replaces the join's key size (a few
+// bits make many names share a key).
+var grJoinKeyBits uint
+
+// grNamed is a symbol's qualified name and wire id.
+type grNamed struct {
+	name string
+	id   int
+}
+
+// grEdgeKind is an edge's type and status.
+type grEdgeKind struct{ typ, status string }
+
+// edgeKind returns the number (index+1) of e's type and status in
+// sc.kinds, adding them while there are few; 0 when there are too many.
+func (sc *grScratch) edgeKind(e *Edge) int32 {
+	for i, k := range sc.kinds {
+		if k.typ == e.EdgeType && k.status == e.Status {
+			return int32(i + 1)
+		}
+	}
+	if len(sc.kinds) == 64 {
+		return 0
+	}
+	sc.kinds = append(sc.kinds, grEdgeKind{e.EdgeType, e.Status})
+	return int32(len(sc.kinds))
 }
 
 // maxScratchItems bounds what a pooled scratch may keep (in elements of
@@ -639,12 +760,12 @@ var grScratchPool = sync.Pool{New: func() any { return new(grScratch) }}
 func getGrScratch() *grScratch { return grScratchPool.Get().(*grScratch) }
 
 func putGrScratch(sc *grScratch) {
-	if cap(sc.items) > maxScratchItems || cap(sc.index.slots) > maxScratchItems {
+	if cap(sc.items) > maxScratchItems || cap(sc.epJoin) > maxScratchItems {
 		return
 	}
-	// The pool must not keep the caller's names alive; this also leaves the
-	// slots empty for the next reset.
-	clear(sc.index.slots[:cap(sc.index.slots)])
+	// The pool must not keep the caller's names alive.
+	clear(sc.named[:cap(sc.named)])
+	clear(sc.kinds[:cap(sc.kinds)])
 	grScratchPool.Put(sc)
 }
 

@@ -10,6 +10,7 @@ import (
 type radixItem struct {
 	key uint64
 	idx int32
+	aux int32 // a caller's extra datum, carried along (it fills padding)
 }
 
 // radixSort sorts items by key, stably, with LSD passes of 11 bits. Passes
@@ -118,4 +119,40 @@ func (x *nameIndex) get(name string) (int, bool) {
 			return int(sl.idx - 1), true
 		}
 	}
+}
+
+// joinItem is an element of a hash join by sorting: a name's hash, cut to
+// a few bits, and what the name belongs to.
+type joinItem struct {
+	key uint32
+	ref uint32
+}
+
+// radixSortJoin sorts items by key, stably, with LSD passes of 11 bits
+// over the low keyBits bits; tmp must be as long as items.
+func radixSortJoin(items, tmp []joinItem, keyBits uint) []joinItem {
+	const bits = 11
+	const mask = 1<<bits - 1
+	var counts [1 << bits]int32
+	for shift := uint(0); shift < keyBits; shift += bits {
+		clear(counts[:])
+		for _, it := range items {
+			counts[(it.key>>shift)&mask]++
+		}
+		if int(counts[(items[0].key>>shift)&mask]) == len(items) {
+			continue
+		}
+		pos := int32(0)
+		for d, c := range counts {
+			counts[d] = pos
+			pos += c
+		}
+		for _, it := range items {
+			d := (it.key >> shift) & mask
+			tmp[counts[d]] = it
+			counts[d]++
+		}
+		items, tmp = tmp, items
+	}
+	return items
 }

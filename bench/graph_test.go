@@ -45,11 +45,13 @@ func BenchmarkGraph(b *testing.B) {
 	b.Run("GCF/Encode", func(b *testing.B) {
 		b.ReportAllocs()
 		b.SetBytes(int64(len(g.gcfBytes)))
+		m := StartCPU()
 		for b.Loop() {
 			if _, err := gcf.Encode(g.p); err != nil {
 				b.Fatal(err)
 			}
 		}
+		m.Stop(b)
 	})
 	b.Run("JSON/Encode", func(b *testing.B) {
 		b.ReportAllocs()

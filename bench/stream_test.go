@@ -328,6 +328,7 @@ func benchBufferedEncode(b *testing.B, d *streamData) {
 	d.buffers(b)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(d.stream)))
+	m := StartCPU()
 	for b.Loop() {
 		var err error
 		switch d.profile {
@@ -340,6 +341,7 @@ func benchBufferedEncode(b *testing.B, d *streamData) {
 			b.Fatal(err)
 		}
 	}
+	m.Stop(b)
 }
 
 // TestStreamEventAllocsConstant: walking every event of a streaming payload
