@@ -74,7 +74,9 @@ func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 
 // appendGeneric is AppendGeneric with the limits resolved.
 func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
-	nv, deepest, err := normalizeDepth(v)
+	slabs := getNormSlabs()
+	defer putNormSlabs(slabs) // nv is dead once this returns
+	nv, deepest, err := normalizeDepth(v, slabs)
 	if err != nil {
 		return dst, err
 	}

@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 
+	"github.com/gcfkit/gcf/internal/box"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -54,7 +56,7 @@ const normMaxDepth = 10000
 //   - Anything else (channels, functions, complex numbers, unsafe pointers)
 //     is an unsupported_value error.
 func normalize(v any) (any, error) {
-	out, _, err := normalizeDepth(v)
+	out, _, err := normalizeDepth(v, nil)
 	return out, err
 }
 
@@ -62,8 +64,8 @@ func normalize(v any) (any, error) {
 // container nesting of the result, counting the root container as 1: one
 // more than the depth of the deepest value (a scalar root gives 1). It
 // costs one comparison per value.
-func normalizeDepth(v any) (any, int, error) {
-	var n normalizer
+func normalizeDepth(v any, slabs *normSlabs) (any, int, error) {
+	n := normalizer{s: slabs}
 	out, _, err := n.value(v, 0)
 	if err != nil {
 		return nil, 0, err
@@ -75,6 +77,107 @@ func normalizeDepth(v any) (any, int, error) {
 type normalizer struct {
 	seen    map[string]struct{} // duplicate-key detection for large objects
 	deepest int                 // see normalizeDepth
+	s       *normSlabs          // where copies are carved from, or nil
+}
+
+// normSlabs hold the containers and boxed values of a normalized tree that
+// lives only for one encode (appendGeneric), so that copying a map or a
+// struct costs no allocation of its own: a pooled set is reused from the
+// start by the next encode, when the previous tree is garbage.
+type normSlabs struct {
+	members []Member
+	elems   []any
+	strs    box.Slab[string]
+	ints    box.Slab[int64]
+	floats  box.Slab[float64]
+	objs    box.Slab[Object]
+	arrs    box.Slab[[]any]
+}
+
+// normSlabChunk is how many members or elements one slab chunk holds.
+const normSlabChunk = 1024
+
+var normSlabPool = sync.Pool{New: func() any { return new(normSlabs) }}
+
+// getNormSlabs returns a set of slabs whose previous values are no longer
+// in use; putNormSlabs returns it once the tree built from it is dead.
+func getNormSlabs() *normSlabs { return normSlabPool.Get().(*normSlabs) }
+
+func putNormSlabs(s *normSlabs) {
+	// Keep the current chunks only (the tree's values are dropped with
+	// them: the caller's strings are not kept alive past the next use).
+	clear(s.members[:cap(s.members)])
+	clear(s.elems[:cap(s.elems)])
+	s.members, s.elems = s.members[:0], s.elems[:0]
+	s.strs.Reset()
+	s.ints.Reset()
+	s.floats.Reset()
+	s.objs.Reset()
+	s.arrs.Reset()
+	normSlabPool.Put(s)
+}
+
+// object returns an empty Object with room for k members.
+func (n *normalizer) newObject(k int) Object {
+	if n.s == nil || k > normSlabChunk {
+		return make(Object, 0, k)
+	}
+	s := n.s
+	if cap(s.members)-len(s.members) < k {
+		s.members = make([]Member, 0, normSlabChunk)
+	}
+	l := len(s.members)
+	s.members = s.members[:l+k]
+	return Object(s.members[l : l : l+k])
+}
+
+// newArray returns a []any of length k.
+func (n *normalizer) newArray(k int) []any {
+	if n.s == nil || k > normSlabChunk {
+		return make([]any, k)
+	}
+	s := n.s
+	if cap(s.elems)-len(s.elems) < k {
+		s.elems = make([]any, 0, normSlabChunk)
+	}
+	l := len(s.elems)
+	s.elems = s.elems[:l+k]
+	return s.elems[l : l+k : l+k]
+}
+
+func (n *normalizer) boxObject(o Object) any {
+	if n.s == nil {
+		return o
+	}
+	return n.s.objs.Box(o)
+}
+
+func (n *normalizer) boxArray(a []any) any {
+	if n.s == nil {
+		return a
+	}
+	return n.s.arrs.Box(a)
+}
+
+func (n *normalizer) boxString(v string) any {
+	if n.s == nil {
+		return v
+	}
+	return n.s.strs.Box(v)
+}
+
+func (n *normalizer) boxInt(v int64) any {
+	if n.s == nil || (v >= 0 && v < 256) { // small integers box without allocating
+		return v
+	}
+	return n.s.ints.Box(v)
+}
+
+func (n *normalizer) boxFloat(v float64) any {
+	if n.s == nil {
+		return v
+	}
+	return n.s.floats.Box(v)
 }
 
 func normDepthError() error {
@@ -104,19 +207,19 @@ func (n *normalizer) value(v any, depth int) (any, bool, error) {
 		if err != nil || !changed {
 			return v, false, err
 		}
-		return r, true, nil
+		return n.boxObject(r), true, nil
 	case []any:
 		r, changed, err := n.array(x, depth)
 		if err != nil || !changed {
 			return v, false, err
 		}
-		return r, true, nil
+		return n.boxArray(r), true, nil
 
 	// Fast paths without reflection.
 	case int:
-		return int64(x), true, nil
+		return n.boxInt(int64(x)), true, nil
 	case int32:
-		return int64(x), true, nil
+		return n.boxInt(int64(x)), true, nil
 	case int16:
 		return int64(x), true, nil
 	case int8:
@@ -150,7 +253,7 @@ func (n *normalizer) value(v any, depth int) (any, bool, error) {
 		if depth+1 > normMaxDepth {
 			return nil, false, normDepthError()
 		}
-		out := make([]any, len(x))
+		out := n.newArray(len(x))
 		for i, m := range x {
 			r, _, err := n.stringMap(m, depth+1)
 			if err != nil {
@@ -158,7 +261,7 @@ func (n *normalizer) value(v any, depth int) (any, bool, error) {
 			}
 			out[i] = r
 		}
-		return out, true, nil
+		return n.boxArray(out), true, nil
 	case []string:
 		return normBoxAll(x, func(s string) any { return s })
 	case []int:
@@ -256,8 +359,7 @@ func (n *normalizer) object(o Object, depth int) (Object, bool, error) {
 			return nil, false, err
 		}
 		if changed && out == nil {
-			out = make(Object, len(o))
-			copy(out, o[:i])
+			out = append(n.newObject(len(o)), o...)
 		}
 		if out != nil {
 			out[i] = Member{o[i].Key, r}
@@ -312,7 +414,7 @@ func (n *normalizer) array(a []any, depth int) ([]any, bool, error) {
 			return nil, false, err
 		}
 		if changed && out == nil {
-			out = make([]any, len(a))
+			out = n.newArray(len(a))
 			copy(out, a[:i])
 		}
 		if out != nil {
@@ -329,16 +431,19 @@ func (n *normalizer) stringMap(m map[string]any, depth int) (any, bool, error) {
 	if m == nil {
 		return nil, true, nil
 	}
-	keys := normSortedKeys(m)
-	out := make(Object, len(keys))
-	for i, k := range keys {
-		r, _, err := n.value(m[k], depth+1)
+	out := n.newObject(len(m))
+	for k, v := range m {
+		out = append(out, Member{k, v})
+	}
+	slices.SortFunc(out, func(a, b Member) int { return strings.Compare(a.Key, b.Key) })
+	for i := range out {
+		r, _, err := n.value(out[i].Value, depth+1)
 		if err != nil {
 			return nil, false, err
 		}
-		out[i] = Member{k, r}
+		out[i].Value = r
 	}
-	return out, true, nil
+	return n.boxObject(out), true, nil
 }
 
 var (
@@ -390,7 +495,7 @@ func (n *normalizer) reflectValue(rv reflect.Value, depth int) (any, error) {
 	case reflect.Bool:
 		return rv.Bool(), nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return rv.Int(), nil
+		return n.boxInt(rv.Int()), nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		r, _, err := normUint(rv.Uint())
 		return r, err
@@ -402,12 +507,12 @@ func (n *normalizer) reflectValue(rv reflect.Value, depth int) (any, error) {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, normNonFinite(f)
 		}
-		return f, nil
+		return n.boxFloat(f), nil
 	case reflect.String:
 		if t == normNumberType {
 			return numberFromJSON(rv.String())
 		}
-		return rv.String(), nil
+		return n.boxString(rv.String()), nil
 	case reflect.Struct:
 		return n.structValue(rv, depth)
 	case reflect.Map:
@@ -522,7 +627,7 @@ var normFastTypes = map[reflect.Type]bool{
 
 func (n *normalizer) sequence(rv reflect.Value, depth int) (any, error) {
 	l := rv.Len()
-	out := make([]any, l)
+	out := n.newArray(l)
 	for i := 0; i < l; i++ {
 		r, err := n.child(rv.Index(i), depth+1)
 		if err != nil {
@@ -530,7 +635,7 @@ func (n *normalizer) sequence(rv reflect.Value, depth int) (any, error) {
 		}
 		out[i] = r
 	}
-	return out, nil
+	return n.boxArray(out), nil
 }
 
 func (n *normalizer) mapValue(rv reflect.Value, depth int) (any, error) {
@@ -576,7 +681,7 @@ func (n *normalizer) mapValue(rv reflect.Value, depth int) (any, error) {
 		pairs = append(pairs, kv{ks, it.Value()})
 	}
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i].k < pairs[j].k })
-	out := make(Object, len(pairs))
+	out := n.newObject(len(pairs))
 	for i, p := range pairs {
 		if i > 0 && pairs[i-1].k == p.k {
 			return nil, normDupKey(p.k)
@@ -585,14 +690,14 @@ func (n *normalizer) mapValue(rv reflect.Value, depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Member{p.k, r}
+		out = append(out, Member{p.k, r})
 	}
-	return out, nil
+	return n.boxObject(out), nil
 }
 
 func (n *normalizer) structValue(rv reflect.Value, depth int) (any, error) {
 	fields := normCachedFields(rv.Type())
-	out := make(Object, 0, len(fields))
+	out := n.newObject(len(fields))
 fieldLoop:
 	for i := range fields {
 		f := &fields[i]
@@ -618,7 +723,7 @@ fieldLoop:
 		}
 		out = append(out, Member{f.name, r})
 	}
-	return out, nil
+	return n.boxObject(out), nil
 }
 
 func normIsEmpty(v reflect.Value) bool {

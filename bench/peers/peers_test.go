@@ -127,11 +127,13 @@ func benchEncode(b *testing.B, d *dataset, v any) {
 		}
 		b.SetBytes(int64(len(out)))
 		b.ReportAllocs()
+		m := bench.StartCPU()
 		for b.Loop() {
 			if _, err := enc(v); err != nil {
 				b.Fatal(err)
 			}
 		}
+		m.Stop(b)
 	})
 	for _, p := range peers {
 		b.Run(p.name, func(b *testing.B) {
@@ -144,11 +146,13 @@ func benchEncode(b *testing.B, d *dataset, v any) {
 			}
 			b.SetBytes(int64(len(out)))
 			b.ReportAllocs()
+			m := bench.StartCPU()
 			for b.Loop() {
 				if _, err := p.marshal(v); err != nil {
 					b.Fatal(err)
 				}
 			}
+			m.Stop(b)
 		})
 	}
 }
@@ -160,6 +164,7 @@ func benchDecode(b *testing.B, d *dataset, typed bool) {
 	b.Run("gcf", func(b *testing.B) {
 		b.SetBytes(int64(len(d.gcf)))
 		b.ReportAllocs()
+		m := bench.StartCPU()
 		for b.Loop() {
 			var err error
 			switch {
@@ -176,6 +181,7 @@ func benchDecode(b *testing.B, d *dataset, typed bool) {
 				b.Fatal(err)
 			}
 		}
+		m.Stop(b)
 	})
 	for _, p := range peers {
 		b.Run(p.name, func(b *testing.B) {
@@ -184,6 +190,7 @@ func benchDecode(b *testing.B, d *dataset, typed bool) {
 			}
 			b.SetBytes(int64(len(d.json)))
 			b.ReportAllocs()
+			m := bench.StartCPU()
 			for b.Loop() {
 				var err error
 				if typed {
@@ -196,6 +203,7 @@ func benchDecode(b *testing.B, d *dataset, typed bool) {
 					b.Fatal(err)
 				}
 			}
+			m.Stop(b)
 		})
 	}
 }
@@ -208,6 +216,7 @@ func benchWalk(b *testing.B, d *dataset) {
 		b.ReportAllocs()
 		r := bytes.NewReader(d.gcf)
 		dec := gcf.NewDecoder(r)
+		m := bench.StartCPU()
 		for b.Loop() {
 			r.Reset(d.gcf)
 			dec.Reset(r)
@@ -215,12 +224,14 @@ func benchWalk(b *testing.B, d *dataset) {
 				b.Fatal(n, err)
 			}
 		}
+		m.Stop(b)
 	})
 	b.Run("jsonv2", func(b *testing.B) {
 		b.SetBytes(int64(len(d.json)))
 		b.ReportAllocs()
 		r := bytes.NewReader(d.json)
 		dec := jsontext.NewDecoder(r)
+		m := bench.StartCPU()
 		for b.Loop() {
 			r.Reset(d.json)
 			dec.Reset(r)
@@ -228,6 +239,7 @@ func benchWalk(b *testing.B, d *dataset) {
 				b.Fatal(n, err)
 			}
 		}
+		m.Stop(b)
 	})
 }
 

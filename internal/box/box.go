@@ -50,3 +50,8 @@ func (s *Slab[T]) refill() {
 	}
 	s.buf = make([]T, 0, chunk)
 }
+
+// Reset makes the slab box into its current chunk again from the start.
+// Only a caller that knows no value boxed since that chunk was allocated is
+// still in use may call it: those values would be overwritten.
+func (s *Slab[T]) Reset() { s.buf = s.buf[:0] }

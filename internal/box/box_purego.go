@@ -8,3 +8,6 @@ type Slab[T any] struct{}
 
 // Box returns v as an interface.
 func (s *Slab[T]) Box(v T) any { return v }
+
+// Reset does nothing with the purego tag.
+func (s *Slab[T]) Reset() {}
