@@ -475,11 +475,11 @@ func assign(v any, x any) error {
 			return nil
 		}
 	}
-	data, err := ToJSON(x)
-	if err != nil {
-		return err
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return fmt.Errorf("gcf: Decode needs a non-nil pointer, got %T", v)
 	}
-	return json.Unmarshal(data, v)
+	return assignValue(rv.Elem(), x, 0)
 }
 
 // DecodeGeneric reads a whole generic-profile payload from the start of

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gcfkit/gcf/lexer"
 )
@@ -214,4 +215,233 @@ func setScalar(fv reflect.Value, c *lexer.Scalar) error {
 		return mismatch("number " + string(c.Bytes))
 	}
 	return mismatch(c.Kind.String())
+}
+
+// valuePlan is what Decoder.Decode knows about a target type, worked out
+// once per type: whether encoding/json must handle it (custom unmarshalers,
+// `,string` options, embedded pointers, kinds assignValue leaves alone),
+// and for a struct its JSON fields by name.
+type valuePlan struct {
+	viaJSON bool
+	byName  map[string][]int // struct: JSON name -> field index path
+	names   []string         // struct: the JSON names, for case-insensitive matches
+}
+
+var valuePlans sync.Map // reflect.Type -> *valuePlan
+
+func valuePlanFor(t reflect.Type) *valuePlan {
+	if p, ok := valuePlans.Load(t); ok {
+		return p.(*valuePlan)
+	}
+	p, _ := valuePlans.LoadOrStore(t, buildValuePlan(t))
+	return p.(*valuePlan)
+}
+
+func buildValuePlan(t reflect.Type) *valuePlan {
+	p := &valuePlan{}
+	if customUnmarshal(t) || t == reflect.TypeFor[json.Number]() {
+		p.viaJSON = true
+		return p
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Float64, reflect.Pointer, reflect.Slice,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		p.viaJSON = t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 // base64
+	case reflect.Interface:
+		p.viaJSON = t.NumMethod() != 0
+	case reflect.Map:
+		p.viaJSON = t.Key().Kind() != reflect.String || customUnmarshal(t.Key())
+	case reflect.Struct:
+		fields := normCachedFields(t)
+		p.byName = make(map[string][]int, len(fields))
+		for _, f := range fields {
+			if fieldViaJSON(t, f.index) {
+				p.viaJSON = true
+				return p
+			}
+			p.byName[f.name] = f.index
+			p.names = append(p.names, f.name)
+		}
+	default: // float32 (rounding), arrays, and kinds JSON has no value for
+		p.viaJSON = true
+	}
+	return p
+}
+
+// fieldViaJSON reports whether the field at index path idx of struct t
+// needs encoding/json: reached through an embedded pointer, or tagged
+// `,string`.
+func fieldViaJSON(t reflect.Type, idx []int) bool {
+	for i, x := range idx {
+		f := t.Field(x)
+		if i == len(idx)-1 {
+			tag := f.Tag.Get("json")
+			if c := strings.IndexByte(tag, ','); c >= 0 {
+				for _, opt := range strings.Split(tag[c+1:], ",") {
+					if opt == "string" {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		t = f.Type
+		if t.Kind() == reflect.Pointer {
+			return true
+		}
+	}
+	return false
+}
+
+// assignValue stores the decoded JSON-model value x (Object, []any, int64,
+// float64, string, bool or nil) in rv, which is addressable, as
+// json.Unmarshal of x's JSON text would, without that text: by reflection
+// through a plan cached per type. Whatever the plan cannot do exactly as
+// encoding/json does (custom unmarshalers, type mismatches and their
+// errors, `,string`, float32, base64) goes through ToJSON and
+// json.Unmarshal for that value only.
+func assignValue(rv reflect.Value, x any, depth int) error {
+	t := rv.Type()
+	p := valuePlanFor(t)
+	if p.viaJSON || depth > 10000 {
+		return assignViaJSON(rv, x)
+	}
+	if x == nil {
+		// null: encoding/json sets pointers, interfaces, maps and slices
+		// to nil and leaves everything else as it is.
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
+			rv.SetZero()
+		}
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			rv.Set(reflect.New(t.Elem()))
+		}
+		return assignValue(rv.Elem(), x, depth+1)
+	case reflect.Interface:
+		if !rv.IsNil() {
+			return assignViaJSON(rv, x) // encoding/json decodes into what it holds
+		}
+		rv.Set(reflect.ValueOf(jsonModel(x)))
+		return nil
+	case reflect.Struct:
+		o, ok := x.(Object)
+		if !ok {
+			return assignViaJSON(rv, x)
+		}
+		for _, m := range o {
+			idx, ok := p.byName[m.Key]
+			if !ok {
+				for _, n := range p.names {
+					if strings.EqualFold(n, m.Key) {
+						idx, ok = p.byName[n], true
+						break
+					}
+				}
+				if !ok {
+					continue // unknown keys are ignored
+				}
+			}
+			if err := assignValue(rv.FieldByIndex(idx), m.Value, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Map:
+		o, ok := x.(Object)
+		if !ok {
+			return assignViaJSON(rv, x)
+		}
+		if rv.IsNil() {
+			rv.Set(reflect.MakeMapWithSize(t, len(o)))
+		}
+		kt, et := t.Key(), t.Elem()
+		for _, m := range o {
+			ev := reflect.New(et).Elem()
+			if err := assignValue(ev, m.Value, depth+1); err != nil {
+				return err
+			}
+			rv.SetMapIndex(reflect.ValueOf(m.Key).Convert(kt), ev)
+		}
+		return nil
+	case reflect.Slice:
+		a, ok := x.([]any)
+		if !ok {
+			return assignViaJSON(rv, x)
+		}
+		s := reflect.MakeSlice(t, len(a), len(a))
+		for i, e := range a {
+			if err := assignValue(s.Index(i), e, depth+1); err != nil {
+				return err
+			}
+		}
+		rv.Set(s)
+		return nil
+	case reflect.String:
+		if s, ok := x.(string); ok {
+			rv.SetString(s)
+			return nil
+		}
+	case reflect.Bool:
+		if b, ok := x.(bool); ok {
+			rv.SetBool(b)
+			return nil
+		}
+	case reflect.Float64:
+		switch n := x.(type) {
+		case float64:
+			rv.SetFloat(n)
+			return nil
+		case int64:
+			rv.SetFloat(float64(n)) // what parsing its decimal text gives
+			return nil
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		if n, ok := x.(int64); ok && !rv.OverflowInt(n) {
+			rv.SetInt(n)
+			return nil
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if n, ok := x.(int64); ok && n >= 0 && !rv.OverflowUint(uint64(n)) {
+			rv.SetUint(uint64(n))
+			return nil
+		}
+	}
+	return assignViaJSON(rv, x) // a mismatch: encoding/json's error, or its conversion
+}
+
+// assignViaJSON stores x in the addressable rv through its JSON text.
+func assignViaJSON(rv reflect.Value, x any) error {
+	data, err := ToJSON(x)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, rv.Addr().Interface())
+}
+
+// jsonModel converts a decoded value to what encoding/json stores in an
+// interface: map[string]any for objects (a repeated key keeps its last
+// value) and float64 for every number.
+func jsonModel(x any) any {
+	switch v := x.(type) {
+	case Object:
+		m := make(map[string]any, len(v))
+		for _, mb := range v {
+			m[mb.Key] = jsonModel(mb.Value)
+		}
+		return m
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = jsonModel(e)
+		}
+		return out
+	case int64:
+		return float64(v)
+	}
+	return x
 }
