@@ -717,6 +717,14 @@ fieldLoop:
 		if f.omitZero && normIsZero(fv) {
 			continue
 		}
+		if f.scalar != reflect.Invalid && depth+1 <= normMaxDepth {
+			r, err := n.scalarField(fv, f.scalar, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, Member{f.name, r})
+			continue
+		}
 		r, err := n.child(fv, depth+1)
 		if err != nil {
 			return nil, err
@@ -773,6 +781,7 @@ type normField struct {
 	index     []int
 	omitEmpty bool
 	omitZero  bool
+	scalar    reflect.Kind // a plain string, bool, integer or float64 field (no marshalers): read directly; else Invalid
 }
 
 var normFieldCache sync.Map // reflect.Type -> []normField
@@ -781,8 +790,61 @@ func normCachedFields(t reflect.Type) []normField {
 	if f, ok := normFieldCache.Load(t); ok {
 		return f.([]normField)
 	}
-	f, _ := normFieldCache.LoadOrStore(t, normTypeFields(t))
+	fields := normTypeFields(t)
+	for i := range fields {
+		fields[i].scalar = normScalarKind(t.FieldByIndex(fields[i].index).Type)
+	}
+	f, _ := normFieldCache.LoadOrStore(t, fields)
 	return f.([]normField)
+}
+
+// normScalarKind returns t's kind when a value of t normalizes to a plain
+// scalar without reflection on its methods (no marshalers, not
+// json.Number, not float32), else reflect.Invalid.
+func normScalarKind(t reflect.Type) reflect.Kind {
+	switch t.Kind() {
+	case reflect.String, reflect.Bool, reflect.Float64,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+	default:
+		return reflect.Invalid
+	}
+	if t == normNumberType {
+		return reflect.Invalid
+	}
+	p := reflect.PointerTo(t)
+	if t.Implements(normMarshalerType) || t.Implements(normTextMarshalerType) ||
+		p.Implements(normMarshalerType) || p.Implements(normTextMarshalerType) {
+		return reflect.Invalid
+	}
+	return t.Kind()
+}
+
+// scalarField normalizes a struct field of normScalarKind k at depth.
+func (n *normalizer) scalarField(fv reflect.Value, k reflect.Kind, depth int) (any, error) {
+	if depth >= n.deepest {
+		n.deepest = depth + 1
+	}
+	switch k {
+	case reflect.String:
+		return n.boxString(fv.String()), nil
+	case reflect.Bool:
+		return fv.Bool(), nil
+	case reflect.Float64:
+		f := fv.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, normNonFinite(f)
+		}
+		return n.boxFloat(f), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return n.boxInt(fv.Int()), nil
+	}
+	u := fv.Uint()
+	if u > math.MaxInt64 {
+		_, _, err := normUint(u)
+		return nil, err
+	}
+	return n.boxInt(int64(u)), nil
 }
 
 // normTypeFields lists the JSON fields of struct type t following
