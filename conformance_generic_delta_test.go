@@ -184,5 +184,60 @@ func runGenericDeltaFixture(t *testing.T, f fixture) bool {
 }
 
 func runDeltaSessionFixture(t *testing.T, f fixture, input Object) {
-	t.Skip("delta session: not yet")
+	t.Helper()
+	tool := fxString(input, "tool")
+	policy := fxObject(t, fxGet(input, "policy"), "policy")
+	var p ReanchorPolicy
+	switch mode := fxString(policy, "mode"); mode {
+	case "fixedN":
+		p = ReanchorPolicy{Every: fxInt(fxGet(policy, "n")), MaxFraction: -1}
+	case "sizeGuard":
+		p = ReanchorPolicy{Every: -1, MaxFraction: -1, Cumulative: 1}
+	default:
+		t.Fatalf("unknown policy mode %q", mode)
+	}
+	want, err := ParseJSON(f.Expected)
+	if err != nil {
+		t.Fatal(err)
+	}
+	expected := fxObject(t, want, "expected")
+	s := NewDeltaSession(p, 0)
+	base := fxTable(t, fxGet(input, "base"))
+	base.Tool = tool
+	wire, outcome, err := s.Respond("consumer", "", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outcome != OutcomeFull || string(wire) != fxString(expected, "initialFull") {
+		t.Fatalf("initial answer (%v)\n--- got\n%s--- want\n%s", outcome, wire, fxString(expected, "initialFull"))
+	}
+	// The test plays the consumer: it applies every answer and echoes its root.
+	held, _, err := ReceiveGeneric(nil, wire)
+	if err != nil {
+		t.Fatalf("consumer: %v", err)
+	}
+	updates, _ := fxGet(input, "updates").([]any)
+	emissions, _ := fxGet(expected, "emissions").([]any)
+	if len(updates) != len(emissions) {
+		t.Fatalf("fixture has %d updates and %d emissions", len(updates), len(emissions))
+	}
+	for i, u := range updates {
+		cur := fxTable(t, u)
+		cur.Tool = tool
+		e := fxObject(t, emissions[i], "emission")
+		wire, outcome, err := s.Respond("consumer", held.PackRoot, cur)
+		if err != nil {
+			t.Fatalf("update %d: %v", i, err)
+		}
+		isFull, _ := fxGet(e, "isFull").(bool)
+		if (outcome == OutcomeFull) != isFull || string(wire) != fxString(e, "wire") {
+			t.Fatalf("update %d: %v\n--- got\n%s--- want (full %v)\n%s", i, outcome, wire, isFull, fxString(e, "wire"))
+		}
+		if held, _, err = ReceiveGeneric(held, wire); err != nil {
+			t.Fatalf("update %d: consumer: %v", i, err)
+		}
+		if root, _ := GenericPackRoot(cur); held.PackRoot != root {
+			t.Fatalf("update %d: consumer holds %s, producer sent %s", i, held.PackRoot, root)
+		}
+	}
 }
