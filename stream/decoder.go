@@ -785,7 +785,9 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 	// A table of the keyed set: the root array or a member of the root
 	// object of a payload whose header names key= (SPEC §10a.1).
 	top := d.k.key != nil && (role == RoleRoot || role == RoleMember && d.depth == 1)
-	if d.k.section != sectNone && (keyed || p >= len(b) || b[p] != '{') {
+	sect := d.k.section
+	d.k.section = sectNone
+	if sect != sectNone && (keyed || p >= len(b) || b[p] != '{') {
 		return d.bodyErr(pos, lexer.MalformedDelta, "a delta section is a table [N]{fields} (SPEC §10a.2)")
 	}
 	if keyed && count == 0 {
@@ -847,7 +849,7 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 			fr = d.push(fTable, bodyIndent, KindArrayEnd)
 			ev.Kind, ev.Form = KindArrayStart, FormTabular
 		}
-		end, err := d.fieldDecl(fr, p, top)
+		end, err := d.fieldDecl(fr, p, top, sect)
 		if err != nil {
 			return err
 		}
@@ -935,7 +937,7 @@ func (f *frame) addField(name []byte) {
 }
 
 // fieldDecl parses the declaration at body[p] into f's own storage.
-func (d *Decoder) fieldDecl(f *frame, p int, top bool) (int, error) {
+func (d *Decoder) fieldDecl(f *frame, p int, top bool, sect section) (int, error) {
 	b := d.body
 	mark := len(d.scratch)
 	names := d.hdrKeys[:0]
@@ -983,7 +985,7 @@ func (d *Decoder) fieldDecl(f *frame, p int, top bool) (int, error) {
 		return 0, d.bodyErr(lexer.FieldNameAt(b, p, from+i), lexer.DuplicateKey, err)
 	}
 	if top {
-		if err := d.identityDecl(f, names, p, id); err != nil {
+		if err := d.identityDecl(f, names, p, id, sect); err != nil {
 			return 0, err
 		}
 	}

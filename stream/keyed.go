@@ -104,7 +104,7 @@ func (d *Decoder) deltaSection(name []byte, pos int) error {
 
 // identityDecl checks the declaration names of a table of the keyed set;
 // id is the index of the `@` field or -1.
-func (d *Decoder) identityDecl(f *frame, names [][]byte, p, id int) error {
+func (d *Decoder) identityDecl(f *frame, names [][]byte, p, id int, sect section) error {
 	b := d.body
 	if id < 0 {
 		return d.bodyErr(p, lexer.MalformedDelta, "the table declares no @ identity field; the header names key="+
@@ -114,7 +114,7 @@ func (d *Decoder) identityDecl(f *frame, names [][]byte, p, id int) error {
 		return d.bodyErr(lexer.FieldNameAt(b, p, id), lexer.MalformedDelta, "the @ identity field "+lexer.Quote(names[id])+
 			" is not the header's key="+lexer.Excerpt(d.k.key)+" (SPEC §10a.1)")
 	}
-	switch d.k.section {
+	switch sect {
 	case sectRemoved:
 		if len(names) != 1 {
 			return d.bodyErr(p, lexer.MalformedDelta, "## removed declares only the identity field {@"+lexer.Excerpt(d.k.key)+"} (SPEC §10a.2)")
@@ -133,7 +133,7 @@ func (d *Decoder) identityDecl(f *frame, names [][]byte, p, id int) error {
 	case sectNone:
 		d.k.ids.reset() // identities are unique per table of a full payload
 	}
-	d.k.seen[d.k.section] = true
+	d.k.seen[sect] = true
 	f.idCol = id
 	return nil
 }
