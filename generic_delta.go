@@ -588,3 +588,127 @@ func DecodeGenericDelta(data []byte, opts ...Option) (*GenericDelta, error) {
 		}
 	}
 }
+
+// BeginDelta starts a streamed generic delta (SPEC §10a.2, §8): it writes
+// the header `GCF profile=generic[ tool=T] delta=true base_root=B
+// new_root=N key=K`. The sections follow as tables: BeginTable("added",
+// fields...) and BeginTable("changed", fields...) with the same fields,
+// key among them, and BeginTable("removed", key), each section at most
+// once; WriteRow or WriteRecord writes their rows and Close the
+// `##! summary` trailer of their `[?]` counts. The identity field is
+// marked `@` in every declaration. A row must hold scalars only and a
+// non-null identity (malformed_delta), and no identity may be written
+// twice in the delta (duplicate_key): the encoder keeps the identities
+// written so far, so its memory grows with their number and no more.
+// Producers compute newRoot before streaming, with GenericPackRoot of the
+// current table.
+func (e *Encoder) BeginDelta(tool, key, baseRoot, newRoot string) error {
+	if e.closed {
+		return errClosed
+	}
+	if e.graph != nil || e.started {
+		return lexer.Errorf(lexer.InvalidSchema, "BeginDelta starts a payload; this encoder has already started one")
+	}
+	if !grIsToken(baseRoot) || !grIsToken(newRoot) {
+		return lexer.Errorf(lexer.MalformedDelta, "base_root %q and new_root %q must be non-empty header values", baseRoot, newRoot)
+	}
+	if tool != "" {
+		if err := checkHeaderValue("tool", tool); err != nil {
+			return err
+		}
+	}
+	if err := checkHeaderValue("key", key); err != nil {
+		return err
+	}
+	buf := e.w.Buf()
+	b := append(buf, "GCF profile=generic"...)
+	if tool != "" {
+		b = append(b, " tool="...)
+		b = append(b, tool...)
+	}
+	b = append(b, " delta=true base_root="...)
+	b = append(b, baseRoot...)
+	b = append(b, " new_root="...)
+	b = append(b, newRoot...)
+	b = append(b, " key="...)
+	b = append(b, key...)
+	b = append(b, '\n')
+	if err := e.commit(buf, b); err != nil {
+		return err
+	}
+	e.started = true
+	e.delta = &deltaStream{key: key, ids: map[string]struct{}{}}
+	return nil
+}
+
+// deltaSection checks a section opened on a streamed delta.
+func (e *Encoder) deltaSection(name string, fields []string, keyed bool) error {
+	ds := e.delta
+	if keyed {
+		return lexer.Errorf(lexer.MalformedDelta, "a delta section is a table, not a keyed map (SPEC §10a.2)")
+	}
+	ds.idCol = -1
+	for i, f := range fields {
+		if f == ds.key {
+			ds.idCol = i
+		}
+	}
+	if ds.idCol < 0 {
+		return lexer.Errorf(lexer.MalformedDelta, "section %q does not declare the identity field %q", name, ds.key)
+	}
+	switch name {
+	case "removed":
+		if len(fields) != 1 {
+			return lexer.Errorf(lexer.MalformedDelta, "## removed declares only the identity field %q (SPEC §10a.2)", ds.key)
+		}
+	case "added", "changed":
+		if ds.fields == nil {
+			ds.fields = fields
+		} else if !sameStringSet(ds.fields, fields) {
+			return lexer.Errorf(lexer.MalformedDelta, "## added and ## changed declare different fields (%q, %q)", ds.fields, fields)
+		}
+	default:
+		return lexer.Errorf(lexer.MalformedDelta, "unknown generic delta section %q (SPEC §10a.2: added, changed, removed)", name)
+	}
+	return nil
+}
+
+func sameStringSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range b {
+		found := false
+		for _, y := range a {
+			if x == y {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// deltaRow checks a row of a streamed delta and returns its canonical identity.
+func (e *Encoder) deltaRow(values []any) (string, error) {
+	for i, v := range values {
+		if _, ok := v.(missing); ok {
+			return "", lexer.Errorf(lexer.MalformedDelta, "%s: a delta row holds every field (no Missing)", e.rowName(i))
+		}
+	}
+	v, err := normalize(values[e.delta.idCol])
+	if err != nil {
+		return "", err
+	}
+	id, err := keyset.ID(v)
+	if err != nil {
+		return "", lexer.Errorf(CategoryOf(err), "%s: %v", e.rowName(e.delta.idCol), err.(*SyntaxError).Msg)
+	}
+	if _, dup := e.delta.ids[id]; dup {
+		return "", lexer.Errorf(lexer.DuplicateKey, "%s: identity %s is already in the delta", e.rowName(e.delta.idCol), id)
+	}
+	return id, nil
+}
