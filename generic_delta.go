@@ -712,3 +712,8 @@ func (e *Encoder) deltaRow(values []any) (string, error) {
 	}
 	return id, nil
 }
+
+// CanonicalGenericBytes returns the bytes GenericPackRoot hashes (SPEC
+// §10a.3 steps 1-4): one record `R<TAB>field<TAB>value...<LF>` per row,
+// fields in byte order, values in canonical hash form, records sorted.
+func CanonicalGenericBytes(t *Table) ([]byte, error) { return keyset.CanonicalBytes(t) }
