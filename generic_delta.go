@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 
 	"github.com/gcfkit/gcf/encoder"
@@ -191,19 +192,24 @@ func appendKeyedSection(b []byte, name string, fields []string, key string, rows
 
 // finish checks the output against the limits and returns a copy.
 func finish(b []byte, lim Limits, rows, fields int) ([]byte, error) {
-	if rows > lim.MaxElements {
-		return nil, elementsErr(rows, "a keyed table", lim.MaxElements)
-	}
-	if fields > lim.MaxFields {
-		return nil, fieldsErr(fields, lim.MaxFields)
-	}
-	if err := checkLines(b, lim.MaxLineBytes); err != nil {
-		return nil, err
-	}
-	if err := checkSize(len(b), lim.MaxBytes); err != nil {
+	if err := finishCheck(b, lim, rows, fields); err != nil {
 		return nil, err
 	}
 	return bytes.Clone(b), nil
+}
+
+// finishCheck checks the output against the limits.
+func finishCheck(b []byte, lim Limits, rows, fields int) error {
+	if rows > lim.MaxElements {
+		return elementsErr(rows, "a keyed table", lim.MaxElements)
+	}
+	if fields > lim.MaxFields {
+		return fieldsErr(fields, lim.MaxFields)
+	}
+	if err := checkLines(b, lim.MaxLineBytes); err != nil {
+		return err
+	}
+	return checkSize(len(b), lim.MaxBytes)
 }
 
 // EncodeTable writes the full, delta-participating payload of t (SPEC
@@ -239,9 +245,9 @@ func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
 	if t.Name != "" && lim.MaxDepth < 2 {
 		return nil, depthErr(lim.MaxDepth)
 	}
-	buf := encoder.GetBuffer()
-	defer encoder.PutBuffer(buf)
-	b := append(buf.B[:0], "GCF profile=generic"...)
+	// Sized from the first row: one allocation, returned as is.
+	b := make([]byte, 0, 256+len(t.Fields)*16)
+	b = append(b, "GCF profile=generic"...)
 	if t.Tool != "" {
 		b = append(b, " tool="...)
 		b = append(b, t.Tool...)
@@ -251,12 +257,28 @@ func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
 	b = append(b, " key="...)
 	b = append(b, t.Key...)
 	b = append(b, '\n')
-	b, err := appendKeyedSection(b, t.Name, t.Fields, t.Key, t.Rows)
-	buf.B = b
-	if err != nil {
+	b = append(b, "## "...)
+	if t.Name != "" {
+		b = encoder.AppendKey(b, t.Name)
+		b = append(b, ' ')
+	}
+	b = encoder.AppendCount(b, len(t.Rows), false)
+	b = appendKeyedDecl(b, t.Fields, t.Key)
+	b = append(b, '\n')
+	var err error
+	for i, r := range t.Rows {
+		start := len(b)
+		if b, err = appendKeyedRow(b, r); err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			b = slices.Grow(b, (len(b)-start)*(len(t.Rows)+len(t.Rows)/8))
+		}
+	}
+	if err := finishCheck(b, lim, len(t.Rows), len(t.Fields)); err != nil {
 		return nil, err
 	}
-	return finish(b, lim, len(t.Rows), len(t.Fields))
+	return b, nil
 }
 
 // EncodeGenericDelta writes d as a generic delta payload (SPEC §10a.2):

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
@@ -137,31 +138,11 @@ func KeyIndex(key string, fields []string) (int, error) {
 // or a null identity; duplicate_key for a repeated identity; the cell
 // errors of AppendCell.
 func Index(t *Table) (map[string]int, error) {
-	k, err := KeyIndex(t.Key, t.Fields)
+	a, err := analyze(t)
 	if err != nil {
 		return nil, err
 	}
-	ids := make(map[string]int, len(t.Rows))
-	var buf []byte
-	for i, row := range t.Rows {
-		if len(row) != len(t.Fields) {
-			return nil, errf(lexer.MalformedDelta, "row %d has %d cells for %d fields", i, len(row), len(t.Fields))
-		}
-		for _, c := range row {
-			if buf, err = AppendCell(buf[:0], c); err != nil {
-				return nil, rowErr(err, "row", i)
-			}
-		}
-		id, err := ID(row[k])
-		if err != nil {
-			return nil, rowErr(err, "row", i)
-		}
-		if _, dup := ids[id]; dup {
-			return nil, errf(lexer.DuplicateKey, "row %d repeats the identity %s=%s (SPEC §10a.1)", i, t.Key, id)
-		}
-		ids[id] = i
-	}
-	return ids, nil
+	return a.ids, nil
 }
 
 func rowErr(err error, what string, i int) error {
@@ -183,47 +164,136 @@ func sortedOrder(fields []string) []int {
 	return order
 }
 
-// appendRecord appends the canonical record of one row:
-// R<TAB>field<TAB>value... <LF>, fields in byte order.
-func appendRecord(dst []byte, fields []string, order []int, row []any) ([]byte, error) {
+// appendRecord appends the canonical record of one row,
+// R<TAB>field<TAB>value... <LF> with fields in byte order, and returns the
+// offsets of the identity value (column k) within dst.
+func appendRecord(dst []byte, fields []string, order []int, row []any, k int) (out []byte, idStart, idEnd int, err error) {
 	dst = append(dst, 'R')
-	var err error
 	for _, j := range order {
 		dst = append(dst, '\t')
 		dst = append(dst, fields[j]...)
 		dst = append(dst, '\t')
+		if j == k {
+			if row[j] == nil {
+				return dst, 0, 0, errf(lexer.MalformedDelta, "the identity %q is null (SPEC §10a.1)", fields[k])
+			}
+			idStart = len(dst)
+		}
 		if dst, err = AppendCell(dst, row[j]); err != nil {
-			return dst, err
+			return dst, 0, 0, err
+		}
+		if j == k {
+			idEnd = len(dst)
 		}
 	}
-	return append(dst, '\n'), nil
+	return append(dst, '\n'), idStart, idEnd, nil
+}
+
+// analysis is one pass over a table: every row's canonical record, in one
+// buffer, and the identities.
+type analysis struct {
+	ids   map[string]int // canonical identity -> row
+	buf   []byte
+	ends      []int // ends[i] is the end of row i's record in buf
+	order     []int
+	k         int
+	sortedIdx []int // rows in byte order of their records, once sorted
+}
+
+func (a *analysis) record(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = a.ends[i-1]
+	}
+	return a.buf[start:a.ends[i]]
+}
+
+// analyze checks t and builds its records and identity index in one pass.
+func analyze(t *Table) (*analysis, error) {
+	k, err := KeyIndex(t.Key, t.Fields)
+	if err != nil {
+		return nil, err
+	}
+	a := &analysis{ids: make(map[string]int, len(t.Rows)), ends: make([]int, 0, len(t.Rows)), order: sortedOrder(t.Fields), k: k}
+	for i, row := range t.Rows {
+		if len(row) != len(t.Fields) {
+			return nil, errf(lexer.MalformedDelta, "row %d has %d cells for %d fields", i, len(row), len(t.Fields))
+		}
+		if i == 1 {
+			// Presize from the first record: one growth instead of many.
+			a.buf = slices.Grow(a.buf, len(a.buf)*(len(t.Rows)+1))
+		}
+		var s, e int
+		if a.buf, s, e, err = appendRecord(a.buf, t.Fields, a.order, row, k); err != nil {
+			return nil, rowErr(err, "row", i)
+		}
+		id := string(a.buf[s:e])
+		if _, dup := a.ids[id]; dup {
+			return nil, errf(lexer.DuplicateKey, "row %d repeats the identity %s=%s (SPEC §10a.1)", i, t.Key, id)
+		}
+		a.ids[id] = i
+		a.ends = append(a.ends, len(a.buf))
+	}
+	return a, nil
+}
+
+// sorted returns the records in byte order, remembering the row order of
+// that sort in sortedIdx.
+func (a *analysis) sorted() [][]byte {
+	a.sortedIdx = make([]int, len(a.ends))
+	for i := range a.sortedIdx {
+		a.sortedIdx[i] = i
+	}
+	slices.SortFunc(a.sortedIdx, func(x, y int) int { return bytes.Compare(a.record(x), a.record(y)) })
+	out := make([][]byte, len(a.sortedIdx))
+	for n, i := range a.sortedIdx {
+		out[n] = a.record(i)
+	}
+	return out
+}
+
+// hash returns the root of records already in byte order.
+func (a *analysis) hash(sorted [][]byte) string {
+	h := sha256.New()
+	for _, r := range sorted {
+		h.Write(r)
+	}
+	return Prefix + hex.EncodeToString(h.Sum(nil))
+}
+
+// records returns the records of rows, in row order.
+func (a *analysis) records() [][]byte {
+	recs := make([][]byte, len(a.ends))
+	start := 0
+	for i, e := range a.ends {
+		recs[i] = a.buf[start:e:e]
+		start = e
+	}
+	return recs
+}
+
+// hashRecords sorts recs bytewise (in place) and returns the root of
+// their concatenation (SPEC §10a.3 steps 3-5).
+func hashRecords(recs [][]byte) string {
+	slices.SortFunc(recs, bytes.Compare)
+	h := sha256.New()
+	for _, r := range recs {
+		h.Write(r)
+	}
+	return Prefix + hex.EncodeToString(h.Sum(nil))
 }
 
 // CanonicalBytes returns the bytes gcf-pack-root-v1 hashes for t (SPEC
 // §10a.3 steps 1-4): one record per row, sorted bytewise, concatenated.
 // t is checked as by Index.
 func CanonicalBytes(t *Table) ([]byte, error) {
-	if _, err := Index(t); err != nil {
+	a, err := analyze(t)
+	if err != nil {
 		return nil, err
 	}
-	order := sortedOrder(t.Fields)
-	var buf []byte
-	ends := make([]int, 0, len(t.Rows))
-	for i, row := range t.Rows {
-		var err error
-		if buf, err = appendRecord(buf, t.Fields, order, row); err != nil {
-			return nil, rowErr(err, "row", i)
-		}
-		ends = append(ends, len(buf))
-	}
-	recs := make([][]byte, len(ends))
-	start := 0
-	for i, e := range ends {
-		recs[i] = buf[start:e]
-		start = e
-	}
+	recs := a.records()
 	slices.SortFunc(recs, bytes.Compare)
-	out := make([]byte, 0, len(buf))
+	out := make([]byte, 0, len(a.buf))
 	for _, r := range recs {
 		out = append(out, r...)
 	}
@@ -233,14 +303,13 @@ func CanonicalBytes(t *Table) ([]byte, error) {
 // Root returns the gcf-pack-root-v1 root of t (SPEC §10a.3):
 // "sha256:" and the 64 lowercase hex digits of the SHA-256 of
 // CanonicalBytes(t). Row order does not change it; Tool, Name and
-// PackRoot are not part of it.
+// PackRoot are not part of it. t is checked as by Index.
 func Root(t *Table) (string, error) {
-	b, err := CanonicalBytes(t)
+	a, err := analyze(t)
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(b)
-	return Prefix + hex.EncodeToString(sum[:]), nil
+	return hashRecords(a.records()), nil
 }
 
 // SameSchema reports whether two tables have the same identity field and
@@ -254,7 +323,8 @@ func SameSchema(a, b *Table) bool {
 // cells differ (canonically: 2 and 2.0 are equal) are Changed, identities
 // only base holds are Removed. Each list is sorted by the canonical form
 // of the identity, so the result does not depend on row order. BaseRoot
-// and NewRoot are set; Tool is left empty for the caller.
+// and NewRoot are set; Tool is left empty for the caller. Each table is
+// canonicalized once: rows are compared by their canonical records.
 //
 // Errors: invalid_schema when the tables differ in identity field or
 // fields (SPEC §10a.7: send the full payload instead), and the errors of
@@ -267,50 +337,86 @@ func Diff(base, cur *Table) (*Delta, error) {
 		return nil, errf(lexer.InvalidSchema, "schema change (identity %q, fields %q to identity %q, fields %q): send the full payload (SPEC §10a.7)",
 			base.Key, base.Fields, cur.Key, cur.Fields)
 	}
-	baseIDs, err := Index(base)
+	ba, err := analyze(base)
 	if err != nil {
 		return nil, err
 	}
-	curIDs, err := Index(cur)
-	if err != nil {
-		return nil, err
-	}
-	baseRoot, err := Root(base)
-	if err != nil {
-		return nil, err
-	}
-	newRoot, err := Root(cur)
-	if err != nil {
-		return nil, err
-	}
-	d := &Delta{Key: cur.Key, Fields: slices.Clone(cur.Fields), BaseRoot: baseRoot, NewRoot: newRoot,
-		Added: [][]any{}, Changed: [][]any{}, Removed: []any{}}
-	k, _ := KeyIndex(cur.Key, cur.Fields)
+	sorted := ba.sorted()
+	d := &Delta{Key: cur.Key, Fields: slices.Clone(cur.Fields), BaseRoot: ba.hash(sorted)}
+	// Each row of cur is matched by identity; a row whose cells are the
+	// base row's own values keeps the base record, so only new and changed
+	// rows are canonicalized, and the new root merges the base's sorted
+	// records that remain with the sorted new ones.
 	type keyed struct {
 		id  string
 		row int
 	}
-	var added, changed, removed []keyed
-	var a, b []byte
-	for id, i := range curIDs {
-		j, ok := baseIDs[id]
-		if !ok {
-			added = append(added, keyed{id, i})
+	var added, changed []keyed
+	kept := make([]bool, len(base.Rows))
+	addedIDs := map[string]struct{}{}
+	var fresh []byte
+	var freshEnds []int
+	var idBuf []byte
+	for i, row := range cur.Rows {
+		if len(row) != len(cur.Fields) {
+			return nil, errf(lexer.MalformedDelta, "row %d has %d cells for %d fields", i, len(row), len(cur.Fields))
+		}
+		if row[ba.k] == nil {
+			return nil, errf(lexer.MalformedDelta, "row %d: the identity %q is null (SPEC §10a.1)", i, cur.Key)
+		}
+		if idBuf, err = AppendCell(idBuf[:0], row[ba.k]); err != nil {
+			return nil, rowErr(err, "row", i)
+		}
+		j, inBase := ba.ids[string(idBuf)]
+		if inBase && kept[j] || !inBase && hasKey(addedIDs, idBuf) {
+			return nil, errf(lexer.DuplicateKey, "row %d repeats the identity %s=%s (SPEC §10a.1)", i, cur.Key, idBuf)
+		}
+		if inBase && sameScalars(base.Rows[j], row) {
+			kept[j] = true
 			continue
 		}
-		if !sameRow(&a, &b, base.Rows[j], cur.Rows[i]) {
-			changed = append(changed, keyed{id, i})
+		mark := len(fresh)
+		if fresh, _, _, err = appendRecord(fresh, cur.Fields, ba.order, row, ba.k); err != nil {
+			return nil, rowErr(err, "row", i)
 		}
+		if inBase {
+			kept[j] = true // matched: a repeat of the identity is an error
+			if bytes.Equal(fresh[mark:], ba.record(j)) {
+				fresh = fresh[:mark] // the same values in other types (2 and 2.0)
+				continue
+			}
+			changed = append(changed, keyed{string(idBuf), i})
+		} else {
+			addedIDs[string(idBuf)] = struct{}{}
+			added = append(added, keyed{string(idBuf), i})
+		}
+		freshEnds = append(freshEnds, len(fresh))
 	}
-	for id, j := range baseIDs {
-		if _, ok := curIDs[id]; !ok {
+	var removed []keyed
+	for id, j := range ba.ids {
+		if !kept[j] {
 			removed = append(removed, keyed{id, j})
 		}
 	}
-	byID := func(x, y keyed) int { return bytes.Compare([]byte(x.id), []byte(y.id)) }
+	// The base records that stay: unchanged rows (kept and not replaced).
+	replaced := make([]bool, len(base.Rows))
+	for _, x := range changed {
+		replaced[ba.ids[x.id]] = true
+	}
+	remain := sorted[:0:0]
+	for _, j := range ba.sortedIdx {
+		if kept[j] && !replaced[j] {
+			remain = append(remain, ba.record(j))
+		}
+	}
+	d.NewRoot = mergeHash(remain, split(fresh, freshEnds))
+	byID := func(x, y keyed) int { return strings.Compare(x.id, y.id) }
 	slices.SortFunc(added, byID)
 	slices.SortFunc(changed, byID)
 	slices.SortFunc(removed, byID)
+	d.Added = make([][]any, 0, len(added))
+	d.Changed = make([][]any, 0, len(changed))
+	d.Removed = make([]any, 0, len(removed))
 	for _, x := range added {
 		d.Added = append(d.Added, cur.Rows[x.row])
 	}
@@ -318,24 +424,76 @@ func Diff(base, cur *Table) (*Delta, error) {
 		d.Changed = append(d.Changed, cur.Rows[x.row])
 	}
 	for _, x := range removed {
-		d.Removed = append(d.Removed, base.Rows[x.row][k])
+		d.Removed = append(d.Removed, base.Rows[x.row][ba.k])
 	}
 	return d, nil
 }
 
-// sameRow compares two rows of one schema cell by cell in canonical form.
-func sameRow(a, b *[]byte, x, y []any) bool {
+func hasKey(m map[string]struct{}, k []byte) bool {
+	_, ok := m[string(k)]
+	return ok
+}
+
+// sameScalars reports whether two rows hold the same scalar values of the
+// same types (so the same canonical record). Cells of other types are
+// never the same, which sends them to canonicalization and its errors.
+func sameScalars(x, y []any) bool {
 	for i := range x {
-		if x[i] == y[i] {
-			continue
-		}
-		*a, _ = AppendCell((*a)[:0], x[i])
-		*b, _ = AppendCell((*b)[:0], y[i])
-		if !bytes.Equal(*a, *b) {
+		switch a := x[i].(type) {
+		case nil:
+			if y[i] != nil {
+				return false
+			}
+		case string:
+			if b, ok := y[i].(string); !ok || a != b {
+				return false
+			}
+		case int64:
+			if b, ok := y[i].(int64); !ok || a != b {
+				return false
+			}
+		case float64:
+			if b, ok := y[i].(float64); !ok || a != b {
+				return false
+			}
+		case bool:
+			if b, ok := y[i].(bool); !ok || a != b {
+				return false
+			}
+		default:
 			return false
 		}
 	}
 	return true
+}
+
+// split cuts buf at ends into records.
+func split(buf []byte, ends []int) [][]byte {
+	recs := make([][]byte, len(ends))
+	start := 0
+	for i, e := range ends {
+		recs[i] = buf[start:e:e]
+		start = e
+	}
+	return recs
+}
+
+// mergeHash returns the root of the union of sorted (already in byte
+// order) and fresh (sorted here, in place).
+func mergeHash(sorted, fresh [][]byte) string {
+	slices.SortFunc(fresh, bytes.Compare)
+	h := sha256.New()
+	i, j := 0, 0
+	for i < len(sorted) || j < len(fresh) {
+		if j == len(fresh) || i < len(sorted) && bytes.Compare(sorted[i], fresh[j]) <= 0 {
+			h.Write(sorted[i])
+			i++
+		} else {
+			h.Write(fresh[j])
+			j++
+		}
+	}
+	return Prefix + hex.EncodeToString(h.Sum(nil))
 }
 
 // Apply applies d to base atomically (SPEC §10a.5) and returns the new
@@ -345,33 +503,30 @@ func sameRow(a, b *[]byte, x, y []any) bool {
 //  1. When d.BaseRoot is non-empty, Root(base) must equal it, else
 //     root_mismatch (a root of an unknown algorithm never matches).
 //  2. The delta is validated: its Key must be base's (malformed_delta);
-//     its Fields must be base's fields, in any order (malformed_delta);
-//     every Added and Changed row must have one scalar cell per field and
-//     a non-null identity (malformed_delta, or the cell's category); an
-//     identity may appear once in the whole delta (duplicate_key); an
-//     Added identity must be absent from base, a Changed or Removed one
-//     present (malformed_delta).
+//     its Fields must be base's fields, in any order (malformed_delta;
+//     a delta of removals only may declare none); then as by CheckDelta;
+//     an Added identity must be absent from base, a Changed or Removed
+//     one present (malformed_delta).
 //  3. The result is built: base rows in base order, a Changed row in the
 //     place of the row it replaces (cells reordered to base's fields),
 //     Removed rows dropped, Added rows appended in delta order.
 //  4. When d.NewRoot is non-empty, Root(result) must equal it, else
 //     root_mismatch; the result's PackRoot is set to it.
 //
-// The result keeps base's Tool, Name, Key and Fields.
+// The result keeps base's Tool, Name, Key and Fields and shares its
+// unchanged rows. The base is canonicalized once; the result's root reuses
+// the records of the rows it keeps.
 func Apply(base *Table, d *Delta) (*Table, error) {
 	if base == nil || d == nil {
 		return nil, errf(lexer.MalformedDelta, "Apply needs a base table and a delta")
 	}
-	baseIDs, err := Index(base)
+	ba, err := analyze(base)
 	if err != nil {
 		return nil, err
 	}
+	sorted := ba.sorted()
 	if d.BaseRoot != "" {
-		root, err := Root(base)
-		if err != nil {
-			return nil, err
-		}
-		if root != d.BaseRoot {
+		if root := ba.hash(sorted); root != d.BaseRoot {
 			return nil, errf(RootMismatch, "base_root %s does not identify the held table (its root is %s)", d.BaseRoot, root)
 		}
 	}
@@ -380,20 +535,17 @@ func Apply(base *Table, d *Delta) (*Table, error) {
 	}
 	// perm[j] is the delta column holding base field j.
 	perm := make([]int, len(base.Fields))
-	if len(d.Fields) == 0 && len(d.Added)+len(d.Changed) == 0 {
-		for j := range perm {
-			perm[j] = j
-		}
-	} else if len(d.Fields) != len(base.Fields) {
-		return nil, errf(lexer.MalformedDelta, "the delta's fields %q are not the table's fields %q", d.Fields, base.Fields)
+	for j := range perm {
+		perm[j] = j
 	}
-	for j, f := range base.Fields {
-		if len(d.Fields) == 0 {
-			break
-		}
-		perm[j] = slices.Index(d.Fields, f)
-		if perm[j] < 0 {
+	if len(d.Fields) > 0 || len(d.Added)+len(d.Changed) > 0 {
+		if len(d.Fields) != len(base.Fields) {
 			return nil, errf(lexer.MalformedDelta, "the delta's fields %q are not the table's fields %q", d.Fields, base.Fields)
+		}
+		for j, f := range base.Fields {
+			if perm[j] = slices.Index(d.Fields, f); perm[j] < 0 {
+				return nil, errf(lexer.MalformedDelta, "the delta's fields %q are not the table's fields %q", d.Fields, base.Fields)
+			}
 		}
 	}
 	ids, err := CheckDelta(d)
@@ -401,24 +553,26 @@ func Apply(base *Table, d *Delta) (*Table, error) {
 		return nil, err
 	}
 	for i, id := range ids.Added {
-		if _, ok := baseIDs[id]; ok {
+		if _, ok := ba.ids[id]; ok {
 			return nil, errf(lexer.MalformedDelta, "added row %d: identity %s is already in the base table", i, id)
 		}
 	}
+	replace := make(map[int]int, len(d.Changed)) // base row -> changed row
 	for i, id := range ids.Changed {
-		if _, ok := baseIDs[id]; !ok {
+		j, ok := ba.ids[id]
+		if !ok {
 			return nil, errf(lexer.MalformedDelta, "changed row %d: identity %s is not in the base table", i, id)
 		}
+		replace[j] = i
 	}
 	removed := make(map[int]struct{}, len(d.Removed))
 	for i, id := range ids.Removed {
-		j, ok := baseIDs[id]
+		j, ok := ba.ids[id]
 		if !ok {
 			return nil, errf(lexer.MalformedDelta, "removed identity %d (%s) is not in the base table", i, id)
 		}
 		removed[j] = struct{}{}
 	}
-	changedIDs := ids.Changed
 	remap := func(row []any) []any {
 		out := make([]any, len(perm))
 		for j, p := range perm {
@@ -426,33 +580,44 @@ func Apply(base *Table, d *Delta) (*Table, error) {
 		}
 		return out
 	}
-	replace := make(map[int][]any, len(d.Changed))
-	for i, id := range changedIDs {
-		replace[baseIDs[id]] = remap(d.Changed[i])
-	}
 	res := &Table{Tool: base.Tool, Name: base.Name, Key: base.Key, Fields: base.Fields}
 	res.Rows = make([][]any, 0, len(base.Rows)-len(removed)+len(d.Added))
+	var fresh []byte
+	var freshEnds []int
+	add := func(row []any) {
+		res.Rows = append(res.Rows, row)
+		fresh, _, _, _ = appendRecord(fresh, base.Fields, ba.order, row, ba.k) // checked by CheckDelta
+		freshEnds = append(freshEnds, len(fresh))
+	}
 	for j, row := range base.Rows {
 		if _, gone := removed[j]; gone {
 			continue
 		}
-		if r, ok := replace[j]; ok {
-			row = r
+		if i, ok := replace[j]; ok {
+			add(remap(d.Changed[i]))
+			continue
 		}
 		res.Rows = append(res.Rows, row)
 	}
 	for _, row := range d.Added {
-		res.Rows = append(res.Rows, remap(row))
+		add(remap(row))
 	}
 	if d.NewRoot != "" {
-		root, err := Root(res)
-		if err != nil {
-			return nil, err
+		// The base's sorted records that stay, merged with the new ones.
+		remain := make([][]byte, 0, len(sorted))
+		for n, j := range ba.sortedIdx {
+			if _, gone := removed[j]; gone {
+				continue
+			}
+			if _, ok := replace[j]; ok {
+				continue
+			}
+			remain = append(remain, sorted[n])
 		}
-		if root != d.NewRoot {
+		if root := mergeHash(remain, split(fresh, freshEnds)); root != d.NewRoot {
 			return nil, errf(RootMismatch, "new_root %s does not match the root of the applied table (%s)", d.NewRoot, root)
 		}
-		res.PackRoot = root
+		res.PackRoot = d.NewRoot
 	}
 	return res, nil
 }
