@@ -428,12 +428,10 @@ func (r *keyedReader) rows(fields [][]byte, want []string) ([][]any, error) {
 	for i := range perm {
 		perm[i] = i
 	}
-	if want != nil {
-		for i, f := range want {
-			for j, g := range fields {
-				if string(g) == f {
-					perm[i] = j
-				}
+	for i, f := range want { // the stream checked that want and fields are one set
+		for j, g := range fields {
+			if string(g) == f {
+				perm[i] = j
 			}
 		}
 	}

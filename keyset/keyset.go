@@ -192,8 +192,8 @@ func appendRecord(dst []byte, fields []string, order []int, row []any, k int) (o
 // analysis is one pass over a table: every row's canonical record, in one
 // buffer, and the identities.
 type analysis struct {
-	ids   map[string]int // canonical identity -> row
-	buf   []byte
+	ids       map[string]int // canonical identity -> row
+	buf       []byte
 	ends      []int // ends[i] is the end of row i's record in buf
 	order     []int
 	k         int
