@@ -20,7 +20,8 @@ const DefaultMaxConsumers = 1024
 // SPEC §10a.8) although it could send a delta. Each rule is checked on
 // every response that could be a delta; any one of them makes it full.
 type ReanchorPolicy struct {
-	// Every: the Every-th response after a full payload is full again
+	// Every: the Every-th answer after a full payload that changes the
+	// consumer's table (unchanged answers do not count) is full again
 	// (SPEC §10a.8 default, N=15). 0 means DefaultReanchorEvery; a
 	// negative value never re-anchors by count.
 	Every int
