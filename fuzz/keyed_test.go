@@ -22,6 +22,8 @@ var keyedCases = []struct {
 	{"delta", "GCF profile=generic delta=true base_root=sha256:a new_root=sha256:b key=id\n## added [1]{@id,total}\n4|75\n## changed [1]{total,@id}\n1|2\n## removed [1]{@id}\n1\n", "", 0},
 	{"empty delta", "GCF profile=generic delta=true base_root=sha256:a new_root=sha256:a key=id\n", "", 0},
 	{"unchanged", "GCF profile=generic unchanged=true pack_root=sha256:a count=3\n", "", 0},
+	{"keyed map", "GCF profile=generic pack_root=sha256:a key=key\n## [2:]{@key,x}\nk1|1\nk2|2\n", "", 0},
+	{"keyed map repeated key", "GCF profile=generic key=key\n## [2:]{@key,x}\nk1|1\nk1|2\n", "duplicate_key", 4},
 	{"@ without key=", "GCF profile=generic\n## t [1]{@id,x}\n1|2\n", "invalid_line", 2},
 	{"no @ under key=", "GCF profile=generic key=id\n## t [1]{id,x}\n1|2\n", "malformed_delta", 2},
 	{"@ on another field", "GCF profile=generic key=id\n## t [1]{id,@x}\n1|2\n", "malformed_delta", 2},
