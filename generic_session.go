@@ -120,7 +120,7 @@ func (s *DeltaSession) Len() int {
 
 // Respond answers consumer, who echoes consumerRoot (the pack root it
 // holds; "" for none), with current: unchanged when consumerRoot is
-// current's root and the session sent it; a delta from the table the
+// current's root; a delta from the table the
 // session last sent when consumerRoot names that table, the schema is the
 // same (SPEC §10a.7) and no rule of the policy re-anchors; otherwise the
 // full payload. The session then remembers current as what the consumer
@@ -137,11 +137,14 @@ func (s *DeltaSession) Respond(consumer, consumerRoot string, current *Table) ([
 	st := s.state(consumer)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	known := st.held != nil && consumerRoot != "" && consumerRoot == st.root
-	if known && root == st.root {
+	if consumerRoot == root {
 		out, err := EncodeGenericUnchanged(current.Tool, root, len(current.Rows))
+		if err == nil && st.root != root {
+			st.held, st.root, st.sinceFull, st.cum = current, root, 0, 0
+		}
 		return out, OutcomeUnchanged, err
 	}
+	known := st.held != nil && consumerRoot != "" && consumerRoot == st.root
 	lim := encodeLimits(nil)
 	var full []byte
 	fullBytes := func() ([]byte, error) {
