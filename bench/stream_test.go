@@ -162,6 +162,7 @@ func benchEvents(b *testing.B, d *streamData) {
 	if err := walkKinds(dec, &c); err != nil {
 		b.Fatal(err)
 	}
+	m := StartCPU()
 	for b.Loop() {
 		r.Reset(d.stream)
 		dec.Reset(r)
@@ -169,6 +170,7 @@ func benchEvents(b *testing.B, d *streamData) {
 			b.Fatal(err)
 		}
 	}
+	m.Stop(b)
 	if err := d.check(&c); err != nil {
 		b.Fatal(err)
 	}
@@ -283,6 +285,7 @@ func BenchmarkScale(b *testing.B) {
 func benchStreamEncode(b *testing.B, d *streamData) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(d.stream)))
+	m := StartCPU()
 	for b.Loop() {
 		e := gcf.NewEncoder(io.Discard)
 		var err error
@@ -305,11 +308,13 @@ func benchStreamEncode(b *testing.B, d *streamData) {
 			b.Fatal(err)
 		}
 	}
+	m.Stop(b)
 }
 
 func benchBufferedDecode(b *testing.B, d *streamData) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(d.stream)))
+	m := StartCPU()
 	for b.Loop() {
 		var err error
 		switch d.profile {
@@ -322,6 +327,7 @@ func benchBufferedDecode(b *testing.B, d *streamData) {
 			b.Fatal(err)
 		}
 	}
+	m.Stop(b)
 }
 
 func benchBufferedEncode(b *testing.B, d *streamData) {

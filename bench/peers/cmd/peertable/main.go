@@ -5,10 +5,15 @@
 //
 //	go test -run '^$' -bench . -count 5 -benchmem | tee peers.txt
 //	go run ./cmd/peertable < peers.txt
+//	go run ./cmd/peertable -metric cpu-ns/op < peers.txt
+//
+// -metric picks the time measure: ns/op (wall time, the default) or
+// cpu-ns/op (the process's CPU time per op, steadier on a shared machine).
 package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -33,6 +38,8 @@ func median(x []float64) float64 {
 }
 
 func main() {
+	metric := flag.String("metric", "ns/op", "the time measure: ns/op or cpu-ns/op")
+	flag.Parse()
 	cells := map[string]*cell{} // "Dataset/Op/Lib"
 	var rows []string           // "Dataset/Op" in first-seen order
 	sc := bufio.NewScanner(os.Stdin)
@@ -63,7 +70,7 @@ func main() {
 				continue
 			}
 			switch f[i+1] {
-			case "ns/op":
+			case *metric:
 				c.ns = append(c.ns, v)
 			case "allocs/op":
 				c.allocs = append(c.allocs, v)
