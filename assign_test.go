@@ -101,3 +101,50 @@ func TestAssignValueMatchesJSON(t *testing.T) {
 		check(func() any { var s fmt.Stringer; return &s })
 	}
 }
+
+// TestMarshalConcurrent: encodes running at once get their own slabs (the
+// pooled copy of the value is never shared), so each output is the one a
+// lone encode gives.
+func TestMarshalConcurrent(t *testing.T) {
+	type rec struct {
+		ID   int     `json:"id"`
+		Name string  `json:"name"`
+		Tags []any   `json:"tags"`
+		F    float64 `json:"f"`
+	}
+	inputs := make([]any, 8)
+	want := make([][]byte, len(inputs))
+	for i := range inputs {
+		rows := make([]rec, 200+i)
+		for j := range rows {
+			rows[j] = rec{ID: j * (i + 1), Name: fmt.Sprintf("n%d-%d", i, j), Tags: []any{"a", j}, F: float64(j) / 4}
+		}
+		inputs[i] = map[string]any{"rows": rows, "i": i}
+		b, err := Marshal(inputs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = b
+	}
+	errs := make(chan error, len(inputs))
+	for i := range inputs {
+		go func() {
+			for range 20 {
+				got, err := Marshal(inputs[i])
+				if err == nil && string(got) != string(want[i]) {
+					err = fmt.Errorf("input %d: output differs from a lone encode", i)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range inputs {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
