@@ -295,6 +295,11 @@ func deliver(ctx context.Context, cfg *config, st *state, tool string, v any, ar
 		text, jsonText, err = deliverGraph(cfg, st, p, args, format, &rep)
 	case gcf.Payload:
 		text, jsonText, err = deliverGraph(cfg, st, &p, args, format, &rep)
+	case *gcf.DeltaPayload:
+		if p == nil {
+			return nil, fmt.Errorf("gcfmcp: nil *gcf.DeltaPayload")
+		}
+		text, jsonText, err = deliverDelta(p, format, &rep)
 	default:
 		text, jsonText, err = deliverGeneric(cfg, st, v, args, format, &rep)
 	}
@@ -422,6 +427,23 @@ func deliverGraph(cfg *config, st *state, p *gcf.Payload, args Args, format Form
 	}
 	rep.References = strings.Count(string(text), previouslyTransmittedLine)
 	return text, jsonText, nil
+}
+
+// deliverDelta answers with the graph delta d, computed by the tool (a
+// semantic diff, say), outside the pack_root protocol.
+func deliverDelta(d *gcf.DeltaPayload, format Format, rep *Report) (text, jsonText []byte, err error) {
+	rep.Profile, rep.Outcome, rep.PackRoot = "graph", gcf.OutcomeDelta.String(), d.NewRoot
+	if rep.Tool == "" {
+		rep.Tool = d.Tool
+	}
+	if jsonText, err = json.Marshal(d); err != nil {
+		return nil, nil, err
+	}
+	if format == JSON {
+		return jsonText, jsonText, nil
+	}
+	text, err = gcf.EncodeDelta(d)
+	return text, jsonText, err
 }
 
 // deliverGeneric answers with the generic value v.
