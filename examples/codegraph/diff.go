@@ -161,8 +161,8 @@ func untar(r io.Reader, dir string) error {
 }
 
 // inRoot resolves a directory argument against the root and reports whether
-// it names an existing directory inside it; an error means it names a path
-// outside the root.
+// it names an existing path inside it; an error means it names a path
+// outside the root, or (with exists) a file that is not a directory.
 func (t *tools) inRoot(arg string) (string, bool, error) {
 	p := arg
 	if !filepath.IsAbs(p) {
@@ -181,7 +181,7 @@ func (t *tools) inRoot(arg string) (string, bool, error) {
 	}
 	fi, err := os.Stat(real)
 	if err != nil || !fi.IsDir() {
-		return "", false, fmt.Errorf("path %q is not a directory", clip(arg))
+		return "", true, fmt.Errorf("path %q is not a directory", clip(arg))
 	}
 	return real, true, nil
 }
@@ -198,12 +198,11 @@ func (t *tools) side(ctx context.Context, what, arg string) (string, error) {
 		return "", fmt.Errorf("%s is empty: give a git revision or a directory inside the root", what)
 	}
 	looksLikePath := filepath.IsAbs(arg) || strings.HasPrefix(arg, ".") || strings.Contains(arg, string(filepath.Separator)+"..")
-	dir, ok, err := t.inRoot(arg)
-	if err != nil {
-		if looksLikePath || !revPattern.MatchString(arg) {
-			return "", fmt.Errorf("%s: %v", what, err)
-		}
+	dir, exists, err := t.inRoot(arg)
+	if err != nil && (exists || looksLikePath || !revPattern.MatchString(arg)) {
+		return "", fmt.Errorf("%s: %v", what, err)
 	}
+	ok := exists && err == nil
 	if ok {
 		return dir, nil
 	}

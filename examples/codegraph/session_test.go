@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -149,5 +150,79 @@ func TestSmallModuleSessionsAndDelta(t *testing.T) {
 	}
 	if st := g.Stats(); st.Sessions != 2 {
 		t.Errorf("Stats %+v, want 2 sessions", st)
+	}
+}
+
+// TestSemanticDiffGit compares two git revisions, a revision with the
+// working tree, and two directories of a small module.
+func TestSemanticDiffGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	writeModule(t, dir, smallModule)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-q", "-m", "one")
+	src := filepath.Join(dir, "small.go")
+	body, _ := os.ReadFile(src)
+	edited := strings.Replace(string(body), `func E() string { return "e" }`, `func E() string { return B() + "e" }
+
+func G() string { return "g" }`, 1)
+	edited = strings.Replace(edited, "func C() string { return B() + \"c\" }\n", "", 1)
+	if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("commit", "-q", "-a", "-m", "two")
+	writeModule(t, filepath.Join(dir, "copy"), map[string]string{"go.mod": "module example.com/small\n\ngo 1.22\n", "x.go": "package small\n\nfunc X() {}\n"})
+
+	tl, err := newTools(dir, tokens.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tl.revs.close()
+	srv, _ := newServer(tl)
+	cs := connect(t, srv)
+	for _, args := range []map[string]any{{"base": "HEAD~1", "head": "HEAD"}, {"base": "HEAD~1", "head": "."}} {
+		res := call(t, cs, "semantic_diff", args)
+		d, err := gcf.DecodeDelta([]byte(text(t, res)))
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, text(t, res))
+		}
+		var added, removed, addedEdges []string
+		for _, s := range d.Added {
+			added = append(added, s.QualifiedName)
+		}
+		for _, s := range d.Removed {
+			removed = append(removed, s.QualifiedName)
+		}
+		for _, e := range d.AddedEdges {
+			addedEdges = append(addedEdges, e.Source+" "+e.EdgeType+" "+e.Target)
+		}
+		if !slices.Equal(added, []string{"example.com/small.G"}) || !slices.Equal(removed, []string{"example.com/small.C"}) {
+			t.Errorf("%v: added %v, removed %v", args, added, removed)
+		}
+		if !slices.Equal(addedEdges, []string{"example.com/small.E calls example.com/small.B"}) {
+			t.Errorf("%v: added edges %v", args, addedEdges)
+		}
+		if len(d.RemovedEdges) != 1 || d.RemovedEdges[0].Source != "example.com/small.C" {
+			t.Errorf("%v: removed edges %+v", args, d.RemovedEdges)
+		}
+	}
+	// Two directories: the module and a nested one (its own go.mod).
+	res := call(t, cs, "semantic_diff", map[string]any{"base": ".", "head": "copy"})
+	d, err := gcf.DecodeDelta([]byte(text(t, res)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Added) != 1 || d.Added[0].QualifiedName != "example.com/small.X" || len(d.Removed) == 0 {
+		t.Errorf("directories: added %+v, removed %d", d.Added, len(d.Removed))
 	}
 }

@@ -158,8 +158,27 @@ func (t *tools) contextForTask(ctx context.Context, req *mcp.CallToolRequest, in
 		p.Symbols = append(p.Symbols, gcf.Symbol{QualifiedName: n.QName, Kind: n.Kind, Score: c.score, Provenance: provenance, Distance: c.d})
 	}
 	p.Edges = g.edgesAmong(in2, func(edge) bool { return true })
-	if out, err := gcf.Encode(p); err == nil {
-		p.TokensUsed = t.counter.CountBytes(out)
+	// The estimate is close; the exact count of the encoded payload as
+	// delivered (with its pack_root and session=true) decides, dropping the
+	// lowest-ranked symbols until it fits.
+	suffix := t.counter.Count(" session=true")
+	for {
+		p.PackRoot = "sha256:" + strings.Repeat("0", 64)
+		out, err := gcf.Encode(p)
+		p.PackRoot = ""
+		if err != nil {
+			return nil, err
+		}
+		p.TokensUsed = t.counter.CountBytes(out) + suffix
+		if p.TokensUsed <= budget || len(p.Symbols) == 1 {
+			break
+		}
+		drop := max(1, len(p.Symbols)/20)
+		for _, s := range p.Symbols[len(p.Symbols)-drop:] {
+			delete(in2, g.byName[s.QualifiedName])
+		}
+		p.Symbols = p.Symbols[:len(p.Symbols)-drop]
+		p.Edges = g.edgesAmong(in2, func(edge) bool { return true })
 	}
 	return p, nil
 }
