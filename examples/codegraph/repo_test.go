@@ -301,6 +301,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("%s %v: not a tool error: %.200s", c.tool, c.args, msg)
 			continue
 		}
+		t.Logf("%s %v: %s", c.tool, c.args, msg)
 		if !strings.Contains(msg, c.want) {
 			t.Errorf("%s %v: message %q does not mention %q", c.tool, c.args, msg, c.want)
 		}
