@@ -120,7 +120,7 @@ func writeModule(t testing.TB, dir string, files map[string]string) {
 // called by A, C and F00..F19; sub.Use calls A.
 var smallModule = map[string]string{
 	"more.go": moreCallers(),
-	"go.mod": "module example.com/small\n\ngo 1.22\n",
+	"go.mod":  "module example.com/small\n\ngo 1.22\n",
 	"small.go": `package small
 
 // Store is implemented by Memory.

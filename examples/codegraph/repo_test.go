@@ -403,5 +403,3 @@ func waitReleased(t *testing.T, g *gcfmcp.Server, base int) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
-
-
