@@ -161,9 +161,15 @@ func (t *tools) contextForTask(ctx context.Context, req *mcp.CallToolRequest, in
 	// The estimate is close; the exact count of the encoded payload as
 	// delivered (with its pack_root and session=true) decides, dropping the
 	// lowest-ranked symbols until it fits.
+	// (Scores are already at two decimals, so PackRoot(p) is the root the
+	// client will see; tokens= is counted at the magnitude of the budget.)
 	suffix := t.counter.Count(" session=true")
 	for {
-		p.PackRoot = "sha256:" + strings.Repeat("0", 64)
+		root, err := gcf.PackRoot(p)
+		if err != nil {
+			return nil, err
+		}
+		p.PackRoot, p.TokensUsed = root, budget
 		out, err := gcf.Encode(p)
 		p.PackRoot = ""
 		if err != nil {
