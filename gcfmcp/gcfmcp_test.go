@@ -391,3 +391,29 @@ func TestCheckPackRootAndParseFormat(t *testing.T) {
 		t.Error("ParseFormat(yaml) = nil error")
 	}
 }
+
+func TestConsumerErrors(t *testing.T) {
+	c := gcfmcp.NewConsumer(1)
+	root := "sha256:" + strings.Repeat("0", 64)
+	if _, _, err := c.Read([]byte("GCF profile=graph tool=t unchanged=true pack_root=" + root + " symbols=1\n")); err == nil {
+		t.Error("unchanged answer with nothing held: no error")
+	}
+	if _, _, err := c.Read([]byte("GCF profile=graph tool=t symbols=1 session=true\n## targets\n@3  # previously transmitted\n")); err == nil || !strings.Contains(err.Error(), "@3 was never declared") {
+		t.Errorf("unknown reference: %v", err)
+	}
+	// Two snapshots with a limit of one: the first is forgotten.
+	a, _ := gcfmcp.Result(graphOf("t", 2, 0.5))
+	b, _ := gcfmcp.Result(graphOf("t", 3, 0.5))
+	for _, res := range []*mcp.CallToolResult{a, b} {
+		if _, _, err := c.Read([]byte(textOf(t, res))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rootA := metaOf(t, a).PackRoot
+	if _, _, err := c.Read([]byte("GCF profile=graph tool=t unchanged=true pack_root=" + rootA + " symbols=2\n")); err == nil {
+		t.Error("unchanged answer naming a dropped snapshot: no error")
+	}
+	if _, err := gcfmcp.Text(&mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "boom"}}}); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("Text of a tool error: %v", err)
+	}
+}
