@@ -212,9 +212,9 @@ func WithGenericDelta(g GenericDelta) Option { return func(c *config) { c.generi
 // JSON, by WithFormat) as the only TextContent, the accounting in
 // _meta[MetaKey], and with WithStructuredContent the JSON as
 // structuredContent. A *gcf.Payload (or gcf.Payload) is encoded in the
-// graph profile and carries its pack_root; anything else in the generic
-// profile. The error is the encoder's (a *gcf.SyntaxError for a value GCF
-// cannot carry).
+// graph profile and carries its pack_root, a *gcf.DeltaPayload as a graph
+// delta, anything else in the generic profile. The error is the encoder's
+// (a *gcf.SyntaxError for a value GCF cannot carry).
 func Result(v any, opts ...Option) (*mcp.CallToolResult, error) {
 	cfg := newConfig(opts)
 	return deliver(context.Background(), &cfg, nil, "", v, Args{})
