@@ -132,11 +132,7 @@ func (s *Server) release(ss *mcp.ServerSession) {
 	}
 	delete(s.expired, ss)
 	delete(s.watching, ss)
-	hook := s.closed
 	s.mu.Unlock()
-	if hook != nil {
-		hook(ss)
-	}
 }
 
 // ident is a symbol identity, kind abbreviated (SPEC §9.1).
