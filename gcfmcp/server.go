@@ -24,7 +24,6 @@ type Server struct {
 	lru      list.List                       // of *mcp.ServerSession, most recent first
 	expired  map[*mcp.ServerSession]struct{} // evicted but still connected: served without state
 	watching map[*mcp.ServerSession]struct{} // sessions whose close is being awaited
-	closed   func(*mcp.ServerSession)        // test hook, called after a session's state is dropped
 }
 
 // New returns a Server with the options (see Option).
