@@ -303,9 +303,10 @@ func (v *validator) table(a *Array) {
 				switch {
 				case arr.Shared:
 					arr.Fields = est
-				case est == nil && arr.Form == Tabular:
-					// The first explicit tabular declaration of a field
-					// establishes its shared array schema (§7.4.5.3).
+				case est == nil && arr.Form == Tabular && i == 0:
+					// An explicit tabular declaration in the first row
+					// establishes the field's shared array schema; one in a
+					// later row applies to itself alone (§7.4.5.3).
 					if col >= 0 {
 						sharedCol[col] = arr.Fields
 					} else {

@@ -334,9 +334,12 @@ func (d *Decoder) attachment(f *frame) error {
 			return err
 		}
 		ev := &d.ev
-		// The first explicit tabular declaration of a field establishes its
-		// shared array schema for later rows (SPEC §7.4.5.3).
-		if !shared && ev.Kind == KindArrayStart && ev.Form == FormTabular {
+		// Only the first row establishes a shared array schema, with an
+		// explicit tabular declaration (SPEC §7.4.5.3: "The first row MUST
+		// contain the field with a tabular array attachment that includes
+		// {fields}"); a declaration in a later row applies to that
+		// attachment alone. f.seen is 1 while row 0's attachments are read.
+		if !shared && f.seen == 1 && ev.Kind == KindArrayStart && ev.Form == FormTabular {
 			d.stack[d.depth-2].setShared(j, name, ev.Fields)
 		}
 		return nil
