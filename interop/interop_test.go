@@ -115,7 +115,7 @@ type tally struct {
 	// the same counts over the documents outside the reference-defect classes
 	plainEnc, plainIdentical int
 	byClass                  map[string]int
-	unclassified                       []*result
+	unclassified             []*result
 }
 
 func classify(res []result) tally {
