@@ -216,7 +216,7 @@ func gtKeyInRowArrays(rows []gcf.Object) bool {
 		return false
 	}
 	for _, m := range rows[0] {
-		if !records(m.Value) {
+		if !objArray(m.Value) {
 			continue
 		}
 		for _, r := range rows {
@@ -351,4 +351,18 @@ func anyKeyObj(o gcf.Object, k string) bool {
 		}
 	}
 	return false
+}
+
+// objArray reports whether a is a non-empty array of objects.
+func objArray(a any) bool {
+	x, ok := a.([]any)
+	if !ok || len(x) == 0 {
+		return false
+	}
+	for _, e := range x {
+		if _, ok := e.(gcf.Object); !ok {
+			return false
+		}
+	}
+	return true
 }
