@@ -127,3 +127,40 @@ func refSelf(t *testing.T, run func([]request) []response, res []result) []strin
 	}
 	return out
 }
+
+// TestReferenceDefectsGraph pins the reference's graph-profile deviations
+// (docs/interop.md): in a session it keeps the input order of symbols
+// instead of ordering them by score within each distance group (SPEC
+// §16.1), and a delta header carries tokens=0 savings=0% when no sizes are
+// given (SPEC §16.1: a zero-valued field is never emitted).
+func TestReferenceDefectsGraph(t *testing.T) {
+	run := refRunner(t)
+	p := &gcf.Payload{Tool: "t", Edges: []gcf.Edge{}, Symbols: []gcf.Symbol{
+		{QualifiedName: "a.Low", Kind: "function", Score: 0.2, Provenance: "lsp"},
+		{QualifiedName: "a.High", Kind: "function", Score: 0.9, Provenance: "lsp"},
+	}}
+	ours, err := gcf.EncodeWithSession(p, gcf.NewSession())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &gcf.DeltaPayload{Tool: "t", BaseRoot: "b", NewRoot: "n", Removed: []gcf.Symbol{},
+		Added: []gcf.Symbol{{QualifiedName: "a.X", Kind: "function", Score: 0.5, Provenance: "lsp"}},
+		RemovedEdges: []gcf.Edge{}, AddedEdges: []gcf.Edge{}}
+	oursDelta, err := gcf.EncodeDelta(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := run([]request{{Op: "se", In: mustJSON(t, []*gcf.Payload{p})}, {Op: "de", In: mustJSON(t, d)}})
+	if want := "## targets\n@0 fn a.High 0.90 lsp\n@1 fn a.Low 0.20 lsp\n"; !strings.Contains(string(ours), want) {
+		t.Errorf("our session encoding does not order by score:\n%s", ours)
+	}
+	if len(res[0].Outs) != 1 || !strings.Contains(res[0].Outs[0], "## targets\n@0 fn a.Low 0.20 lsp\n@1 fn a.High 0.90 lsp\n") {
+		t.Errorf("session order: the reference now orders symbols by score (%q %s); update docs/interop.md", res[0].Outs, res[0].Err)
+	}
+	if strings.Contains(string(oursDelta), "tokens=") {
+		t.Errorf("our delta header carries a zero tokens field:\n%s", oursDelta)
+	}
+	if !strings.Contains(res[1].Out, " tokens=0 savings=0%\n") {
+		t.Errorf("delta header: the reference no longer writes tokens=0 savings=0%% (%q %s); update docs/interop.md", res[1].Out, res[1].Err)
+	}
+}
