@@ -1383,7 +1383,7 @@ func (e *geEncoder) rowsDepth(src geRows, limit int) int {
 // only after the encoder met such a string, so the hot path pays nothing
 // for the path.
 func invalidUTF8Err(v any) error {
-	path, off, isKey, ok := findInvalidUTF8(v, []byte{'$'})
+	path, str, off, isKey, ok := findInvalidUTF8(v, []byte{'$'})
 	if !ok {
 		return lexer.Errorf(lexer.InvalidUTF8, "a string is not valid UTF-8")
 	}
@@ -1391,25 +1391,34 @@ func invalidUTF8Err(v any) error {
 	if isKey {
 		what = "key"
 	}
+	if lexer.IsEncodedSurrogate([]byte(str[off:])) {
+		// SPEC §2.2: a surrogate code point (here its WTF-8 bytes, ED A0-BF
+		// ..) is not a Unicode scalar value, and GCF carries it neither
+		// literally nor as an escape (§16.5 "Invalid surrogate").
+		return &lexer.SyntaxError{Category: lexer.InvalidSurrogate, Offset: int64(off),
+			Msg: "the " + what + " at " + string(path) + " holds a UTF-16 surrogate code point at offset " + strconv.Itoa(off) +
+				" (U+D800-U+DFFF are not Unicode scalar values; GCF cannot carry them)"}
+	}
 	return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(off),
 		Msg: "the " + what + " at " + string(path) + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(off) +
 			" (GCF is UTF-8; convert or escape the data first)"}
 }
 
-// findInvalidUTF8 walks v depth-first, keys before their values.
-func findInvalidUTF8(v any, path []byte) (p []byte, off int, isKey, ok bool) {
+// findInvalidUTF8 walks v depth-first, keys before their values, and
+// returns the path, the string and the offset of its first bad byte.
+func findInvalidUTF8(v any, path []byte) (p []byte, str string, off int, isKey, ok bool) {
 	switch x := v.(type) {
 	case string:
 		if i := invalidAt(x); i >= 0 {
-			return path, i, false, true
+			return path, x, i, false, true
 		}
 	case Object:
 		for _, m := range x {
 			sub := appendPathKey(path, m.Key)
 			if i := invalidAt(m.Key); i >= 0 {
-				return sub, i, true, true
+				return sub, m.Key, i, true, true
 			}
-			if p, off, isKey, ok = findInvalidUTF8(m.Value, sub); ok {
+			if p, str, off, isKey, ok = findInvalidUTF8(m.Value, sub); ok {
 				return
 			}
 		}
@@ -1417,12 +1426,12 @@ func findInvalidUTF8(v any, path []byte) (p []byte, off int, isKey, ok bool) {
 		for i, it := range x {
 			sub := append(path[:len(path):len(path)], '[')
 			sub = strconv.AppendInt(sub, int64(i), 10)
-			if p, off, isKey, ok = findInvalidUTF8(it, append(sub, ']')); ok {
+			if p, str, off, isKey, ok = findInvalidUTF8(it, append(sub, ']')); ok {
 				return
 			}
 		}
 	}
-	return nil, 0, false, false
+	return nil, "", 0, false, false
 }
 
 // appendPathKey appends `.key`, or `["key"]` (Go-quoted) when key is not

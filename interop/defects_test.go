@@ -144,7 +144,7 @@ func TestReferenceDefectsGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := &gcf.DeltaPayload{Tool: "t", BaseRoot: "b", NewRoot: "n", Removed: []gcf.Symbol{},
-		Added: []gcf.Symbol{{QualifiedName: "a.X", Kind: "function", Score: 0.5, Provenance: "lsp"}},
+		Added:        []gcf.Symbol{{QualifiedName: "a.X", Kind: "function", Score: 0.5, Provenance: "lsp"}},
 		RemovedEdges: []gcf.Edge{}, AddedEdges: []gcf.Edge{}}
 	oursDelta, err := gcf.EncodeDelta(d)
 	if err != nil {
