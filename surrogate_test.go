@@ -80,3 +80,12 @@ func TestSurrogates(t *testing.T) {
 		}
 	}
 }
+
+// TestSurrogateGraphNames: a graph name holding a surrogate's bytes is
+// invalid_surrogate too.
+func TestSurrogateGraphNames(t *testing.T) {
+	p := &gcf.Payload{Tool: "t", Symbols: []gcf.Symbol{{QualifiedName: "a.\xed\xa0\x80", Kind: "function", Score: 1, Provenance: "lsp"}}}
+	if _, err := gcf.Encode(p); gcf.CategoryOf(err) != gcf.InvalidSurrogate {
+		t.Errorf("Encode: %v; want invalid_surrogate", err)
+	}
+}
