@@ -115,11 +115,19 @@ type tally struct {
 	// the same counts over the documents outside the reference-defect classes
 	plainEnc, plainIdentical int
 	byClass                  map[string]int
-	unclassified             []*result
+	// per class: documents the reference cannot decode from us (A), that we
+	// cannot decode from it (B), and whose encodings differ
+	classA, classB, classBytes map[string]int
+	unclassified               []*result
+}
+
+func newTally() tally {
+	return tally{byClass: map[string]int{}, classA: map[string]int{}, classB: map[string]int{}, classBytes: map[string]int{}}
 }
 
 func classify(res []result) tally {
-	tl := tally{docs: len(res), byClass: map[string]int{}}
+	tl := newTally()
+	tl.docs = len(res)
 	for i := range res {
 		r := &res[i]
 		if r.oursErr == nil && r.refErr == "" {
@@ -140,6 +148,12 @@ func classify(res []result) tally {
 				tl.unclassified = append(tl.unclassified, r)
 			} else {
 				tl.byClass[c.name]++
+				if c.name == os.Getenv("GCF_INTEROP_DUMP_CLASS") {
+					tl.unclassified = append(tl.unclassified, r) // dumped, and reported as a failure
+				}
+				tl.classA[c.name] += min(r.flags&failA, 1)
+				tl.classB[c.name] += min(r.flags&(failB|failEncRef), 1)
+				tl.classBytes[c.name] += min(r.flags&diffBytes, 1)
 			}
 		}
 		if r.oursErr == nil && r.refErr == "" && (c == nil || !c.defect) {
@@ -168,7 +182,8 @@ func (tl tally) report(t *testing.T, name string) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		t.Logf("%s:   class %-28s %6d", name, n, tl.byClass[n])
+		t.Logf("%s:   class %-28s %6d documents: %5d ours->ref fail, %5d ref->ours fail, %5d bytes differ",
+			name, n, tl.byClass[n], tl.classA[n], tl.classB[n], tl.classBytes[n])
 	}
 	for i, r := range tl.unclassified {
 		if i == 15 {
@@ -196,8 +211,7 @@ func docCount(t *testing.T) int {
 func TestInteropRandom(t *testing.T) {
 	run := refRunner(t)
 	total := docCount(t)
-	var all tally
-	all.byClass = map[string]int{}
+	all := newTally()
 	const batch = 20000
 	g := newGen(12)
 	for done := 0; done < total; done += batch {
@@ -224,6 +238,9 @@ func (tl *tally) add(o tally) {
 	tl.plainIdentical += o.plainIdentical
 	for k, v := range o.byClass {
 		tl.byClass[k] += v
+		tl.classA[k] += o.classA[k]
+		tl.classB[k] += o.classB[k]
+		tl.classBytes[k] += o.classBytes[k]
 	}
 	tl.unclassified = append(tl.unclassified, o.unclassified...)
 }
