@@ -43,14 +43,6 @@ func classOf(v any, flags int) *class {
 	return nil
 }
 
-func classByName(n string) *class {
-	for _, c := range classes {
-		if c.name == n {
-			return c
-		}
-	}
-	return nil
-}
 
 func isProtoKey(k string) bool { return k == "__proto__" || k == "constructor" || k == "prototype" }
 
@@ -241,11 +233,6 @@ func gtKeyInRowArrays(rows []gcf.Object) bool {
 // path below it) with the same keys in a different order.
 func keyOrderDiffers(rows []gcf.Object) bool {
 	var objs []gcf.Object
-	for _, r := range rows {
-		for _, m := range r {
-			_ = m
-		}
-	}
 	fields := map[string]bool{}
 	for _, r := range rows {
 		for _, m := range r {
