@@ -806,18 +806,36 @@ func geSameUnion(a, b []any) bool {
 	return true
 }
 
-// geUnion appends the ordered field union of the objects in a to dst.
+// geUnion appends the ordered field union of the objects in a to dst. It
+// searches dst linearly while the union is small and through a map once it
+// holds more than 16 fields, so wide records stay linear.
 func geUnion(a []any, dst []string) []string {
+	var seen map[string]struct{}
 	for _, v := range a {
 		o := v.(Object)
 	next:
 		for i := range o {
-			for _, k := range dst {
-				if k == o[i].Key {
-					continue next
+			k := o[i].Key
+			if seen != nil {
+				if _, ok := seen[k]; ok {
+					continue
+				}
+				seen[k] = struct{}{}
+			} else {
+				for _, u := range dst {
+					if u == k {
+						continue next
+					}
+				}
+				if len(dst) == 16 {
+					seen = make(map[string]struct{}, 64)
+					for _, u := range dst {
+						seen[u] = struct{}{}
+					}
+					seen[k] = struct{}{}
 				}
 			}
-			dst = append(dst, o[i].Key)
+			dst = append(dst, k)
 		}
 	}
 	return dst

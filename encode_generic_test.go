@@ -527,3 +527,36 @@ func BenchmarkAppendGenericTabular(b *testing.B) {
 		}
 	}
 }
+
+// TestSharedSchemaWideUnion: unions past geUnion's linear-search size are
+// compared in order too: equal unions share row 0's schema, a permuted one
+// keeps its declaration, and both decode back.
+func TestSharedSchemaWideUnion(t *testing.T) {
+	rec := func(perm bool) Object {
+		o := Object{}
+		for i := 0; i < 40; i++ {
+			k := "f" + strings.Repeat("x", i)
+			if perm && i == 30 {
+				k = "f" + strings.Repeat("x", 31)
+			} else if perm && i == 31 {
+				k = "f" + strings.Repeat("x", 30)
+			}
+			o = append(o, Member{k, int64(i)})
+		}
+		return o
+	}
+	for _, perm := range []bool{false, true} {
+		v := []any{Object{{"a", []any{rec(false)}}}, Object{{"a", []any{rec(perm)}}}}
+		out, err := EncodeGeneric(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shared := strings.Contains(string(out), "@1 ^\n.a [1]\n"); shared == perm {
+			t.Errorf("perm=%v: shared schema used: %v\n%s", perm, shared, out)
+		}
+		back, err := DecodeGeneric(out)
+		if err != nil || mustJSON(back) != mustJSON(v) {
+			t.Errorf("perm=%v: round trip: %v", perm, err)
+		}
+	}
+}
