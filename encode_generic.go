@@ -569,7 +569,7 @@ func (e *geEncoder) keyedOK(o Object) bool {
 //
 // The reference SDK writes such rows in tabular form anyway, and its
 // decoder guesses the body form from the first body line (docs/interop.md,
-// "expanded attachment after a row-0 schema").
+// class expanded-after-row0-schema).
 func (e *geEncoder) rowZeroSafe(src geRows) bool {
 	n := src.len()
 	if n < 2 {
@@ -629,7 +629,7 @@ const (
 
 // newPlan computes the layout of a tabular container and pushes it on the
 // scratch stacks: the ordered field union (SPEC §7.4.3), the kind of each
-// field (column, flattened, '>'-named), the shared-schema slots and, for a
+// field (column, flattened, '>'-named), its flags (geShared, geInline) and, for a
 // keyed map, the key-column label (SPEC §7.2a.2).
 func (e *geEncoder) newPlan(src geRows) gePlan {
 	p := gePlan{src: src, ub: len(e.strs), kb: len(e.kinds), fb: len(e.flags)}
