@@ -43,7 +43,6 @@ func classOf(v any, flags int) *class {
 	return nil
 }
 
-
 func isProtoKey(k string) bool { return k == "__proto__" || k == "constructor" || k == "prototype" }
 
 // anyKey reports whether some object key in v satisfies f.
