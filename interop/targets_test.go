@@ -72,6 +72,11 @@ func targetDocs() []string {
 		add(`[{` + q + `:1,"b":{` + q + `:2}}]`)
 	}
 
+	// A '>'-named field beside a flattened path column of the same name
+	// (found by the 100,000-document run).
+	add(`[{"a":{"b":1},"a>b":[]},{"a":{"b":2}}]`)
+	add(`[{"a":{"b":1},"a>b":{"c":[1]}},{"a":{"b":2},"a>b":null}]`)
+
 	add(githubIssues)
 	return docs
 }

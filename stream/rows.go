@@ -286,6 +286,15 @@ func (d *Decoder) attachment(f *frame) error {
 			break
 		}
 	}
+	if j >= 0 && f.markers[j] != markBare && !f.matched[j] && bytes.IndexByte(name, '>') >= 0 {
+		// A '>'-named field is written as an attachment (SPEC §7.4.6.1
+		// rule 4) and may share its name with a path column flattened from
+		// another field ({"a":{"b":1},"a>b":[]} has the column "a>b" and
+		// the attachment ."a>b"). A column without a ^ marker takes no
+		// attachment, so this one is the '>'-named field's (§16.5: an
+		// attachment named with '>' is legitimate without a ^ cell).
+		j = -1
+	}
 	if j >= 0 {
 		switch {
 		case f.matched[j]:
