@@ -1,6 +1,8 @@
 package interop
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -141,4 +143,30 @@ func TestGitHubIssues(t *testing.T) {
 		t.Errorf("encodings differ:\nours:\n%s\nreference:\n%s", r.ours, r.ref)
 	}
 	t.Logf("both SDKs:\n%s", r.ours)
+}
+
+// TestInteropCorpus: the tool-result-shaped documents of testdata/corpus
+// (tables, nested orders, GitHub issues, a Deployment, a config, OpenAPI, a
+// code graph, log events), both directions.
+func TestInteropCorpus(t *testing.T) {
+	run := refRunner(t)
+	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "corpus", "*.json"))
+	if len(paths) == 0 {
+		t.Skip("interop: no documents in ../testdata/corpus")
+	}
+	var texts []string
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(b))
+	}
+	res := runDocs(t, run, parseDocs(t, texts))
+	for i, r := range res {
+		t.Logf("corpus %s: flags [%s]", filepath.Base(paths[i]), flagNames(r.flags))
+	}
+	tl := classify(res)
+	tl.report(t, "corpus")
+	checkTargets(t, "corpus", tl, 0)
 }
