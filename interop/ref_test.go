@@ -33,7 +33,7 @@ type response struct {
 	Err  string   `json:"err"`
 }
 
-// startRef returns a function that runs a batch of requests through one
+// refRunner returns a function that runs a batch of requests through one
 // node process, or skips the test (visibly, with the reason) when node or
 // the bundle is missing.
 func refRunner(t testing.TB) func([]request) []response {
