@@ -117,6 +117,7 @@ func runDocs(t *testing.T, run func([]request) []response, docs []any) []result 
 // tally is the measured table of one run.
 type tally struct {
 	docs, aOK, bOK, bothEnc, identical int
+	bothRefused                        int // documents neither SDK encodes (not counted as decoded)
 	// the same counts over the documents outside the reference-defect classes
 	plainEnc, plainIdentical int
 	byClass                  map[string]int
@@ -135,6 +136,10 @@ func classify(res []result) tally {
 	tl.docs = len(res)
 	for i := range res {
 		r := &res[i]
+		if r.oursErr != nil && r.refErr != "" {
+			tl.bothRefused++
+			continue
+		}
 		if r.oursErr == nil && r.refErr == "" {
 			tl.bothEnc++
 			if r.ref == r.ours {
@@ -181,6 +186,9 @@ func pct(n, d int) string {
 func (tl tally) report(t *testing.T, name string) {
 	t.Logf("%s: %d documents; ours->reference decodes %d (%s); reference->ours decodes %d (%s); byte-identical %d of %d both encoded (%s)",
 		name, tl.docs, tl.aOK, pct(tl.aOK, tl.docs), tl.bOK, pct(tl.bOK, tl.docs), tl.identical, tl.bothEnc, pct(tl.identical, tl.bothEnc))
+	if tl.bothRefused > 0 {
+		t.Logf("%s: %d documents refused by both encoders", name, tl.bothRefused)
+	}
 	names := make([]string, 0, len(tl.byClass))
 	for n := range tl.byClass {
 		names = append(names, n)
@@ -239,6 +247,7 @@ func (tl *tally) add(o tally) {
 	tl.bOK += o.bOK
 	tl.bothEnc += o.bothEnc
 	tl.identical += o.identical
+	tl.bothRefused += o.bothRefused
 	tl.plainEnc += o.plainEnc
 	tl.plainIdentical += o.plainIdentical
 	for k, v := range o.byClass {
