@@ -30,8 +30,10 @@
 // the tool's input schema. [Consumer] is the client side: it resolves bare
 // references and applies deltas, returning the snapshot each answer denotes.
 //
-// Generic-profile deltas (SPEC §10a) plug in through WithGenericDelta; until
-// one is configured, generic results are always sent in full.
+// Generic-profile deltas (SPEC §10a) plug in through WithGenericDelta:
+// WithGenericDelta(Tables{Key: "id"}) answers keyed tables with
+// unchanged/delta/full; without it, generic results are always sent in
+// full.
 package gcfmcp
 
 import (
@@ -82,14 +84,15 @@ type Report struct {
 	Tokenizer  string `json:"tokenizer,omitempty"`
 }
 
-// GenericDelta is the hook for generic-profile deltas (SPEC §10a). Respond
+// GenericResponder is the hook for generic-profile deltas (SPEC §10a); Tables
+// is the one for keyed tables, on the root package's generic delta. Respond
 // answers a client that holds the snapshot consumerRoot ("" for none) with
 // the current value: the answer text (a full payload carrying its
 // pack_root, a delta, or an unchanged payload), the pack root of current,
 // and the outcome. prior is the value this session was sent under
 // consumerRoot, or nil when the session has none; a delta must be used only
 // when it is smaller than threshold times the full payload.
-type GenericDelta interface {
+type GenericResponder interface {
 	Respond(current any, consumerRoot string, prior any, threshold float64) (answer []byte, root string, outcome gcf.Outcome, err error)
 }
 
@@ -105,7 +108,7 @@ type config struct {
 	snapshots    int
 	counter      *tokens.Counter
 	report       func(context.Context, Report)
-	genericDelta GenericDelta
+	genericDelta GenericResponder
 }
 
 // Defaults of the options.
@@ -204,9 +207,55 @@ func WithTokenizer(c *tokens.Counter) Option { return func(cf *config) { cf.coun
 // goroutine of the tool call.
 func WithReport(f func(context.Context, Report)) Option { return func(c *config) { c.report = f } }
 
-// WithGenericDelta plugs in generic-profile deltas (SPEC §10a); see
-// GenericDelta. Without it, generic results are always full payloads.
-func WithGenericDelta(g GenericDelta) Option { return func(c *config) { c.genericDelta = g } }
+// WithGenericDelta plugs in generic-profile deltas (SPEC §10a), for
+// example Tables{Key: "id"}; see GenericResponder. Without it, generic
+// results are always full payloads without a pack_root. With it, each
+// session keeps the values it was sent (WithSnapshots of them) to diff
+// against: a handler must not modify a value after returning it.
+func WithGenericDelta(g GenericResponder) Option { return func(c *config) { c.genericDelta = g } }
+
+// Tables is the GenericResponder of keyed tables (SPEC §10a), on the root
+// package's generic delta: a result that gcf.NewTable accepts with the
+// identity field Key (an array of flat objects, or an object whose only
+// member is one) is sent with its pack_root (gcf.EncodeTable), and a
+// client echoing a root gets unchanged=true, or a delta (gcf.DiffGeneric,
+// gcf.EncodeGenericDelta) when it is smaller than the threshold times the
+// full payload; gcf.ReceiveGeneric is the client side. Any other value is
+// sent in full by gcf.EncodeGeneric, without a root.
+type Tables struct {
+	Key string // the identity field, e.g. "id"
+}
+
+// Respond implements GenericResponder.
+func (t Tables) Respond(current any, consumerRoot string, prior any, threshold float64) ([]byte, string, gcf.Outcome, error) {
+	cur, err := gcf.NewTable(current, t.Key)
+	if err != nil {
+		out, err := gcf.EncodeGeneric(current)
+		return out, "", gcf.OutcomeFull, err
+	}
+	root, err := gcf.GenericPackRoot(cur)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	if consumerRoot == root {
+		out, err := gcf.EncodeGenericUnchanged(cur.Tool, root, len(cur.Rows))
+		return out, root, gcf.OutcomeUnchanged, err
+	}
+	full, err := gcf.EncodeTable(cur)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	if prior != nil && consumerRoot != "" {
+		if base, err := gcf.NewTable(prior, t.Key); err == nil {
+			if d, err := gcf.DiffGeneric(base, cur); err == nil && d.BaseRoot == consumerRoot {
+				if out, err := gcf.EncodeGenericDelta(d); err == nil && float64(len(out)) < threshold*float64(len(full)) {
+					return out, root, gcf.OutcomeDelta, nil
+				}
+			}
+		}
+	}
+	return full, root, gcf.OutcomeFull, nil
+}
 
 // Result encodes v as a tool result outside any session: the GCF text (or
 // JSON, by WithFormat) as the only TextContent, the accounting in

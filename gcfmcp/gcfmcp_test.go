@@ -417,3 +417,65 @@ func TestConsumerErrors(t *testing.T) {
 		t.Errorf("Text of a tool error: %v", err)
 	}
 }
+
+// TestGenericTables: keyed tables get pack_root, unchanged and deltas
+// through the root package's generic delta; gcf.ReceiveGeneric applies them.
+func TestGenericTables(t *testing.T) {
+	type order struct {
+		ID     int     `json:"id"`
+		Total  float64 `json:"total"`
+		Status string  `json:"status"`
+	}
+	var current atomic.Value
+	orders := func(changed int) map[string][]order {
+		var rows []order
+		for i := range 40 {
+			st := "pending"
+			if i == changed {
+				st = "shipped"
+			}
+			rows = append(rows, order{1000 + i, float64(i) + 0.5, st})
+		}
+		return map[string][]order{"orders": rows}
+	}
+	current.Store(orders(-1))
+	srv := mcp.NewServer(&mcp.Implementation{Name: "h"}, nil)
+	g := gcfmcp.New(gcfmcp.WithGenericDelta(gcfmcp.Tables{Key: "id"}))
+	gcfmcp.AddTool(g, srv, &mcp.Tool{Name: "graph"}, func(ctx context.Context, req *mcp.CallToolRequest, in struct {
+		Nested bool `json:"nested,omitempty"`
+	}) (any, error) {
+		if in.Nested { // not a keyed table: sent in full, without a root
+			return map[string]any{"a": map[string]any{"b": 1}}, nil
+		}
+		return current.Load(), nil
+	})
+	cs := (&harness{srv: srv, g: g}).connect(t)
+
+	res := callGraph(t, cs, nil)
+	held, outcome, err := gcf.ReceiveGeneric(nil, []byte(textOf(t, res)))
+	root := metaOf(t, res).PackRoot
+	if err != nil || outcome != gcf.OutcomeFull || root == "" || held.PackRoot != root {
+		t.Fatalf("first answer: %v %v, root %q\n%s", outcome, err, root, textOf(t, res))
+	}
+	res = callGraph(t, cs, map[string]any{"pack_root": root})
+	if m := metaOf(t, res); m.Outcome != "unchanged" {
+		t.Errorf("same table: %+v", m)
+	}
+	current.Store(orders(7))
+	res = callGraph(t, cs, map[string]any{"pack_root": root})
+	m := metaOf(t, res)
+	if m.Outcome != "delta" || m.Bytes*3 > m.JSONBytes {
+		t.Fatalf("one row changed: %+v\n%s", m, textOf(t, res))
+	}
+	next, outcome, err := gcf.ReceiveGeneric(held, []byte(textOf(t, res)))
+	if err != nil || outcome != gcf.OutcomeDelta || len(next.Rows) != 40 {
+		t.Fatalf("applying the delta: %v %v", outcome, err)
+	}
+	if r, _ := gcf.GenericPackRoot(next); r != m.PackRoot {
+		t.Errorf("after the delta the client holds %s, the server sent %s", r, m.PackRoot)
+	}
+	res = callGraph(t, cs, map[string]any{"nested": true, "pack_root": root})
+	if m := metaOf(t, res); m.Outcome != "full" || m.PackRoot != "" {
+		t.Errorf("nested value: %+v", m)
+	}
+}
