@@ -1,6 +1,6 @@
 module github.com/gcfkit/gcf/bench/peers
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/bytedance/sonic v1.15.5
@@ -17,7 +17,7 @@ require (
 	github.com/twitchyliquid64/golang-asm v0.15.1 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	golang.org/x/arch v0.0.0-20210923205945-b76863e36670 // indirect
-	golang.org/x/sys v0.22.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 )
 
 replace github.com/gcfkit/gcf => ../..
