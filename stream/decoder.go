@@ -113,6 +113,7 @@ type Decoder struct {
 	err        error
 	profile    string
 	g          graphState
+	wire       Wire   // the wire version read (WireV3 unless SetWire chose another)
 	ev         Event  // the event being produced; Next returns a copy
 	rowFrame   *frame // the table whose row ev holds, when ev.Kind is KindRow
 }
@@ -421,6 +422,9 @@ func (d *Decoder) header() error {
 		return d.errAt(1, lexer.MissingHeader, "input starts with a UTF-8 byte order mark (EF BB BF); GCF payloads have none, remove it")
 	}
 	if !startsWith(line, "GCF") || (len(line) > 3 && line[3] != ' ') {
+		if d.wire == WireV1 {
+			return d.v1GenericStart()
+		}
 		return d.errAt(1, lexer.MissingHeader, "the first line must begin with GCF")
 	}
 	d.hdrKeys = d.hdrKeys[:0]
@@ -464,8 +468,11 @@ func (d *Decoder) header() error {
 		d.g.headerField(key, val)
 		pos = end
 	}
+	if d.wire == WireV1 {
+		return d.v1Header(profile, profileCol)
+	}
 	if profile == nil {
-		return d.errAt(1, lexer.MissingProfile, "the header has no profile= field")
+		return d.errAt(1, lexer.MissingProfile, "the header has no profile= field: "+V1Hint)
 	}
 	if string(d.hdrKeys[0]) != "profile" {
 		return d.errAt(1, lexer.MissingProfile, "profile= must be the header's first field (SPEC §3.1)")

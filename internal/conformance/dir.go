@@ -1,6 +1,8 @@
-// Package conformance locates the shared conformance suite for the tests
+// Package conformance locates the shared conformance suites for the tests
 // of every package: $GCF_CONFORMANCE_DIR, or ../shared/conformance beside
-// the repository root. The fixtures are read in place, never copied.
+// the repository root, for v3.5.3; $GCF_CONFORMANCE_V1_DIR, or
+// ../shared/conformance-v1, for the legacy v1.x wire. The fixtures are read
+// in place, never copied.
 package conformance
 
 import (
@@ -14,26 +16,35 @@ import (
 // EnvVar names the variable that points at the suite; CI sets it.
 const EnvVar = "GCF_CONFORMANCE_DIR"
 
+// EnvVarV1 names the variable that points at the legacy v1 suite.
+const EnvVarV1 = "GCF_CONFORMANCE_V1_DIR"
+
 // Find returns the suite's directory. A relative $GCF_CONFORMANCE_DIR is
 // taken from the repository root (as .ci/run sets it), whatever package
 // the test runs in. It returns an error when $GCF_CONFORMANCE_DIR is set and
 // does not name a directory, and ("", nil) when it is unset and the default
 // ../shared/conformance is absent.
-func Find() (string, error) {
+func Find() (string, error) { return find(EnvVar, "conformance") }
+
+// FindV1 is Find for the legacy v1 suite: $GCF_CONFORMANCE_V1_DIR or
+// ../shared/conformance-v1.
+func FindV1() (string, error) { return find(EnvVarV1, "conformance-v1") }
+
+func find(envVar, name string) (string, error) {
 	root, err := repoRoot()
 	if err != nil {
 		return "", err
 	}
-	if dir := os.Getenv(EnvVar); dir != "" {
+	if dir := os.Getenv(envVar); dir != "" {
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(root, dir)
 		}
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return "", fmt.Errorf("%s=%q: %s is not a directory", EnvVar, os.Getenv(EnvVar), dir)
+			return "", fmt.Errorf("%s=%q: %s is not a directory", envVar, os.Getenv(envVar), dir)
 		}
 		return dir, nil
 	}
-	dir := filepath.Join(root, "..", "shared", "conformance")
+	dir := filepath.Join(root, "..", "shared", name)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return "", nil
 	}
@@ -46,13 +57,25 @@ func Find() (string, error) {
 // variable is unset and ../shared/conformance is absent.
 func Dir(tb testing.TB) string {
 	tb.Helper()
-	dir, err := Find()
+	return dirOf(tb, Find, EnvVar, "conformance")
+}
+
+// DirV1 is Dir for the legacy v1 suite ($GCF_CONFORMANCE_V1_DIR or
+// ../shared/conformance-v1).
+func DirV1(tb testing.TB) string {
+	tb.Helper()
+	return dirOf(tb, FindV1, EnvVarV1, "conformance-v1")
+}
+
+func dirOf(tb testing.TB, find func() (string, error), envVar, name string) string {
+	tb.Helper()
+	dir, err := find()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if dir == "" {
 		root, _ := repoRoot()
-		tb.Skipf("conformance suite not found at %s; set %s", filepath.Join(root, "..", "shared", "conformance"), EnvVar)
+		tb.Skipf("conformance suite not found at %s; set %s", filepath.Join(root, "..", "shared", name), envVar)
 	}
 	return dir
 }
