@@ -113,6 +113,7 @@ type Decoder struct {
 	err        error
 	profile    string
 	g          graphState
+	v1         v1State
 	wire       Wire   // the wire version read (WireV3 unless SetWire chose another)
 	ev         Event  // the event being produced; Next returns a copy
 	rowFrame   *frame // the table whose row ev holds, when ev.Kind is KindRow
@@ -378,6 +379,9 @@ func (d *Decoder) step() error {
 			}
 			return d.bodyErr(0, lexer.InvalidSummary, "content after the ##! summary trailer")
 		}
+		if d.wire == WireV1 && d.profile == "generic" {
+			return d.v1Step()
+		}
 		if d.depth > 0 {
 			done, err := d.stepFrame()
 			if err != nil || done {
@@ -414,6 +418,9 @@ func (d *Decoder) step() error {
 // header parses the first line (SPEC §3).
 func (d *Decoder) header() error {
 	if d.atEOF {
+		if d.wire == WireV1 {
+			return d.v1GenericStart() // an empty v1 generic payload: {}
+		}
 		return d.eofErr(lexer.MissingHeader, "empty input: the first line must be a GCF header")
 	}
 	d.beginLine()

@@ -120,8 +120,3 @@ func (d *Decoder) isSummary() bool {
 	p := d.summaryPrefix()
 	return d.level == 0 && startsWith(d.body, p) && (len(d.body) == len(p) || d.body[len(p)] == ' ')
 }
-
-// v1GenericStart begins a headerless v1 generic payload.
-func (d *Decoder) v1GenericStart() error {
-	return d.errAt(1, lexer.MissingHeader, "the first line must begin with GCF (v1 generic payloads are not supported yet)")
-}
