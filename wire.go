@@ -365,3 +365,6 @@ func (e *v1Generic) table(a []any, fields []string, level, d int) error {
 	}
 	return nil
 }
+
+// Wire returns the wire version d reads (WithWire).
+func (d *Decoder) Wire() Wire { return d.s.Wire() }

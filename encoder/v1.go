@@ -1,6 +1,7 @@
 package encoder
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -125,10 +126,13 @@ func AppendV1String(dst []byte, s string, ctx V1Context) []byte {
 }
 
 // AppendV1Float appends a finite float in plain decimal notation (v1 has
-// no exponent form): the shortest digits that read back as f.
+// no exponent form): the shortest digits that read back as f, with a
+// fraction always (2.0 is written 2.0, since v1 reads 2 as an integer).
 func AppendV1Float(dst []byte, f float64) []byte {
-	if f == 0 {
-		return append(dst, '0')
+	start := len(dst)
+	dst = strconv.AppendFloat(dst, f, 'f', -1, 64)
+	if bytes.IndexByte(dst[start:], '.') < 0 {
+		dst = append(dst, ".0"...) // a float stays a float: v1 reads 2 as an integer
 	}
-	return strconv.AppendFloat(dst, f, 'f', -1, 64)
+	return dst
 }

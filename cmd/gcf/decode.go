@@ -22,7 +22,12 @@ depth, not by the size of the input.
 
 A payload whose [?] sections are not confirmed by a ##! summary trailer is
 accepted (SPEC §8.6) with a warning on stderr, because the stream may have
-been cut; -require-summary makes it an error.`,
+been cut; -require-summary makes it an error.
+
+-wire v1 decodes a legacy GCF v1.x payload (docs/legacy-v1.md); -wire auto
+picks v1 or v3 from the first line and says which on stderr. With the
+default -wire v3, a v1.x payload is refused with a missing_profile error
+that says so.`,
 	example: "gcf encode -stream rows.ndjson | gcf decode -ndjson -require-summary -",
 }
 
@@ -35,7 +40,12 @@ func setupDecode(fs *flag.FlagSet) func(*env, []string) int {
 	showProgress := fs.Bool("progress", false, "report bytes and rows per second on stderr")
 	var lim limitFlags
 	lim.register(fs, true)
+	var wire wireFlag
+	wire.register(fs, true)
 	return func(e *env, args []string) int {
+		if err := wire.check(); err != nil {
+			return e.usageError(decodeCommand, "%v", err)
+		}
 		if *ndjson && *indent {
 			return e.usageError(decodeCommand, "-indent does not apply to -ndjson (one record per line)")
 		}
@@ -56,15 +66,16 @@ func setupDecode(fs *flag.FlagSet) func(*env, []string) int {
 			return e.report(in, err, nil)
 		}
 		prog := newProgress(e.stderr, *showProgress)
-		topts := transcodeOptions{Decoder: lim.options(), Progress: prog.callback()}
+		src, wopts := wire.resolve(e, in)
+		topts := transcodeOptions{Decoder: append(lim.options(), wopts...), Progress: prog.callback()}
 		if *indent {
 			topts.Indent = "  "
 		}
 		var res transcodeResult
 		if *ndjson {
-			res, err = toNDJSON(o, in.r, topts)
+			res, err = toNDJSON(o, src, topts)
 		} else {
-			res, err = toJSON(o, in.r, topts)
+			res, err = toJSON(o, src, topts)
 		}
 		if err != nil {
 			o.abort()

@@ -58,8 +58,16 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	showProgress := fs.Bool("progress", false, "-stream: report bytes and rows per second on stderr")
 	var lim limitFlags
 	lim.register(fs, false)
+	var wire wireFlag
+	wire.register(fs, false)
 	return func(e *env, args []string) int {
 		set := setFlags(fs)
+		if err := wire.check(); err != nil {
+			return e.usageError(encodeCommand, "%v", err)
+		}
+		if *streaming && wire.value == "v1" {
+			return e.usageError(encodeCommand, "-stream writes v3 tables; -wire v1 applies to buffered encoding")
+		}
 		if *profile != "generic" && *profile != "graph" {
 			return e.usageError(encodeCommand, "unknown profile %q (generic or graph)", *profile)
 		}
@@ -95,7 +103,7 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
 			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
 		}
-		return e.encodeBuffered(in, o, *profile, lim.options(), *quiet)
+		return e.encodeBuffered(in, o, *profile, append(lim.options(), wire.options()...), *quiet)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/ast"
+	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 	"github.com/gcfkit/gcf/transcode"
 )
@@ -71,4 +72,24 @@ func toNDJSON(w io.Writer, r io.Reader, o transcodeOptions) (transcodeResult, er
 // memory bounded by the limits, and returns its problems in order.
 func checkInput(r io.Reader, l stream.Limits) ast.ErrorList {
 	return ast.Check(r, l)
+}
+
+// checkV1 checks a legacy v1.x payload with the pull decoder's v1 mode: the
+// first problem, with its position and category.
+func checkV1(r io.Reader, l stream.Limits) ast.ErrorList {
+	d := stream.NewDecoder(r, l)
+	d.SetWire(stream.WireV1)
+	for {
+		_, err := d.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			se, ok := err.(*lexer.SyntaxError)
+			if !ok {
+				return ast.ErrorList{{Category: lexer.ReadFailure, Msg: err.Error()}}
+			}
+			return ast.ErrorList{{Pos: ast.Pos{Offset: int(se.Offset), Line: se.Line, Column: se.Column}, Category: se.Category, Msg: se.Msg}}
+		}
+	}
 }
