@@ -74,22 +74,17 @@ func checkInput(r io.Reader, l stream.Limits) ast.ErrorList {
 	return ast.Check(r, l)
 }
 
-// checkV1 checks a legacy v1.x payload with the pull decoder's v1 mode: the
-// first problem, with its position and category.
+// checkV1 checks a legacy v1.x payload with ast.ValidateV1: every problem
+// the v1 grammar finds, with its position. It holds the payload (bound it
+// with -max-bytes).
 func checkV1(r io.Reader, l stream.Limits) ast.ErrorList {
-	d := stream.NewDecoder(r, l)
-	d.SetWire(stream.WireV1)
-	for {
-		_, err := d.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			se, ok := err.(*lexer.SyntaxError)
-			if !ok {
-				return ast.ErrorList{{Category: lexer.ReadFailure, Msg: err.Error()}}
-			}
-			return ast.ErrorList{{Pos: ast.Pos{Offset: int(se.Offset), Line: se.Line, Column: se.Column}, Category: se.Category, Msg: se.Msg}}
-		}
+	src := r
+	if l.MaxBytes > 0 {
+		src = io.LimitReader(r, l.MaxBytes+1)
 	}
+	data, err := io.ReadAll(src)
+	if err != nil {
+		return ast.ErrorList{{Pos: ast.Pos{Line: 1, Column: 1}, Category: lexer.ReadFailure, Msg: err.Error()}}
+	}
+	return ast.ValidateV1(data, l)
 }

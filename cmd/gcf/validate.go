@@ -34,8 +34,9 @@ valid (SPEC §8.6) but gets a warning on stderr, because the stream may have
 been cut; -require-summary makes it a problem. When the inputs give
 different results, the exit status is the highest.
 
--wire v1 checks legacy GCF v1.x payloads (docs/legacy-v1.md) with the pull
-decoder's v1 mode, which reports the first problem with its position.`,
+-wire v1 checks legacy GCF v1.x payloads (docs/legacy-v1.md) against the v1
+grammar and reports every problem with its position; it holds the payload
+in memory (bound it with -max-bytes).`,
 	example: "gcf validate -require-summary payload.gcf other.gcf",
 }
 
