@@ -40,8 +40,8 @@ import (
 func Migrate(r io.Reader, w io.Writer, opts ...Option) error {
 	cfg := newConfig(opts)
 	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(4)
-	if !bytes.HasPrefix(head, []byte("GCF")) || (len(head) == 4 && head[3] != ' ' && head[3] != '\n' && head[3] != '\r') {
+	head, _ := br.Peek(5)
+	if !isGraphHead(head) {
 		return migrateGeneric(br, w, opts)
 	}
 	d := stream.NewDecoder(br, cfg.limits)
@@ -60,6 +60,18 @@ func Migrate(r io.Reader, w io.Writer, opts ...Option) error {
 			return err
 		}
 	}
+}
+
+// isGraphHead reports whether a payload starting with head (its first 5
+// bytes, or all of a shorter payload) has a GCF header line, as the pull
+// decoder decides it: "GCF" then a space or the end of the line.
+func isGraphHead(head []byte) bool {
+	if !bytes.HasPrefix(head, []byte("GCF")) {
+		return false
+	}
+	rest := head[3:]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\n' ||
+		rest[0] == '\r' && (len(rest) == 1 || rest[1] == '\n')
 }
 
 // migrateGeneric moves a headerless v1 generic payload to v3 through the
@@ -223,8 +235,8 @@ func (m *migrator) header(b []byte, ev *stream.Event) []byte {
 				if k == "edges" {
 					m.hdrEdges = n
 				}
-				if n == 0 {
-					continue
+				if string(v) == "0" {
+					continue // a canonical v3 header omits it; any other spelling is kept
 				}
 			}
 		}

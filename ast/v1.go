@@ -77,7 +77,6 @@ func stopped(diags []grammar.Diagnostic) bool {
 	return false
 }
 
-
 // v1Graph checks a v1 graph payload's ids, references and counts.
 func v1Graph(t *grammar.V1Payload, limits stream.Limits) ErrorList {
 	var list ErrorList

@@ -344,6 +344,14 @@ func (d *Decoder) v1Dup(f *v1Frame, key []byte, pos int) error {
 	if !f.keys.add(key) {
 		return d.bodyErr(pos, lexer.DuplicateKey, "duplicate key "+lexer.Quote(key))
 	}
+	if f.kind == v1Row {
+		// A row's nested field may not repeat one of its table's columns.
+		for _, name := range d.v1.stack[d.v1.n-2].fields {
+			if string(name) == string(key) {
+				return d.bodyErr(pos, lexer.DuplicateKey, "nested field "+lexer.Quote(key)+" repeats a column of the row's table")
+			}
+		}
+	}
 	return nil
 }
 
