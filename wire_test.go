@@ -267,7 +267,7 @@ func TestV3RefusesV1(t *testing.T) {
 // TestMigrateRefuses: what v3 cannot carry is an error, never dropped.
 func TestMigrateRefuses(t *testing.T) {
 	for in, c := range map[string]Category{
-		"GCF tool=t\n## targets\n@0 fn a.A 0.125 x\n":  InvalidScore,    // three significant decimals
+		"GCF tool=t\n## targets\n@0 fn a.A 0.125 x\n":    InvalidScore,    // three significant decimals
 		"GCF tool=t\n## targets\n@0 my-kind a.A 0.5 x\n": InvalidNodeLine, // not a v3 bare key
 	} {
 		if err := decodeV1([]byte(in)); err != nil {

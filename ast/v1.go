@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"unicode"
 
 	plexer "github.com/alecthomas/participle/v2/lexer"
 
@@ -55,8 +56,8 @@ func CheckV1(data []byte, limits stream.Limits) ErrorList {
 	for _, d := range diags {
 		list = append(list, &Error{Pos: pos(d.Pos), Category: d.Category, Msg: d.Msg})
 	}
-	if tree.Header != nil && !stopped(diags) {
-		list = append(list, v1Graph(tree, limits)...)
+	if tree.Header != nil {
+		list = append(list, v1Graph(tree, limits, !stopped(diags))...)
 	}
 	list.Sort()
 	return list
@@ -77,8 +78,10 @@ func stopped(diags []grammar.Diagnostic) bool {
 	return false
 }
 
-// v1Graph checks a v1 graph payload's ids, references and counts.
-func v1Graph(t *grammar.V1Payload, limits stream.Limits) ErrorList {
+// v1Graph checks a v1 graph payload's ids, references and counts; the
+// counts checked at the end only when the tree is complete (the scanner did
+// not stop early).
+func v1Graph(t *grammar.V1Payload, limits stream.Limits, complete bool) ErrorList {
 	var list ErrorList
 	add := func(p plexer.Position, c lexer.Category, msg string) {
 		list = append(list, &Error{Pos: pos(p), Category: c, Msg: msg})
@@ -109,7 +112,7 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits) ErrorList {
 		}
 		return declared[n]
 	}
-	for _, sec := range t.Sections {
+	for si, sec := range t.Sections {
 		h := sec.Header
 		count := int64(-1)
 		if h.Count != nil && h.Count.Text != "[?]" {
@@ -151,11 +154,15 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits) ErrorList {
 					add(ln.Pos, lexer.UnknownEdgeReference, "edge target @"+strconv.FormatInt(tg, 10)+" is not a declared symbol")
 				} else if src := id(e.Source); !known(src) {
 					add(ln.Pos, lexer.UnknownEdgeReference, "edge source @"+strconv.FormatInt(src, 10)+" is not a declared symbol")
+				} else if i := badName(e.Type); i >= 0 {
+					add(ln.Pos, lexer.InvalidEdgeSyntax, "an edge type may not hold whitespace or control characters")
+				} else if e.Status != nil && *e.Status != "added" && *e.Status != "removed" {
+					add(ln.Pos, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+strconv.Quote(*e.Status))
 				}
 				edges++
 			}
 		}
-		if count >= 0 && seen < count {
+		if count >= 0 && seen < count && (complete || si < len(t.Sections)-1) {
 			at := h.Pos
 			if len(sec.Lines) > 0 {
 				at = sec.Lines[len(sec.Lines)-1].Pos
@@ -170,6 +177,9 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits) ErrorList {
 		}
 	}
 	end := t.EndPos
+	if !complete {
+		return list
+	}
 	if !delta && hdr["unchanged"] != "true" {
 		for _, c := range []struct {
 			key string
@@ -210,4 +220,15 @@ func withDefault(v, d int) int {
 		return v
 	}
 	return d
+}
+
+// badName returns the index of the first rune of t that a graph name may
+// not hold (whitespace or a control), or -1.
+func badName(t string) int {
+	for i, r := range t {
+		if r <= ' ' || r == 0x7F || (r >= 0x80 && r <= 0x9F) || unicode.Is(unicode.White_Space, r) {
+			return i
+		}
+	}
+	return -1
 }

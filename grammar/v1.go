@@ -62,10 +62,12 @@ type V1GroupHeader struct {
 	Fields *FieldDecl    `parser:"@@? NL"`
 }
 
-// V1Summary = "## _summary" { SP key-value } LF (v1.4 §6b).
+// V1Summary = "## _summary" { SP key-value } LF (v1.4 §6b). The scanner
+// gives the whole mark as one Group token, which a group header (a Group
+// and a Key) cannot be mistaken for.
 type V1Summary struct {
 	Pos   plexer.Position
-	Mark  string        `parser:"'## _summary'"`
+	Mark  string        `parser:"@Group"`
 	Pairs []*HeaderPair `parser:"@@* NL"`
 }
 
@@ -170,6 +172,7 @@ type v1scanner struct {
 	section graphSection
 	delta   bool
 	session bool
+	done    bool // the ## _summary trailer was read
 }
 
 // ScanV1 tokenizes a v1.x payload for the v1 grammar.
@@ -241,6 +244,11 @@ func (v *v1scanner) line(raw []byte, off int) {
 	s.lastLine, s.lastOff = s.lineNo, off
 	if n%2 != 0 {
 		s.diagAt(0, lexer.InvalidIndent, "indentation must be a multiple of two spaces")
+		s.stopped = true
+		return
+	}
+	if v.done {
+		s.diagAt(0, lexer.InvalidSummary, "content after the ## _summary trailer")
 		s.stopped = true
 		return
 	}
@@ -316,16 +324,22 @@ type sfield struct {
 	at int
 }
 
-// splitSpaces splits b[from:] on runs of spaces.
+// splitSpaces splits b[from:] on runs of spaces (and, as the decoder
+// does on a line that is not plain printable ASCII, tabs).
 func splitSpaces(b []byte, from int) []sfield {
 	var out []sfield
+	tabs := false
+	for _, c := range b[min(from, len(b)):] {
+		tabs = tabs || c < 0x20 || c > 0x7E
+	}
+	sep := func(c byte) bool { return c == ' ' || tabs && c == '\t' }
 	for i := from; i < len(b); {
-		if b[i] == ' ' {
+		if sep(b[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(b) && b[j] != ' ' {
+		for j < len(b) && !sep(b[j]) {
 			j++
 		}
 		out = append(out, sfield{b[i:j], i})
@@ -355,18 +369,44 @@ func (v *v1scanner) isSummary(b []byte) bool {
 func (v *v1scanner) summary() {
 	s := v.s
 	b := s.body
-	s.emit(TokPunct, "## _summary", 0)
-	for _, f := range splitSpaces(b, 11) {
+	s.emit(TokGroup, "## _summary", 0)
+	seen := map[string]bool{}
+	for _, f := range b2fields(b) {
 		eq := bytes.IndexByte(f.b, '=')
 		if eq <= 0 || !lexer.IsBareKey(string(f.b[:eq])) {
 			s.diagAt(f.at, lexer.InvalidSummary, "summary field "+lexer.Quote(f.b)+" is not key=value")
 			continue
 		}
+		if k := string(f.b[:eq]); seen[k] {
+			s.diagAt(f.at, lexer.InvalidSummary, "duplicate summary field "+k)
+			continue
+		}
+		seen[string(f.b[:eq])] = true
 		s.emit(TokHeaderKey, string(f.b[:eq]), f.at)
 		s.emit(TokPunct, "=", f.at+eq)
 		s.emit(TokHeaderValue, string(f.b[eq+1:]), f.at+eq+1)
 	}
 	s.emitNL()
+	v.done = true
+}
+
+// b2fields splits the fields of a summary line after its 11-byte mark, on
+// spaces only, as the decoder does.
+func b2fields(b []byte) []sfield {
+	var out []sfield
+	for i := 11; i < len(b); {
+		if b[i] == ' ' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && b[j] != ' ' {
+			j++
+		}
+		out = append(out, sfield{b[i:j], i})
+		i = j
+	}
+	return out
 }
 
 // ------------------------------------------------------------------ graph
@@ -408,6 +448,11 @@ func (v *v1scanner) graphLine() {
 			v.bad()
 			return
 		}
+		if i := v1BadName(f[1].b); i >= 0 {
+			s.diagAt(f[1].at+i, lexer.MalformedDelta, "a qualified name may not hold whitespace or control characters")
+			v.bad()
+			return
+		}
 		s.emit(TokKind, string(f[0].b), f[0].at)
 		s.emit(TokQName, string(f[1].b), f[1].at)
 		s.emitNL()
@@ -417,6 +462,13 @@ func (v *v1scanner) graphLine() {
 			s.diagAt(0, lexer.MalformedDelta, "delta edge lines are source -> target type")
 			v.bad()
 			return
+		}
+		for _, x := range []sfield{f[0], f[2], f[3]} {
+			if i := v1BadName(x.b); i >= 0 {
+				s.diagAt(x.at+i, lexer.MalformedDelta, "a qualified name or edge type may not hold whitespace or control characters")
+				v.bad()
+				return
+			}
 		}
 		s.emit(TokQName, string(f[0].b), f[0].at)
 		s.emit(TokPunct, "->", f[1].at)
@@ -428,8 +480,12 @@ func (v *v1scanner) graphLine() {
 
 func (v *v1scanner) graphGroup(b []byte) {
 	s := v.s
-	k := v1KeyLen(b[3:])
-	if k == 0 || !lexer.IsBareKey(string(b[3:3+k])) {
+	k := 0 // a graph group name is a bare key (the v3 key grammar, as the decoder reads it)
+	if 3 < len(b) && lexer.IsBareKeyStart(b[3]) {
+		for k = 1; 3+k < len(b) && lexer.IsBareKeyByte(b[3+k]); k++ {
+		}
+	}
+	if k == 0 {
 		if v.delta {
 			s.diagAt(3, lexer.MalformedDelta, "delta section names are bare")
 		} else {
@@ -570,16 +626,8 @@ func (v *v1scanner) edgeLine(b []byte) {
 		v.bad()
 		return
 	}
-	if i := v1BadName(f[1].b); i >= 0 {
-		s.diagAt(f[1].at+i, lexer.InvalidEdgeSyntax, "an edge type may not hold whitespace or control characters")
-		v.bad()
-		return
-	}
-	if len(f) == 3 && string(f[2].b) != "added" && string(f[2].b) != "removed" {
-		s.diagAt(f[2].at, lexer.InvalidEdgeSyntax, "edge status is added or removed")
-		v.bad()
-		return
-	}
+	// The edge type and the status are checked on the tree, after the
+	// references (the decoder's order: ast.CheckV1).
 	s.emit(TokEdgeTarget, string(ref[:lt]), 0)
 	s.emit(TokPunct, "<", lt)
 	s.emit(TokEdgeSource, string(ref[lt+1:]), lt+1)
@@ -686,14 +734,14 @@ func (v *v1scanner) endCtx() {
 func (v *v1scanner) genericLine() {
 	s := v.s
 	b := s.body
-	if v.rootVal {
-		s.diagAt(0, lexer.InvalidLine, "content after the root value")
-		v.bad()
-		return
-	}
 	if s.level == 0 && v.isSummary(b) {
 		v.closeCtx(-1)
 		v.summary()
+		return
+	}
+	if v.rootVal {
+		s.diagAt(0, lexer.InvalidLine, "content after the root value")
+		v.bad()
 		return
 	}
 	v.closeCtx(s.level)
