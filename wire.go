@@ -368,3 +368,65 @@ func (e *v1Generic) table(a []any, fields []string, level, d int) error {
 
 // Wire returns the wire version d reads (WithWire).
 func (d *Decoder) Wire() Wire { return d.s.Wire() }
+
+// appendV1Cell appends a scalar streamed value on the v1 wire; Missing is
+// written `-` (v1 has one marker for null and missing).
+func appendV1Cell(b []byte, v any, ctx encoder.V1Context) ([]byte, error) {
+	if _, ok := v.(missing); ok {
+		return append(b, '-'), nil
+	}
+	nv, err := normalize(v)
+	if err != nil {
+		return b, err
+	}
+	switch nv.(type) {
+	case Object, []any:
+		return b, lexer.Errorf(lexer.UnsupportedValue, "a streamed cell must be a scalar, not %T", nv)
+	case string:
+		if bad := invalidAt(nv.(string)); bad >= 0 {
+			return b, &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad), Msg: "invalid UTF-8"}
+		}
+	}
+	e := v1Generic{b: b}
+	err = e.scalar(nv, ctx)
+	return e.b, err
+}
+
+// v1AppendSummary appends the v1.4 trailer of streamed tables:
+// `## _summary rows=N sections=name:N,...` (rows only for a single table).
+func v1AppendSummary(b []byte, names []string, counts []int) []byte {
+	b = append(b, "## _summary"...)
+	if len(counts) == 1 {
+		b = append(b, " rows="...)
+		b = strconv.AppendInt(b, int64(counts[0]), 10)
+	}
+	b = append(b, " sections="...)
+	for i, n := range counts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, names[i]...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, '\n')
+}
+
+// v1AppendGraphSummary appends the v1.4 graph trailer
+// `## _summary symbols=N edges=M sections=targets:2,related:1,edges:M`.
+func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
+	b = append(b, "## _summary symbols="...)
+	b = strconv.AppendInt(b, int64(g.symbols), 10)
+	b = append(b, " edges="...)
+	b = strconv.AppendInt(b, int64(g.edges), 10)
+	b = append(b, " sections="...)
+	for _, gr := range g.groups {
+		b = grAppendGroupName(b, gr.distance)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(gr.count), 10)
+		b = append(b, ',')
+	}
+	b = append(b, "edges:"...)
+	b = strconv.AppendInt(b, int64(g.edges), 10)
+	return append(b, '\n')
+}

@@ -373,3 +373,61 @@ func (h *heapProbe) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// TestEncoderV1Streams: NewEncoder with WireV1 writes v1 streams (a graph
+// with `## edges [?]` and the v1.4 `## _summary` trailer, tables with
+// `[?]`) that the v1 decoders read back, and refuses what v1 cannot carry.
+func TestEncoderV1Streams(t *testing.T) {
+	var b bytes.Buffer
+	enc := NewEncoder(&b, WithWire(WireV1))
+	if err := enc.BeginGraph(GraphHeader{Tool: "t", TokenBudget: 10}); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Symbol{{QualifiedName: "a.A", Kind: "function", Score: 0.9, Provenance: "x"},
+		{QualifiedName: "a.B", Kind: "type", Score: 0.5, Provenance: "y", Distance: 3}} {
+		if _, err := enc.WriteSymbol(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.WriteEdge(Edge{Source: "a.B", Target: "a.A", EdgeType: "calls"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := "GCF tool=t budget=10 tokens=0\n## targets\n@0 fn a.A 0.90 x\n## distance_3\n@1 type a.B 0.50 y\n## edges [?]\n@0<@1 calls\n" +
+		"## _summary symbols=2 edges=1 sections=targets:1,distance_3:1,edges:1\n"
+	if b.String() != want {
+		t.Fatalf("got\n%swant\n%s", b.String(), want)
+	}
+	p, err := Decode(b.Bytes(), WithWire(WireV1), WithRequireSummary())
+	if err != nil || len(p.Symbols) != 2 || len(p.Edges) != 1 || p.Symbols[1].Distance != 3 {
+		t.Fatalf("decode: %v %+v", err, p)
+	}
+	checkMigrate(t, b.Bytes())
+
+	b.Reset()
+	enc = NewEncoder(&b, WithWire(WireV1))
+	if err := enc.BeginTable("", "a"); CategoryOf(err) != UnsupportedValue {
+		t.Fatalf("root array on v1: %v", err)
+	}
+	if err := enc.BeginKeyedTable("m", "a"); CategoryOf(err) != UnsupportedValue {
+		t.Fatalf("keyed table on v1: %v", err)
+	}
+	enc.BeginTable("t1", "a", "b")
+	enc.WriteRow("x", Missing)
+	enc.BeginTable("t2", "c")
+	enc.WriteRow(1.5)
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want = "## t1 [?]{a,b}\nx|-\n## t2 [?]{c}\n1.5\n## _summary sections=t1:1,t2:1\n"
+	if b.String() != want {
+		t.Fatalf("got\n%swant\n%s", b.String(), want)
+	}
+	v, err := DecodeGeneric(b.Bytes(), WithWire(WireV1), WithRequireSummary())
+	if err != nil || mustJSON(v) != `{"t1":[{"a":"x","b":null}],"t2":[{"c":1.5}]}` {
+		t.Fatalf("decode: %v %s", err, mustJSON(v))
+	}
+	checkMigrate(t, b.Bytes())
+}
