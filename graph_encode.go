@@ -214,13 +214,9 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		b = append(b, '\n')
 		for _, k := range edges {
 			e := &p.Edges[k.idx]
-			hi, lo := int(k.key>>shift), int(k.key&(1<<shift-1))
-			ge := grEdge{src: hi, tgt: lo, typ: e.EdgeType, status: e.Status}
-			if wire == WireV1 {
-				ge.src, ge.tgt = lo, hi
-				if ge.status == "unchanged" {
-					ge.status = ""
-				}
+			ge := grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: e.EdgeType, status: e.Status}
+			if wire == WireV1 && ge.status == "unchanged" {
+				ge.status = "" // v1 omits the status "unchanged" (fixture encode/007)
 			}
 			b = grAppendEdge(b, &ge)
 		}
@@ -373,9 +369,6 @@ func grResolveEdges(sc *grScratch, p *Payload, idOf, order []int, wire Wire) ([]
 			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
 		}
 		src, tgt := idOf[si], idOf[ti]
-		if wire == WireV1 {
-			src, tgt = tgt, src // v1 orders edges by target, then source (fixtures encode/007, 010)
-		}
 		keys = append(keys, radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i)})
 	}
 	// Radix-sort compact keys (source id, target id: ids fit in 32 bits),
