@@ -10,6 +10,7 @@
 //	encode [flags] [file|-]        convert JSON to GCF
 //	decode [flags] [file|-]        convert GCF (either profile) to JSON, or table rows to NDJSON
 //	validate [flags] [file|-]...   report every problem in GCF payloads, with its position
+//	migrate [flags] [file|-]       convert a legacy GCF v1.x payload to GCF v3.5.3
 //	version                        print the version of gcf and of the Go toolchain that built it
 //	help [command]                 print help for a command: its usage, flags and an example
 //
@@ -28,6 +29,7 @@
 //	-fields a,b    -stream: the table's fields (default: the first record's keys)
 //	-table name    -stream: the table's name (default: the root array)
 //	-progress      -stream: report bytes and rows per second on stderr
+//	-wire w        v3 (the default) or v1: the legacy GCF v1.x wire
 //
 // Flags of decode:
 //
@@ -36,14 +38,28 @@
 //	-ndjson        every record as one JSON line with its table's path
 //	-progress      report bytes and rows per second on stderr
 //	-require-summary  a [?] section without a ##! summary trailer is an error
+//	-wire w        v3 (the default), v1, or auto (v3 when the first line starts
+//	               "GCF profile=", v1 otherwise; says on stderr which it used)
 //
 // Flags of validate:
 //
 //	-json          the problems as a JSON array on stdout instead of text on stderr
 //	-o file        -json: write the report to file
 //	-require-summary  a [?] section without a ##! summary trailer is a problem
+//	-wire w        v3 (the default) or v1: check against the v1 grammar (holds
+//	               the payload in memory)
 //
-// Limit flags of encode, decode and validate (0 means the default; the
+// Flags of migrate:
+//
+//	-o file        as for encode
+//
+// Without -wire, decode and validate refuse a v1.x payload with
+// missing_profile and the advice to use -wire v1 or gcf migrate. migrate
+// translates graph payloads, sessions and deltas line by line in constant
+// memory; what v3 cannot express is an error, never dropped
+// (docs/legacy-v1.md).
+//
+// Limit flags of encode, decode, validate and migrate (0 means the default; the
 // encoder refuses what a decoder with the same limits would reject):
 //
 //	-max-depth n     deepest nesting (default 256)
