@@ -379,11 +379,11 @@ func appendV1Cell(b []byte, v any, ctx encoder.V1Context) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	switch nv.(type) {
+	switch x := nv.(type) {
 	case Object, []any:
 		return b, lexer.Errorf(lexer.UnsupportedValue, "a streamed cell must be a scalar, not %T", nv)
 	case string:
-		if bad := invalidAt(nv.(string)); bad >= 0 {
+		if bad := invalidAt(x); bad >= 0 {
 			return b, &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad), Msg: "invalid UTF-8"}
 		}
 	}

@@ -160,7 +160,6 @@ type v1ctx struct {
 	count  int64 // declared, or -1 for [?]
 	seen   int64
 	line   int
-	pos    plexer.Position
 }
 
 type v1scanner struct {
