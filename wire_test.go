@@ -2,11 +2,8 @@ package gcf
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -19,41 +16,10 @@ import (
 // error inputs), for seeds and whole-suite properties.
 func v1Payloads(t testing.TB) [][]byte {
 	t.Helper()
-	dir, err := conformance.FindV1()
+	out, err := conformance.V1Payloads()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dir == "" {
-		return nil
-	}
-	var out [][]byte
-	filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
-		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".json") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		var f struct {
-			Input    json.RawMessage
-			Expected json.RawMessage
-			Calls    []struct{ Expected string }
-		}
-		if json.Unmarshal(data, &f) != nil {
-			return nil
-		}
-		for _, raw := range []json.RawMessage{f.Input, f.Expected} {
-			var s string
-			if json.Unmarshal(raw, &s) == nil {
-				out = append(out, []byte(s))
-			}
-		}
-		for _, c := range f.Calls {
-			out = append(out, []byte(c.Expected))
-		}
-		return nil
-	})
 	return out
 }
 

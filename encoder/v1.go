@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/gcfkit/gcf/lexer"
 )
 
 // V1Context is where a legacy v1 generic value is written (SPEC-v1.1 §6a).
@@ -34,31 +36,7 @@ func IsV1Key(s string) bool {
 
 // IsV1Number reports whether s matches the v1 number pattern
 // `-?DIGITS(.DIGITS)?`, which a v1 decoder reads as a number.
-func IsV1Number(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	j := i
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i == j {
-		return false
-	}
-	if i == len(s) {
-		return true
-	}
-	if s[i] != '.' {
-		return false
-	}
-	i++
-	j = i
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return i > j && i == len(s)
-}
+func IsV1Number(s string) bool { return lexer.IsV1Number([]byte(s)) }
 
 // V1NeedsQuote reports whether the string s must be quoted in ctx so that a
 // v1 decoder reads it back as the same string: it is empty, a keyword (-,

@@ -1,11 +1,8 @@
 package fuzz
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -18,37 +15,10 @@ import (
 // v1Seeds returns the v1 payloads of the legacy suite (../shared/conformance-v1).
 func v1Seeds(t testing.TB) [][]byte {
 	t.Helper()
-	dir, err := conformance.FindV1()
+	out, err := conformance.V1Payloads()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out [][]byte
-	if dir == "" {
-		return out
-	}
-	filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
-		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".json") {
-			return err
-		}
-		data, _ := os.ReadFile(p)
-		var f struct {
-			Input, Expected json.RawMessage
-			Calls           []struct{ Expected string }
-		}
-		if json.Unmarshal(data, &f) != nil {
-			return nil
-		}
-		for _, raw := range []json.RawMessage{f.Input, f.Expected} {
-			var s string
-			if json.Unmarshal(raw, &s) == nil {
-				out = append(out, []byte(s))
-			}
-		}
-		for _, c := range f.Calls {
-			out = append(out, []byte(c.Expected))
-		}
-		return nil
-	})
 	return out
 }
 

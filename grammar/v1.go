@@ -891,19 +891,11 @@ func (v *v1scanner) row(c *v1ctx) {
 	b := s.body
 	pos := 0
 	if b[0] == '@' {
-		i := 1
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if !v1Digits(b[1:i]) || (i < len(b) && b[i] != ' ') {
-			s.diagAt(1, lexer.InvalidItemID, "@ must be followed by a decimal id")
-			v.bad()
-			c.seen++
+		i, ok := v.id(c, "row")
+		if !ok {
 			return
 		}
-		if id, _ := strconv.ParseInt(string(b[1:i]), 10, 64); id != c.seen {
-			s.diagAt(1, lexer.InvalidItemID, "row id "+string(b[:i])+" is not the row's index "+strconv.FormatInt(c.seen, 10))
-		}
+		c.seen-- // counted below, with the rows without an id
 		s.emit(TokRowID, string(b[:i]), 0)
 		pos = i + 1
 		if pos > len(b) {
@@ -943,23 +935,35 @@ func (v *v1scanner) row(c *v1ctx) {
 	s.emitNL()
 }
 
-func (v *v1scanner) item(c *v1ctx) {
+// id reads the `@N` that starts the current line, the entry c.seen of c,
+// and counts the entry. It returns the index past the id; on a malformed
+// id it reports it and emits the line as Bad (ok false).
+func (v *v1scanner) id(c *v1ctx, what string) (end int, ok bool) {
 	s := v.s
 	b := s.body
 	i := 1
 	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		i++
 	}
+	c.seen++
 	if !v1Digits(b[1:i]) || (i < len(b) && b[i] != ' ') {
 		s.diagAt(1, lexer.InvalidItemID, "@ must be followed by a decimal id")
 		v.bad()
-		c.seen++
+		return 0, false
+	}
+	if id, _ := strconv.ParseInt(string(b[1:i]), 10, 64); id != c.seen-1 {
+		s.diagAt(1, lexer.InvalidItemID, what+" id "+string(b[:i])+" is not the "+what+"'s index "+strconv.FormatInt(c.seen-1, 10))
+	}
+	return i, true
+}
+
+func (v *v1scanner) item(c *v1ctx) {
+	s := v.s
+	b := s.body
+	i, ok := v.id(c, "item")
+	if !ok {
 		return
 	}
-	if id, _ := strconv.ParseInt(string(b[1:i]), 10, 64); id != c.seen {
-		s.diagAt(1, lexer.InvalidItemID, "item id "+string(b[:i])+" is not the item's index "+strconv.FormatInt(c.seen, 10))
-	}
-	c.seen++
 	s.emit(TokItemID, string(b[:i]), 0)
 	if i < len(b) {
 		v.scalar(b[i+1:], i+1)

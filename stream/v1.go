@@ -80,31 +80,7 @@ func (d *Decoder) v1Header(profile []byte, profileCol int) error {
 // v1Score reports whether t is a v1 score: a decimal `-?DIGITS[.DIGITS]`
 // (SPEC-v1.1 §4 "decimal float"; encoders write two decimals, decoders
 // take any decimal).
-func v1Score(t []byte) bool {
-	i := 0
-	if i < len(t) && t[i] == '-' {
-		i++
-	}
-	j := i
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	if i == j {
-		return false
-	}
-	if i == len(t) {
-		return true
-	}
-	if t[i] != '.' {
-		return false
-	}
-	i++
-	j = i
-	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
-		i++
-	}
-	return i > j && i == len(t)
-}
+func v1Score(t []byte) bool { return lexer.IsV1Number(t) }
 
 // summaryPrefix is the trailer's prefix on the wire d reads: `##! summary`
 // (v3) or `## _summary` (v1.4).

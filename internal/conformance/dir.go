@@ -6,6 +6,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -97,4 +98,43 @@ func repoRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// V1Payloads returns every GCF payload the legacy v1 suite carries: the
+// string inputs and expected outputs of its fixtures and the expected
+// output of each session call, in file order. It returns (nil, nil) when
+// the suite is absent and $GCF_CONFORMANCE_V1_DIR is unset.
+func V1Payloads() ([][]byte, error) {
+	dir, err := FindV1()
+	if err != nil || dir == "" {
+		return nil, err
+	}
+	var out [][]byte
+	err = filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
+		if err != nil || de.IsDir() || filepath.Ext(p) != ".json" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var f struct {
+			Input, Expected json.RawMessage
+			Calls           []struct{ Expected string }
+		}
+		if err := json.Unmarshal(data, &f); err != nil {
+			return fmt.Errorf("%s: %v", p, err)
+		}
+		for _, raw := range []json.RawMessage{f.Input, f.Expected} {
+			var s string
+			if json.Unmarshal(raw, &s) == nil {
+				out = append(out, []byte(s))
+			}
+		}
+		for _, c := range f.Calls {
+			out = append(out, []byte(c.Expected))
+		}
+		return nil
+	})
+	return out, err
 }
