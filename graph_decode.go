@@ -274,6 +274,11 @@ func requireGraph(ev *stream.Event, fn string) error {
 	if ev.Profile == "graph" {
 		return nil
 	}
+	if len(ev.Fields) == 0 && ev.Profile == "generic" {
+		// A v1 payload without a header line: the tabular profile.
+		return &SyntaxError{Line: 1, Column: 1, Category: lexer.MissingHeader,
+			Msg: fn + ": the first line must begin with GCF (a v1 payload without a header is a generic one: use DecodeGeneric)"}
+	}
 	return &SyntaxError{Line: 1, Column: profileCol(ev), Category: lexer.UnknownProfile,
 		Msg: fn + " needs profile=graph, got profile=" + ev.Profile + " (use DecodeGeneric)"}
 }

@@ -397,3 +397,39 @@ func TestEncoderV1Streams(t *testing.T) {
 	}
 	checkMigrate(t, b.Bytes())
 }
+
+// TestV1ErrorMapping: each of the 14 decoder error conditions of SPEC-v1.1
+// §12.5 yields the §16.5 category docs/legacy-v1.md maps it to.
+func TestV1ErrorMapping(t *testing.T) {
+	graph := func(in string) error { _, err := Decode([]byte(in), WithWire(WireV1)); return err }
+	delta := func(in string) error { _, err := DecodeDelta([]byte(in), WithWire(WireV1)); return err }
+	generic := func(in string) error { _, err := DecodeGeneric([]byte(in), WithWire(WireV1)); return err }
+	for _, tc := range []struct {
+		condition string
+		decode    func(string) error
+		in        string
+		want      Category
+		line, col int
+	}{
+		{"invalid header", graph, "INVALID tool=test\n@0 fn pkg.Foo 0.9 lsp\n", MissingHeader, 1, 1},
+		{"missing tool", graph, "GCF budget=5\n", MissingProfile, 1, 1},
+		{"malformed header field", graph, "GCF tool=t budget\n", MalformedHeaderField, 1, 12},
+		{"invalid node line", graph, "GCF tool=t\n## targets\n@0 fn a.A 0.5\n", InvalidNodeLine, 3, 1},
+		{"invalid symbol id", graph, "GCF tool=t\n## targets\n@x fn a.A 0.5 x\n", InvalidSymbolID, 3, 2},
+		{"invalid score", graph, "GCF tool=t\n## targets\n@0 fn a.A high x\n", InvalidScore, 3, 11},
+		{"invalid edge syntax", graph, "GCF tool=t\n## targets\n@0 fn a.A 0.5 x\n## edges\n@0@0 calls\n", InvalidEdgeSyntax, 5, 1},
+		{"unknown edge reference", graph, "GCF tool=t\n## targets\n@0 fn a.A 0.5 x\n## edges\n@0<@3 calls\n", UnknownEdgeReference, 5, 5},
+		{"malformed delta section", delta, "GCF tool=t delta=true base_root=a new_root=b\n## changed\n", MalformedDelta, 2, 4},
+		{"row width mismatch", generic, "## t [1]{a,b}\n1\n", RowWidthMismatch, 2, 1},
+		{"invalid count", generic, "## t [x]{a}\n", InvalidCount, 1, 6},
+		{"count mismatch", generic, "## t [2]{a}\n1\n", CountMismatch, 2, 1},
+		{"unterminated quote", generic, "## t [1]{a}\n\"x\n", UnterminatedQuote, 2, 1},
+		{"invalid escape", generic, "a=\"\\q\"\n", InvalidEscape, 1, 4},
+	} {
+		err := tc.decode(tc.in)
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Category != tc.want || se.Line != tc.line || se.Column != tc.col {
+			t.Errorf("%s: got %v, want %s at %d:%d", tc.condition, err, tc.want, tc.line, tc.col)
+		}
+	}
+}
