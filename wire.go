@@ -430,3 +430,13 @@ func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
 	b = strconv.AppendInt(b, int64(g.edges), 10)
 	return append(b, '\n')
 }
+
+// noV1 refuses WithWire(WireV1) for what the v1 wire has no form for (the
+// generic keyed tables and deltas of SPEC §10a), rather than writing or
+// reading v3 unasked.
+func noV1(opts []Option, fn string) error {
+	if newConfig(opts).wire == WireV1 {
+		return lexer.Errorf(lexer.UnsupportedValue, "%s: the v1 wire has no generic keyed tables or deltas (SPEC §10a is v3 only)", fn)
+	}
+	return nil
+}
