@@ -267,7 +267,7 @@ func (v *v1scanner) header(b []byte) {
 	s.emit(TokMagic, "GCF", 0)
 	seen := map[string]bool{}
 	tool := false
-	for _, f := range splitSpaces(b, 3) {
+	for _, f := range spaceFields(b, 3) {
 		eq := bytes.IndexByte(f.b, '=')
 		if eq <= 0 || eq == len(f.b)-1 || !lexer.IsBareKey(string(f.b[:eq])) {
 			s.diagAt(f.at, lexer.MalformedHeaderField, "header field "+lexer.Quote(f.b)+" is not key=value")
@@ -370,7 +370,7 @@ func (v *v1scanner) summary() {
 	b := s.body
 	s.emit(TokGroup, "## _summary", 0)
 	seen := map[string]bool{}
-	for _, f := range b2fields(b) {
+	for _, f := range spaceFields(b, 11) {
 		eq := bytes.IndexByte(f.b, '=')
 		if eq <= 0 || !lexer.IsBareKey(string(f.b[:eq])) {
 			s.diagAt(f.at, lexer.InvalidSummary, "summary field "+lexer.Quote(f.b)+" is not key=value")
@@ -389,11 +389,11 @@ func (v *v1scanner) summary() {
 	v.done = true
 }
 
-// b2fields splits the fields of a summary line after its 11-byte mark, on
-// spaces only, as the decoder does.
-func b2fields(b []byte) []sfield {
+// spaceFields splits the fields of a header or summary line from b[from]
+// on, on spaces only, as the decoder does.
+func spaceFields(b []byte, from int) []sfield {
 	var out []sfield
-	for i := 11; i < len(b); {
+	for i := from; i < len(b); {
 		if b[i] == ' ' {
 			i++
 			continue
