@@ -215,6 +215,9 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		for _, k := range edges {
 			e := &p.Edges[k.idx]
 			ge := grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: e.EdgeType, status: e.Status}
+			if wire == WireV1 {
+				ge.src, ge.tgt = ge.tgt, ge.src // v1 keys are (target, source): see grResolveEdges
+			}
 			if wire == WireV1 && ge.status == "unchanged" {
 				ge.status = "" // v1 omits the status "unchanged" (fixture encode/007)
 			}
@@ -324,7 +327,8 @@ func grIndexNames(x *nameIndex, syms []Symbol, order []int) *nameIndex {
 // grResolveEdges validates p.Edges, maps their endpoints to wire IDs
 // through idOf (symbol index -> id) and returns them sorted by source ID,
 // target ID, edge type and status: each item packs source and target ids
-// in its key and indexes p.Edges.
+// in its key and indexes p.Edges. On WireV1 the key packs (target, source),
+// the order v1 lines are written and sorted in.
 func grResolveEdges(sc *grScratch, p *Payload, idOf, order []int, wire Wire) ([]radixItem, uint, error) {
 	if len(p.Edges) == 0 {
 		return nil, 0, nil
@@ -369,6 +373,12 @@ func grResolveEdges(sc *grScratch, p *Payload, idOf, order []int, wire Wire) ([]
 			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
 		}
 		src, tgt := idOf[si], idOf[ti]
+		if wire == WireV1 {
+			// v1 lines read @target<@source, and v1 encoders order them as
+			// written: by target ID, then source ID (fixtures encode/007 and
+			// 010; docs/legacy-v1.md on SPEC-v1.4 §12.1's wording).
+			src, tgt = tgt, src
+		}
 		keys = append(keys, radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i)})
 	}
 	// Radix-sort compact keys (source id, target id: ids fit in 32 bits),
