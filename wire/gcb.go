@@ -66,6 +66,12 @@ func elementLimit(l gcf.Limits) int {
 // found; no count or length from the input sizes an allocation before it
 // is checked against the bytes that remain.
 func DecodeGCB(data []byte, l gcf.Limits) (*gcf.Payload, error) {
+	return decodeGCB(data, l, false)
+}
+
+// decodeGCB is DecodeGCB; with decimals, version 1 numbers decode as the
+// shortest decimal of their float32 (see GCB1.Float32Decimals).
+func decodeGCB(data []byte, l gcf.Limits, decimals bool) (*gcf.Payload, error) {
 	r := &reader{b: data}
 	if l.MaxBytes > 0 && int64(len(data)) > l.MaxBytes {
 		return nil, &gcf.SyntaxError{Category: gcf.PayloadTooLarge, Offset: l.MaxBytes,
@@ -88,7 +94,7 @@ func DecodeGCB(data []byte, l gcf.Limits) (*gcf.Payload, error) {
 	}
 	switch v {
 	case gcbVersion1:
-		return decodeV1(r, l)
+		return decodeV1(r, l, decimals)
 	case gcbVersion2:
 		return decodeV2(r, l)
 	}

@@ -30,6 +30,11 @@ import (
 type GCB1 struct {
 	Lossy  bool       // reproduce the product's silent losses instead of refusing
 	Limits gcf.Limits // for Decode: MaxElements, MaxBytes (zero: defaults)
+	// Float32Decimals makes Decode return each version 1 number as the
+	// shortest decimal of its float32 (0.7799999713897705 -> 0.78), which
+	// is the value the strict encoder was given. The product, and Decode
+	// without it, return the float32's exact value.
+	Float32Decimals bool
 }
 
 func (GCB1) Name() string { return "gcb1" }
@@ -53,7 +58,9 @@ func (c GCB1) Decode(r io.Reader) (*gcf.Payload, error) {
 }
 
 // DecodeBytes decodes a GCB stream of either version held in memory.
-func (c GCB1) DecodeBytes(data []byte) (*gcf.Payload, error) { return DecodeGCB(data, c.Limits) }
+func (c GCB1) DecodeBytes(data []byte) (*gcf.Payload, error) {
+	return decodeGCB(data, c.Limits, c.Float32Decimals)
+}
 
 // lossErr reports a value GCB1 cannot carry.
 func lossErr(format string, args ...any) error {
@@ -102,8 +109,8 @@ func (c GCB1) Append(dst []byte, p *gcf.Payload) ([]byte, error) {
 			v    float64
 		}{{"score", s.Score}, {"components.blastRadius", comps.BlastRadius}, {"components.confidence", comps.Confidence},
 			{"components.recency", comps.Recency}, {"components.distance", comps.Distance}} {
-			if !c.Lossy && float64(float32(f.v)) != f.v && !math.IsNaN(f.v) {
-				return dst, lossErr("%s: %s %v is not a float32 (it would become %v)", what(), f.name, f.v, float64(float32(f.v)))
+			if !c.Lossy && !float32Keeps(f.v) {
+				return dst, lossErr("%s: %s %v does not survive float32 (it would become %v)", what(), f.name, f.v, float64(float32(f.v)))
 			}
 		}
 		b = appendUvarint(b, uint64(len(s.QualifiedName)))
@@ -175,7 +182,7 @@ func v1Name(t []string, id byte) string {
 // in the product; unlike it, counts and lengths are checked against the
 // input first, an index past the symbols is an error, and so are bytes
 // after the last edge.
-func decodeV1(r *reader, l gcf.Limits) (*gcf.Payload, error) {
+func decodeV1(r *reader, l gcf.Limits, decimals bool) (*gcf.Payload, error) {
 	// One string holds every text of the stream; fields are slices of it.
 	all := string(r.b)
 	str := func(what string) (string, error) {
@@ -224,7 +231,7 @@ func decodeV1(r *reader, l gcf.Limits) (*gcf.Payload, error) {
 		}
 		b := r.b[r.off:]
 		s.Kind = v1Name(kindTable, b[0])
-		s.Score = float64(math.Float32frombits(uint32(b[1]) | uint32(b[2])<<8 | uint32(b[3])<<16 | uint32(b[4])<<24))
+		s.Score = widen(math.Float32frombits(uint32(b[1])|uint32(b[2])<<8|uint32(b[3])<<16|uint32(b[4])<<24), decimals)
 		s.Provenance = v1Name(provenanceTable, b[5])
 		s.Distance = int(b[6])
 		r.off += 7
@@ -236,6 +243,7 @@ func decodeV1(r *reader, l gcf.Limits) (*gcf.Payload, error) {
 			if *f, err = r.f32(what + " components"); err != nil {
 				return nil, err
 			}
+			*f = widen(float32(*f), decimals)
 		}
 		s.Components = c
 	}
@@ -273,4 +281,35 @@ func decodeV1(r *reader, l gcf.Limits) (*gcf.Payload, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// float32Keeps reports whether v survives GCB1's float32 narrowing as a
+// number: the float32 holds it exactly, or prints (shortest form for
+// float32) as the decimal that denotes v. 0.78 is kept (the float32
+// 0.7799999713897705 prints as 0.78); 1e40 (+Inf), 1e-50 (0) and
+// 0.30000000000000004 are not. A decoder gets the float32's value back
+// (GCB1 Float32Decimals restores the decimal).
+func float32Keeps(v float64) bool {
+	f := float32(v)
+	if float64(f) == v || math.IsNaN(v) {
+		return true
+	}
+	if math.IsInf(float64(f), 0) {
+		return false
+	}
+	back, err := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
+	return err == nil && back == v
+}
+
+// widen returns f as a float64: its exact value, or with decimals the
+// value of its shortest float32 decimal.
+func widen(f float32, decimals bool) float64 {
+	if !decimals || math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) {
+		return float64(f)
+	}
+	v, err := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
+	if err != nil {
+		return float64(f)
+	}
+	return v
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
 

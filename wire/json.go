@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gcfkit/gcf"
 )
@@ -69,7 +71,7 @@ func (c jsonCodec) Decode(r io.Reader) (*gcf.Payload, error) {
 
 // DecodeBytes decodes a JSON graph payload held in memory.
 func (jsonCodec) DecodeBytes(data []byte) (*gcf.Payload, error) {
-	v, err := gcf.ParseJSON(data)
+	v, err := parseJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +111,7 @@ func (jsonCodec) DecodeDelta(r io.Reader) (*gcf.DeltaPayload, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := gcf.ParseJSON(data)
+	v, err := parseJSON(data)
 	if err != nil {
 		return nil, err
 	}
@@ -355,4 +357,48 @@ func schemaErr(path, msg string) error {
 		msg = path + ": " + msg
 	}
 	return &gcf.SyntaxError{Category: gcf.InvalidSchema, Msg: "wire/json: " + msg}
+}
+
+// parseJSON checks data with gcf.ParseJSON (errors with line:column and
+// a category, duplicate keys refused) and returns its value with every
+// number as its lexeme says: the lexeme "-0" is the float -0, which
+// ParseJSON, reading integers as int64, would make 0.
+func parseJSON(data []byte) (any, error) {
+	v, err := gcf.ParseJSON(data)
+	if err != nil || !bytes.Contains(data, []byte("-0")) {
+		return v, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var raw any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	return fromStd(raw), nil
+}
+
+// fromStd converts an encoding/json value decoded with UseNumber to the
+// gcf model (objects with their keys sorted).
+func fromStd(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		o := make(gcf.Object, 0, len(x))
+		for k, e := range x {
+			o = append(o, gcf.Member{Key: k, Value: fromStd(e)})
+		}
+		slices.SortFunc(o, func(a, b gcf.Member) int { return strings.Compare(a.Key, b.Key) })
+		return o
+	case []any:
+		for i := range x {
+			x[i] = fromStd(x[i])
+		}
+		return x
+	case json.Number:
+		if n, err := x.Int64(); err == nil && x != "-0" {
+			return n
+		}
+		f, _ := strconv.ParseFloat(string(x), 64) // ParseJSON accepted it
+		return f
+	}
+	return v
 }
