@@ -164,9 +164,27 @@ func (r *reader) count(what string, max int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if max < 0 {
+		max = 0
+	}
 	if v > uint64(max) {
 		r.off = at
 		return 0, r.errf(gcf.InvalidCount, "%s is %d, more than the %d the rest of the input can hold", what, v, max)
+	}
+	return int(v), nil
+}
+
+// length reads a uvarint byte length, which must not exceed the bytes
+// that follow it.
+func (r *reader) length(what string) (int, error) {
+	at := r.off
+	v, err := r.uvarint(what)
+	if err != nil {
+		return 0, err
+	}
+	if v > uint64(r.rest()) {
+		r.off = at
+		return 0, r.errf(gcf.InvalidCount, "%s is %d, more than the %d bytes that follow", what, v, r.rest())
 	}
 	return int(v), nil
 }

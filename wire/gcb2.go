@@ -125,7 +125,7 @@ func toDecimal(v float64) decimal {
 		}
 		return decimal{}
 	}
-	for k := 1; k <= 19; k++ {
+	for k := 19; k >= 1; k-- { // the largest exponent: the fewest mantissa digits
 		if m := math.Round(a / pow10[k]); m < 1<<53 && m*pow10[k] == a {
 			return decimal{m: uint64(m), e: int8(k), neg: neg, ok: true}
 		}
@@ -551,7 +551,7 @@ type v2dec struct {
 func decodeV2(r *reader, l gcf.Limits) (*gcf.Payload, error) {
 	d := &v2dec{r: r}
 	p := &gcf.Payload{}
-	n, err := r.count("the tool length", r.rest())
+	n, err := r.length("the tool length")
 	if err != nil {
 		return nil, err
 	}
@@ -635,7 +635,7 @@ func decodeV2(r *reader, l gcf.Limits) (*gcf.Payload, error) {
 			return nil, r.errf(gcf.InvalidNodeLine, "symbol %d shares %d bytes with the previous name, which has %d (at most %d may be shared)",
 				i, shared, prevLen, v2MaxShared)
 		}
-		n, err := r.count("a qualified name", r.rest())
+		n, err := r.length("a qualified name")
 		if err != nil {
 			return nil, err
 		}
@@ -769,7 +769,7 @@ func (d *v2dec) enumValue(t int, what string, v uint64, at int) (string, error) 
 	static := staticTables[t].names
 	switch {
 	case v == 0:
-		n, err := r.count("a "+what+" literal", r.rest())
+		n, err := r.length("a "+what+" literal")
 		if err != nil {
 			return "", err
 		}
