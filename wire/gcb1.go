@@ -186,7 +186,7 @@ func decodeV1(r *reader, l gcf.Limits, decimals bool) (*gcf.Payload, error) {
 	// One string holds every text of the stream; fields are slices of it.
 	all := string(r.b)
 	str := func(what string) (string, error) {
-		n, err := r.length(what+" length")
+		n, err := r.length(what + " length")
 		if err != nil {
 			return "", err
 		}

@@ -168,17 +168,15 @@ func (d decimal) small(E int) (byte, bool) {
 
 // v2enc is the pooled state of one encode.
 type v2enc struct {
-	out   []byte
-	nums  []decimal
-	names map[string]int32
-	ends  []uint32 // resolved edge endpoints, two per edge
-	ext   []string // external endpoint names in order of first use
-	extIx map[string]uint32
-	dyn   [4]map[string]uint64
-	last  [4]struct {
-		s  string
-		id uint64
-	}
+	out       []byte
+	nums      []decimal
+	names     nameTable
+	enumCache [4][]enumEntry
+	ends      []uint32 // resolved edge endpoints, two per edge
+	ext       []string // external endpoint names in order of first use
+	extIx     map[string]uint32
+	dyn       [4]map[string]uint64
+	last      [4]enumEntry
 	// LZ state: text mirrors the decoder's arena (primer, then every text).
 	lzOn    bool
 	text    []byte
@@ -187,13 +185,15 @@ type v2enc struct {
 	indexed int
 }
 
-var encPool = sync.Pool{New: func() any { return &v2enc{names: map[string]int32{}, extIx: map[string]uint32{}} }}
+var encPool = sync.Pool{New: func() any { return &v2enc{extIx: map[string]uint32{}} }}
 
 func (e *v2enc) release() {
 	if cap(e.out) > 1<<20 {
 		e.out = nil
 	}
-	clear(e.names)
+	if cap(e.names.slots) > 1<<18 {
+		e.names.slots = nil
+	}
 	clear(e.extIx)
 	for i := range e.dyn {
 		e.dyn[i] = nil
@@ -234,7 +234,7 @@ func (e *v2enc) enum(t int, s string) uint64 {
 	if l := &e.last[t]; l.id != 0 && l.s == s {
 		return l.id
 	}
-	id, ok := staticTables[t].ids[s]
+	id, ok := staticID(t, s)
 	if !ok {
 		if id, ok = e.dyn[t][s]; !ok {
 			if e.dyn[t] == nil {
@@ -244,8 +244,49 @@ func (e *v2enc) enum(t int, s string) uint64 {
 			return 0
 		}
 	}
-	e.last[t].s, e.last[t].id = s, id
+	e.last[t] = enumEntry{s, id}
 	return id
+}
+
+// staticBuckets index the static tables by a cheap key of a string (its
+// length and first and last bytes), so that a lookup compares one or two
+// strings instead of hashing.
+var staticBuckets [4][256][]uint8
+
+func staticKey(s string) uint8 { return uint8(len(s)*31 + int(s[0])*7 + int(s[len(s)-1])) }
+
+func init() {
+	for t := range staticTables {
+		for i, s := range staticTables[t].names {
+			if s != "" {
+				k := staticKey(s)
+				staticBuckets[t][k] = append(staticBuckets[t][k], uint8(i+1))
+			}
+		}
+	}
+}
+
+// staticID returns the static table id of s in table t.
+func staticID(t int, s string) (uint64, bool) {
+	if s == "" {
+		if t == tabStatus {
+			return statusIDs[""], true
+		}
+		return 0, false
+	}
+	names := staticTables[t].names
+	for _, id := range staticBuckets[t][staticKey(s)] {
+		if names[id-1] == s {
+			return uint64(id), true
+		}
+	}
+	return 0, false
+}
+
+// enumEntry is a table string and its value, cached by an encoder.
+type enumEntry struct {
+	s  string
+	id uint64
 }
 
 func appendString(b []byte, s string) []byte {
@@ -317,6 +358,9 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload) ([]byte, error) {
 		return dst, &gcf.SyntaxError{Category: gcf.UnsupportedValue, Msg: "wire/gcb: nil payload"}
 	}
 	// Numbers first: their default exponent goes in the header.
+	syms := p.Symbols
+	qname := func(i int) string { return syms[i].QualifiedName }
+	e.names.reset(len(syms))
 	nums := e.nums[:0]
 	textLen := 0
 	for i := range p.Symbols {
@@ -326,9 +370,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload) ([]byte, error) {
 			nums = append(nums, toDecimal(c.BlastRadius), toDecimal(c.Confidence), toDecimal(c.Recency), toDecimal(c.Distance))
 		}
 		textLen += len(s.QualifiedName) + len(s.Signature)
-		if _, dup := e.names[s.QualifiedName]; !dup {
-			e.names[s.QualifiedName] = int32(i)
-		}
+		e.names.add(qname, i)
 	}
 	e.nums = nums
 	E := defaultExponent(nums)
@@ -336,7 +378,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload) ([]byte, error) {
 	ends := e.ends[:0]
 	nsym := uint32(len(p.Symbols))
 	endpoint := func(name string) uint32 {
-		if i, ok := e.names[name]; ok {
+		if i := e.names.find(qname, name); i >= 0 {
 			return uint32(i)
 		}
 		if k, ok := e.extIx[name]; ok {
@@ -479,12 +521,16 @@ func hash4(b []byte) uint32 {
 	return (uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24) * 2654435761 >> 20
 }
 
-// indexTo enters the positions of e.text before pos into the hash chains.
+// indexTo enters the positions of e.text before pos into the
+// hash chains.
 func (e *v2enc) indexTo(pos int) {
 	t := e.text
 	for ; e.indexed < pos && e.indexed+lzMinMatch <= len(t); e.indexed++ {
 		h := hash4(t[e.indexed:])
-		e.prev = append(e.prev, e.head[h])
+		for len(e.prev) <= e.indexed {
+			e.prev = append(e.prev, 0)
+		}
+		e.prev[e.indexed] = e.head[h]
 		e.head[h] = int32(e.indexed + 1)
 	}
 }
@@ -496,24 +542,29 @@ func (e *v2enc) lz(b []byte, start int) []byte {
 	b = appendUvarint(b, uint64(end-start))
 	lit := start
 	for pos := start; pos < end; {
+		if pos+lzMinMatch > end {
+			pos++
+			continue
+		}
 		e.indexTo(pos)
 		bestLen, bestDist := 0, 0
-		if pos+lzMinMatch <= end {
-			cand := e.head[hash4(t[pos:])]
-			limit := min(end-pos, lzMaxMatch)
-			for n := 0; cand > 0 && n < 32; n++ {
-				c := int(cand - 1)
-				l := 0
-				for l < limit && t[c+l] == t[pos+l] {
-					l++
+		cand := e.head[hash4(t[pos:])]
+		limit := min(end-pos, lzMaxMatch)
+		for n := 0; cand > 0 && n < 8; n++ {
+			c := int(cand - 1)
+			cand = e.prev[c]
+			if t[c+bestLen] != t[pos+bestLen] {
+				continue // cannot be longer than the best
+			}
+			l := 0
+			for l < limit && t[c+l] == t[pos+l] {
+				l++
+			}
+			if l > bestLen {
+				bestLen, bestDist = l, pos-c
+				if l >= 32 || l == limit {
+					break
 				}
-				if l > bestLen {
-					bestLen, bestDist = l, pos-c
-					if l == limit {
-						break
-					}
-				}
-				cand = e.prev[c]
 			}
 		}
 		if bestLen >= lzMinMatch && bestLen > 1+uvarintLen(uint64(bestDist)) {
@@ -769,7 +820,7 @@ func (d *v2dec) enumValue(t int, what string, v uint64, at int) (string, error) 
 	static := staticTables[t].names
 	switch {
 	case v == 0:
-		n, err := r.length("a "+what+" literal")
+		n, err := r.length("a " + what + " literal")
 		if err != nil {
 			return "", err
 		}

@@ -73,7 +73,7 @@ func randomPayload(r *rand.Rand) *gcf.Payload {
 		}
 		return r.Float64()
 	}
-	p := &gcf.Payload{Tool: str(), TokensUsed: int(r.Int64()) >> r.IntN(64), TokenBudget: -r.IntN(3) * r.IntN(1 << 20)}
+	p := &gcf.Payload{Tool: str(), TokensUsed: int(r.Int64()) >> r.IntN(64), TokenBudget: -r.IntN(3) * r.IntN(1<<20)}
 	switch r.IntN(4) {
 	case 0:
 		p.PackRoot = strings.Repeat("0123456789abcdef", 4)
