@@ -10,6 +10,7 @@
 //	encode [flags] [file|-]        convert JSON to GCF
 //	decode [flags] [file|-]        convert GCF (either profile) to JSON, or table rows to NDJSON
 //	validate [flags] [file|-]...   report every problem in GCF payloads, with its position
+//	stats [flags] file...          compare the bytes and tokens of JSON, GCF and GCB for payloads
 //	version                        print the version of gcf and of the Go toolchain that built it
 //	help [command]                 print help for a command: its usage, flags and an example
 //
@@ -28,6 +29,13 @@
 //	-fields a,b    -stream: the table's fields (default: the first record's keys)
 //	-table name    -stream: the table's name (default: the root array)
 //	-progress      -stream: report bytes and rows per second on stderr
+//	-codec c       the graph payload's output codec: gcf (the default), gcb (binary,
+//	               lossless), gcb1 (the product's binary) or json; any but gcf
+//	               implies -profile graph and reads either JSON spelling (the
+//	               fixtures' camelCase or the product's snake_case). Binary output
+//	               never goes to a terminal: use -o or redirect stdout
+//	-lossy         -codec gcb1: write what the product's GCB1 writes where it loses
+//	               data, instead of refusing
 //
 // Flags of decode:
 //
@@ -36,12 +44,19 @@
 //	-ndjson        every record as one JSON line with its table's path
 //	-progress      report bytes and rows per second on stderr
 //	-require-summary  a [?] section without a ##! summary trailer is an error
+//	-codec c       the input's codec: gcf (the default), gcb and gcb1 (either GCB
+//	               version), or json; the output is the graph payload as JSON
 //
 // Flags of validate:
 //
 //	-json          the problems as a JSON array on stdout instead of text on stderr
 //	-o file        -json: write the report to file
 //	-require-summary  a [?] section without a ##! summary trailer is a problem
+//
+// Flags of stats:
+//
+//	-tokenizer t   o200k (o200k_base, the default) or cl100k (cl100k_base)
+//	-json          the statistics as a JSON array on stdout instead of tables
 //
 // Limit flags of encode, decode and validate (0 means the default; the
 // encoder refuses what a decoder with the same limits would reject):
