@@ -124,7 +124,8 @@ func TestGCBRoundTripProperty(t *testing.T) {
 	}
 	for i := 0; i < n; i++ {
 		p := randomPayload(r)
-		enc, err := EncodeWith("gcb", p)
+		codec := GCB{Compact: i%2 == 1}
+		enc, err := codec.Append(nil, p)
 		if err != nil {
 			t.Fatalf("payload %d: %v", i, err)
 		}
@@ -135,7 +136,7 @@ func TestGCBRoundTripProperty(t *testing.T) {
 		if !payloadsEqual(back, p) {
 			t.Fatalf("payload %d: round trip differs\n got %#v\nwant %#v", i, back, p)
 		}
-		again, _ := EncodeWith("gcb", back)
+		again, _ := codec.Append(nil, back)
 		if !bytes.Equal(again, enc) {
 			t.Fatalf("payload %d: re-encoding is not byte-identical", i)
 		}
@@ -356,6 +357,10 @@ func TestGCBPrefixCompression(t *testing.T) {
 	if len(enc)*5 > raw {
 		t.Fatalf("%d bytes for %d bytes of names and signatures: less than 5x smaller", len(enc), raw)
 	}
+	compact, _ := GCB{Compact: true}.Append(nil, p)
+	if len(compact)*5 > raw {
+		t.Fatalf("Compact: %d bytes for %d bytes of names and signatures: less than 5x smaller", len(compact), raw)
+	}
 	t.Logf("%d bytes for %d bytes of text", len(enc), raw)
 }
 
@@ -373,7 +378,7 @@ func TestGCBEncodeNil(t *testing.T) {
 func FuzzDecodeGCB(f *testing.F) {
 	r := rand.New(rand.NewPCG(5, 5))
 	for i := 0; i < 20; i++ {
-		enc, _ := GCB{}.Append(nil, randomPayload(r))
+		enc, _ := GCB{Compact: i%2 == 1}.Append(nil, randomPayload(r))
 		f.Add(enc)
 	}
 	f.Add([]byte("GCB1\x01\x00\x00\x00\x00\x00"))
