@@ -118,6 +118,21 @@ func toDecimal(v float64) decimal {
 	if a == 0 {
 		return decimal{neg: neg, ok: true}
 	}
+	if a < 1<<40 {
+		// Fast path for the usual two-decimal scores: if a is the double
+		// nearest m/100, no decimal with fewer digits but another value
+		// is (doubles this small are far closer than 0.01 apart), so
+		// stripping m's trailing zeros gives the shortest form.
+		if m := math.Round(a * 100); m/100 == a {
+			k := 2
+			u := uint64(m)
+			for k > 0 && u%10 == 0 {
+				u /= 10
+				k--
+			}
+			return decimal{m: u, e: int8(-k), neg: neg, ok: true}
+		}
+	}
 	if a < 1<<53 {
 		for k := 0; k <= 19; k++ {
 			x := a * pow10[k]
@@ -470,8 +485,8 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 			b = e.lz(b, start)
 		case s.Signature != "":
 			e.refs = append(e.refs[:0], prevSig[0], prevSig[1])
-			e.own = append(ownNames(e.own[:0], q, qpos), primerWords...)
-			b = fastText(b, s.Signature, wpos, e.refs, e.own, prevSig[0], &e.occ)
+			e.own = ownNames(e.own[:0], q, qpos)
+			b = fastText(b, s.Signature, wpos, e.refs, e.own, true, prevSig[0], &e.occ)
 			prevSig[1], prevSig[0] = prevSig[0], windowRef{wpos, s.Signature}
 		case e.lzOn:
 			e.text = append(e.text, q...)
@@ -511,7 +526,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 					if n := len(p.Symbols); n > 0 {
 						e.refs = append(e.refs, windowRef{int(e.qpos[n-1]), p.Symbols[n-1].QualifiedName})
 					}
-					b = fastText(b, name, wpos, e.refs, nil, windowRef{}, &e.occ)
+					b = fastText(b, name, wpos, e.refs, nil, false, windowRef{}, &e.occ)
 					prevExt = windowRef{wpos, name}
 				}
 				wpos += len(name)
@@ -639,7 +654,20 @@ var primerWords = func() []windowRef {
 	return out
 }()
 
-// occurrence is a name found in a text: at its offset, names[k].
+func isIdent(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// primerByFirst lists the primer words by their first byte.
+var primerByFirst = func() (t [256][]uint8) {
+	for k, w := range primerWords {
+		t[w.s[0]] = append(t[w.s[0]], uint8(k))
+	}
+	return t
+}()
+
+// occurrence is a name found in a text: at its offset, names[k] (k >= 0)
+// or primerWords[-1-k].
 type occurrence struct{ at, k int }
 
 // windowRef is a text of the window and its position there.
@@ -692,7 +720,7 @@ func appendCopy(b []byte, n, dist int) []byte {
 // copy of the longest start it shares with one of refs, copies of the
 // names it repeats, a copy of the end it shares with suffix, literals
 // between. It looks at a few known texts only, never searches the window.
-func fastText(b []byte, s string, wpos int, refs, names []windowRef, suffix windowRef, occp *[]occurrence) []byte {
+func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer bool, suffix windowRef, occp *[]occurrence) []byte {
 	b = appendUvarint(b, uint64(len(s)))
 	i, best, bestPos := 0, 0, 0
 	for _, r := range refs {
@@ -719,6 +747,19 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, suffix wind
 	// Every occurrence of every name, found with one scan per name, then
 	// taken left to right (the longer first where two start together).
 	occ := (*occp)[:0]
+	if withPrimer {
+		// The primer's words, by their first byte: one pass over s.
+		for at := i; at < end; at++ {
+			if at > 0 && isIdent(s[at-1]) && isIdent(s[at]) {
+				continue // words start at a word's start or at punctuation
+			}
+			for _, k := range primerByFirst[s[at]] {
+				if w := primerWords[k].s; strings.HasPrefix(s[at:end], w) {
+					occ = append(occ, occurrence{at, -1 - int(k)})
+				}
+			}
+		}
+	}
 	for k, n := range names {
 		for off := i; off < end; {
 			j := strings.Index(s[off:end], n.s)
@@ -729,17 +770,23 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, suffix wind
 			off += j + len(n.s)
 		}
 	}
+	name := func(k int) windowRef {
+		if k < 0 {
+			return primerWords[-1-k]
+		}
+		return names[k]
+	}
 	slices.SortFunc(occ, func(a, b occurrence) int {
 		if a.at != b.at {
 			return a.at - b.at
 		}
-		return len(names[b.k].s) - len(names[a.k].s)
+		return len(name(b.k).s) - len(name(a.k).s)
 	})
 	for _, o := range occ {
 		if o.at < i {
 			continue
 		}
-		n := names[o.k]
+		n := name(o.k)
 		b = appendLiterals(b, []byte(s[lit:o.at]))
 		b = appendCopy(b, len(n.s), wpos+o.at-n.pos)
 		i = o.at + len(n.s)

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -404,4 +405,31 @@ func FuzzDecodeGCB(f *testing.F) {
 		}
 		_ = utf8.ValidString
 	})
+}
+
+// TestShortestDecimal: toDecimal gives as many significant digits as
+// strconv's shortest formatting, and the same double back.
+func TestShortestDecimal(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	check := func(v float64) {
+		d := toDecimal(v)
+		if !d.ok {
+			return
+		}
+		if got := d.value(); !sameFloat(got, v) {
+			t.Fatalf("%v: value %v", v, got)
+		}
+		digits := strings.TrimLeft(strings.Replace(strings.SplitN(strconv.FormatFloat(math.Abs(v), 'e', -1, 64), "e", 2)[0], ".", "", 1), "0")
+		m := strconv.FormatUint(d.m, 10)
+		if d.e < 0 || v == 0 {
+			if strings.TrimRight(m, "0") != m && d.e < 0 || len(strings.TrimRight(m, "0")) != len(strings.TrimRight(digits, "0")) && v != 0 {
+				t.Fatalf("%v: mantissa %s e%d, shortest digits %s", v, m, d.e, digits)
+			}
+		}
+	}
+	for i := 0; i <= 100000; i++ {
+		check(float64(i) / 100)
+		check(-float64(i) / 1000)
+		check(float64(r.IntN(1<<30)) / math.Pow(10, float64(r.IntN(12))))
+	}
 }
