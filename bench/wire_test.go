@@ -93,6 +93,18 @@ func BenchmarkWire(b *testing.B) {
 				}
 			}
 		})
+		b.Run(c.name+"/GCBCompact/Encode", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.json)))
+			compact := wire.GCB{Compact: true}
+			var buf []byte
+			for b.Loop() {
+				var err error
+				if buf, err = compact.Append(buf[:0], c.p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		b.Run(c.name+"/JSON/Encode", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.json)))

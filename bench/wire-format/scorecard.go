@@ -33,11 +33,11 @@ type measure struct {
 }
 
 type caseResult struct {
-	name                string
-	json, minified, gcf measure
-	gcb1, gcb           int
-	gcfDropped          string // what GCF v3 could not carry at all
-	fidelity            map[string]string
+	name                  string
+	json, minified, gcf   measure
+	gcb1, gcb, gcbCompact int
+	gcfDropped            string // what GCF v3 could not carry at all
+	fidelity              map[string]string
 }
 
 func measureText(b []byte, o, c *tokens.Counter) measure {
@@ -194,6 +194,16 @@ func runCase(c benchCase, o, cl *tokens.Counter) (*caseResult, error) {
 		return nil, err
 	}
 	r.gcb = len(gcb)
+	compact, err := wire.GCB{Compact: true}.Append(nil, c.p)
+	if err != nil {
+		return nil, err
+	}
+	r.gcbCompact = len(compact)
+	bc, err := wire.DecodeWith("gcb", compact)
+	if err != nil {
+		return nil, err
+	}
+	r.fidelity["gcb Compact"] = lost(c.p, bc)
 
 	// Fidelity: decode each codec's output and compare with the input.
 	back, err := gcf.Decode(gcfText)
@@ -276,20 +286,21 @@ func scorecard(results []*caseResult) string {
 	p("  components, and cases 02, 05 and 06 hold edges it cannot carry (see Fidelity). GCF v1 (the\n")
 	p("  legacy wire) gets its columns when the `gcf-v1` codec is registered.\n")
 	p("- **gcb1** is the product's binary GCB1, byte-identical (with `GCB1{Lossy: true}`, the product's\n")
-	p("  behaviour); **gcb** is GCB version 2, lossless (docs/wire.md).\n")
+	p("  behaviour); **gcb** is GCB version 2, lossless (docs/wire.md), with the default encoder and\n")
+	p("  with `GCB{Compact: true}` (an LZ77 match finder; the decoder is the same).\n")
 	p("- **Tokens** are counted with real BPE vocabularies, o200k_base and cl100k_base\n")
 	p("  (github.com/tiktoken-go/tokenizer). The product counted tokens with a word-and-punctuation\n")
 	p("  estimate (a run of letters, digits, `_` and `.` is one token, any other character one, white\n")
 	p("  space none); its figures, and ours under the same estimate (*est.*), are shown beside them.\n\n")
 
 	p("## Sizes\n\n")
-	p("| Case | JSON B | JSON o200k | JSON cl100k | min JSON B | min o200k | min cl100k | GCF B | GCF o200k | GCF cl100k | gcb1 B | gcb B |\n")
-	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	p("| Case | JSON B | JSON o200k | JSON cl100k | min JSON B | min o200k | min cl100k | GCF B | GCF o200k | GCF cl100k | gcb1 B | gcb B | gcb Compact B |\n")
+	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	var tot caseResult
 	for _, r := range results {
-		p("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", r.name,
+		p("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", r.name,
 			r.json.bytes, r.json.o200k, r.json.cl100k, r.minified.bytes, r.minified.o200k, r.minified.cl100k,
-			r.gcf.bytes, r.gcf.o200k, r.gcf.cl100k, r.gcb1, r.gcb)
+			r.gcf.bytes, r.gcf.o200k, r.gcf.cl100k, r.gcb1, r.gcb, r.gcbCompact)
 		for _, m := range [][2]*measure{{&tot.json, &r.json}, {&tot.minified, &r.minified}, {&tot.gcf, &r.gcf}} {
 			m[0].bytes += m[1].bytes
 			m[0].o200k += m[1].o200k
@@ -298,41 +309,42 @@ func scorecard(results []*caseResult) string {
 		}
 		tot.gcb1 += r.gcb1
 		tot.gcb += r.gcb
+		tot.gcbCompact += r.gcbCompact
 	}
-	p("| **total** | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n\n",
+	p("| **total** | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n\n",
 		tot.json.bytes, tot.json.o200k, tot.json.cl100k, tot.minified.bytes, tot.minified.o200k, tot.minified.cl100k,
-		tot.gcf.bytes, tot.gcf.o200k, tot.gcf.cl100k, tot.gcb1, tot.gcb)
+		tot.gcf.bytes, tot.gcf.o200k, tot.gcf.cl100k, tot.gcb1, tot.gcb, tot.gcbCompact)
 
 	p("## Savings against the product's JSON\n\n")
-	p("| Case | GCF tokens o200k | GCF tokens cl100k | vs min JSON o200k | GCF tokens est. | published GCF est. | gcb1 bytes | published GCB | gcb bytes | gcb vs min JSON |\n")
-	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	p("| Case | GCF tokens o200k | GCF tokens cl100k | vs min JSON o200k | GCF tokens est. | published GCF est. | gcb1 bytes | published GCB | gcb bytes | gcb vs min JSON | gcb Compact bytes |\n")
+	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	var cols [10][]float64
 	for _, r := range results {
 		pub := published[r.name]
 		v := [10]float64{saving(r.gcf.o200k, r.json.o200k), saving(r.gcf.cl100k, r.json.cl100k), saving(r.gcf.o200k, r.minified.o200k),
 			saving(r.gcf.heuristic, r.json.heuristic), pub[0], saving(r.gcb1, r.json.bytes), pub[1], saving(r.gcb, r.json.bytes),
-			saving(r.gcb, r.minified.bytes)}
+			saving(r.gcb, r.minified.bytes), saving(r.gcbCompact, r.json.bytes)}
 		p("| %s |", r.name)
-		for i := 0; i < 9; i++ {
+		for i := 0; i < 10; i++ {
 			cols[i] = append(cols[i], v[i])
 			p(" %.1f%% |", v[i])
 		}
 		p("\n")
 	}
 	p("| **median** |")
-	for i := 0; i < 9; i++ {
+	for i := 0; i < 10; i++ {
 		p(" **%.1f%%** |", median(cols[i]))
 	}
 	p("\n\n")
 	p("The product published a median of %.1f%% GCF token savings (its estimate) and %.1f%% GCB\n", publishedGCFMedian, publishedGCBMedian)
 	p("byte savings. Measured here: GCF v3 saves a median **%.1f%%** of o200k tokens (%.1f%% cl100k;\n", median(cols[0]), median(cols[1]))
 	p("%.1f%% by the product's estimate), gcb1 reproduces %.1f%% of bytes, and gcb saves **%.1f%%** of\n", median(cols[3]), median(cols[5]), median(cols[7]))
-	p("bytes while losing nothing (target: 82%%, stretch 85%%).\n\n")
+	p("bytes while losing nothing (%.1f%% with `Compact`; target: 82%%, stretch 85%%).\n\n", median(cols[9]))
 
 	p("## Fidelity (decode of each codec's output against the input)\n\n")
-	p("| Case | gcb | gcb1 | gcf | json |\n|---|---|---|---|---|\n")
+	p("| Case | gcb | gcb Compact | gcb1 | gcf | json |\n|---|---|---|---|---|---|\n")
 	for _, r := range results {
-		p("| %s | %s | %s | %s | %s |\n", r.name, r.fidelity["gcb"], r.fidelity["gcb1"], r.fidelity["gcf"], r.fidelity["json"])
+		p("| %s | %s | %s | %s | %s | %s |\n", r.name, r.fidelity["gcb"], r.fidelity["gcb Compact"], r.fidelity["gcb1"], r.fidelity["gcf"], r.fidelity["json"])
 	}
 	p("\nField names with the number of symbols or edges whose value changed. gcb1's scores and\n")
 	p("components come back as float32 values (0.78 -> 0.7799999713897705); its endpoints change\n")
