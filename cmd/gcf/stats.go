@@ -29,10 +29,7 @@ array, one object per file.`,
 	example: "gcf stats testdata/examples/graph.json testdata/examples/orders.json",
 }
 
-func init() {
-	statsCommand.setup = setupStats
-	commands = append(commands[:3:3], append([]*command{statsCommand}, commands[3:]...)...)
-}
+func init() { statsCommand.setup = setupStats }
 
 // statRow is one representation of a payload.
 type statRow struct {
