@@ -243,3 +243,31 @@ func writeTo(w io.Writer, b []byte, err error) error {
 	_, err = w.Write(b)
 	return err
 }
+
+// checkEncodeLimits refuses a payload whose symbols or edges a decoder
+// with the limits l would refuse to count.
+func checkEncodeLimits(p *gcf.Payload, l gcf.Limits) error {
+	if p == nil {
+		return nil
+	}
+	max := elementLimit(l)
+	for _, c := range [...]struct {
+		what string
+		n    int
+	}{{"symbols", len(p.Symbols)}, {"edges", len(p.Edges)}} {
+		if c.n > max {
+			return &gcf.SyntaxError{Category: gcf.TooManyElements,
+				Msg: fmt.Sprintf("wire/gcb: %d %s exceed the element limit of %d (raise Limits.MaxElements, on the decoder too)", c.n, c.what, max)}
+		}
+	}
+	return nil
+}
+
+// checkEncodedSize refuses an encoding larger than l.MaxBytes.
+func checkEncodedSize(n int, l gcf.Limits) error {
+	if l.MaxBytes > 0 && int64(n) > l.MaxBytes {
+		return &gcf.SyntaxError{Category: gcf.PayloadTooLarge,
+			Msg: fmt.Sprintf("wire/gcb: the encoding is %d bytes, over the limit of %d (raise Limits.MaxBytes, on the decoder too)", n, l.MaxBytes)}
+	}
+	return nil
+}

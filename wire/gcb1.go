@@ -69,10 +69,21 @@ func lossErr(format string, args ...any) error {
 }
 
 // Append appends the GCB1 encoding of p to dst.
-func (c GCB1) Append(dst []byte, p *gcf.Payload) ([]byte, error) {
+// Like GCB's, it refuses what a decoder with the same Limits would reject.
+func (c GCB1) Append(dst []byte, p *gcf.Payload) (out []byte, err error) {
 	if p == nil {
 		return dst, &gcf.SyntaxError{Category: gcf.UnsupportedValue, Msg: "wire/gcb1: nil payload"}
 	}
+	if err := checkEncodeLimits(p, c.Limits); err != nil {
+		return dst, err
+	}
+	defer func() {
+		if err == nil {
+			if err = checkEncodedSize(len(out)-len(dst), c.Limits); err != nil {
+				out = dst
+			}
+		}
+	}()
 	if p.PackRoot != "" && !c.Lossy {
 		return dst, lossErr("pack root %q", p.PackRoot)
 	}

@@ -37,8 +37,14 @@ func (GCB) Description() string {
 }
 
 func (c GCB) Encode(w io.Writer, p *gcf.Payload) error {
+	if err := checkEncodeLimits(p, c.Limits); err != nil {
+		return err
+	}
 	e := encPool.Get().(*v2enc)
 	b, err := e.append(e.out[:0], p, c.Compact)
+	if err == nil {
+		err = checkEncodedSize(len(b), c.Limits)
+	}
 	if err == nil {
 		_, err = w.Write(b)
 	}
@@ -48,9 +54,19 @@ func (c GCB) Encode(w io.Writer, p *gcf.Payload) error {
 }
 
 // Append appends the version 2 encoding of p to dst.
+//
+// Encode and Append refuse, with the decoder's categories, a payload that
+// a decoder with the same Limits would reject (more symbols or edges than
+// MaxElements, an encoding larger than MaxBytes).
 func (c GCB) Append(dst []byte, p *gcf.Payload) ([]byte, error) {
+	if err := checkEncodeLimits(p, c.Limits); err != nil {
+		return dst, err
+	}
 	e := encPool.Get().(*v2enc)
 	b, err := e.append(dst, p, c.Compact)
+	if err == nil {
+		err = checkEncodedSize(len(b)-len(dst), c.Limits)
+	}
 	e.release()
 	if err != nil {
 		return dst, err

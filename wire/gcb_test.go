@@ -258,6 +258,17 @@ func TestGCBLimits(t *testing.T) {
 	if _, err := (GCB{Limits: gcf.Limits{MaxElements: 3}}).DecodeBytes(enc); err != nil {
 		t.Fatal(err)
 	}
+	// The encoders refuse what the decoder with the same limits rejects.
+	for _, c := range []interface {
+		Append([]byte, *gcf.Payload) ([]byte, error)
+	}{GCB{Limits: gcf.Limits{MaxElements: 2}}, GCB1{Limits: gcf.Limits{MaxElements: 2}}} {
+		if _, err := c.Append(nil, p); gcf.CategoryOf(err) != gcf.TooManyElements {
+			t.Fatalf("%T MaxElements 2: %v", c, err)
+		}
+	}
+	if _, err := (GCB{Limits: gcf.Limits{MaxBytes: 10}}).Append(nil, p); gcf.CategoryOf(err) != gcf.PayloadTooLarge {
+		t.Fatalf("encode MaxBytes 10: %v", err)
+	}
 }
 
 // TestDecodeProbes runs the product's decoder probes
