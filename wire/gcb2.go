@@ -233,8 +233,9 @@ func (e *v2enc) release() {
 		e.out = nil
 	}
 	if cap(e.names.slots) > 1<<18 {
-		e.names.slots = nil
+		e.names.slots, e.names.names = nil, nil
 	}
+	clear(e.names.names) // drop the references to the payload's strings
 	clear(e.extIx)
 	for i := range e.dyn {
 		e.dyn[i] = nil
@@ -399,9 +400,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 		return dst, &gcf.SyntaxError{Category: gcf.UnsupportedValue, Msg: "wire/gcb: nil payload"}
 	}
 	// Numbers first: their default exponent goes in the header.
-	syms := p.Symbols
-	qname := func(i int) string { return syms[i].QualifiedName }
-	e.names.reset(len(syms))
+	e.names.reset(len(p.Symbols))
 	nums := e.nums[:0]
 	textLen := 0
 	for i := range p.Symbols {
@@ -411,7 +410,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 			nums = append(nums, toDecimal(c.BlastRadius), toDecimal(c.Confidence), toDecimal(c.Recency), toDecimal(c.Distance))
 		}
 		textLen += len(s.QualifiedName) + len(s.Signature)
-		e.names.add(qname, i)
+		e.names.add(s.QualifiedName)
 	}
 	e.nums = nums
 	E := defaultExponent(nums)
@@ -419,7 +418,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	ends := e.ends[:0]
 	nsym := uint32(len(p.Symbols))
 	endpoint := func(name string) uint32 {
-		if i := e.names.find(qname, name); i >= 0 {
+		if i := e.names.find(name); i >= 0 {
 			return uint32(i)
 		}
 		if k, ok := e.extIx[name]; ok {

@@ -3,12 +3,14 @@ package wire
 import "hash/maphash"
 
 // nameTable maps the qualified names of a payload's symbols to the index of
-// the first symbol with that name: open addressing over int32 slots that
-// hold index+1, the names themselves staying in the symbols. It is faster
-// than a map[string]int32 on the 40,000 endpoint lookups of a large graph.
+// the first symbol with that name: open addressing over slots that hold
+// the index+1 and 32 bits of the name's hash (compared before the name),
+// with the names in a compact slice. It is faster than a map[string]int32
+// on the 40,000 endpoint lookups of a large graph.
 type nameTable struct {
 	seed  maphash.Seed
-	slots []int32
+	slots []uint64 // hash<<32 | index+1; 0 is empty
+	names []string
 	mask  uint64
 }
 
@@ -24,35 +26,42 @@ func (t *nameTable) reset(n int) {
 		t.slots = t.slots[:size]
 		clear(t.slots)
 	} else {
-		t.slots = make([]int32, size)
+		t.slots = make([]uint64, size)
 	}
 	t.mask = uint64(size - 1)
+	clear(t.names)
+	t.names = t.names[:0]
 }
 
-// add enters names[i] unless the name is already present.
-func (t *nameTable) add(names func(int) string, i int) {
-	s := names(i)
-	for h := maphash.String(t.seed, s) & t.mask; ; h = (h + 1) & t.mask {
-		v := t.slots[h]
+// add enters s as the name of the next index unless s is already present.
+func (t *nameTable) add(s string) {
+	i := len(t.names)
+	t.names = append(t.names, s)
+	h := maphash.String(t.seed, s)
+	tag := h >> 32 << 32
+	for j := h & t.mask; ; j = (j + 1) & t.mask {
+		v := t.slots[j]
 		if v == 0 {
-			t.slots[h] = int32(i + 1)
+			t.slots[j] = tag | uint64(i+1)
 			return
 		}
-		if names(int(v-1)) == s {
+		if v&^0xFFFFFFFF == tag && t.names[uint32(v)-1] == s {
 			return
 		}
 	}
 }
 
 // find returns the index of the first name equal to s, or -1.
-func (t *nameTable) find(names func(int) string, s string) int {
-	for h := maphash.String(t.seed, s) & t.mask; ; h = (h + 1) & t.mask {
-		v := t.slots[h]
+func (t *nameTable) find(s string) int {
+	h := maphash.String(t.seed, s)
+	tag := h >> 32 << 32
+	for j := h & t.mask; ; j = (j + 1) & t.mask {
+		v := t.slots[j]
 		if v == 0 {
 			return -1
 		}
-		if names(int(v-1)) == s {
-			return int(v - 1)
+		if v&^0xFFFFFFFF == tag && t.names[uint32(v)-1] == s {
+			return int(uint32(v) - 1)
 		}
 	}
 }
