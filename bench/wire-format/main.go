@@ -53,7 +53,7 @@ func run(casesDir, out string, check bool) error {
 			return err
 		}
 		if !bytes.Equal(old, []byte(text)) {
-			return fmt.Errorf("%s is out of date: run go -C bench/wire-format run .", out)
+			return fmt.Errorf("%s is out of date (regenerate it with: go -C bench/wire-format run .)", out)
 		}
 		fmt.Println("wire-format: scorecard.md is up to date")
 		return nil
