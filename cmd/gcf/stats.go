@@ -17,7 +17,7 @@ var statsCommand = &command{
 	name:    "stats",
 	args:    "[-tokenizer o200k|cl100k] [-json] file...",
 	summary: "compare the bytes and tokens of JSON, GCF and GCB for payloads",
-	doc: `Stats reads each file, JSON or GCF (told apart by the content; "-" is stdin),
+	doc: `Stats reads each file, JSON, GCF or GCB (told apart by the content; "-" is stdin),
 and prints, for the same payload, the bytes and the tokens a model's
 tokenizer counts in pretty JSON (two-space indent), minified JSON, canonical
 GCF and, for a graph payload, GCB (binary: bytes only), each with its savings
@@ -47,7 +47,7 @@ type statRow struct {
 
 type statFile struct {
 	File      string    `json:"file"`
-	Input     string    `json:"input"`   // "json" or "gcf"
+	Input     string    `json:"input"`   // "json", "gcf" or "gcb"
 	Payload   string    `json:"payload"` // "graph" or "generic"
 	Tokenizer string    `json:"tokenizer"`
 	Rows      []statRow `json:"formats"`
@@ -111,7 +111,14 @@ func stats(data []byte, counter *tokens.Counter) (*statFile, error) {
 	sf := &statFile{Tokenizer: string(counter.Encoding())}
 	var graph *gcf.Payload
 	var generic any
-	if t := bytes.TrimLeft(data, " \t\r\n"); bytes.HasPrefix(t, []byte("GCF")) {
+	if bytes.HasPrefix(data, []byte("GCB1")) {
+		sf.Input = "gcb"
+		p, err := wire.DecodeGCB(data, gcf.Limits{})
+		if err != nil {
+			return nil, err
+		}
+		graph = p
+	} else if t := bytes.TrimLeft(data, " \t\r\n"); bytes.HasPrefix(t, []byte("GCF")) {
 		sf.Input = "gcf"
 		if p, err := gcf.Decode(data); err == nil {
 			graph = p

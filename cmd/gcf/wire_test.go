@@ -52,6 +52,17 @@ func TestStatsGCFInputAndErrors(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "graph payload, gcf input") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
+	gcb, _, code := runCLI(t, "", "encode", "-q", "-codec", "gcb", filepath.Join("..", "..", "testdata", "examples", "graph.json"))
+	if code != exitOK {
+		t.Fatal(code)
+	}
+	out, _, code = runCLI(t, gcb, "stats", "-")
+	if code != exitOK || !strings.Contains(out, "graph payload, gcb input") {
+		t.Fatalf("gcb input: exit %d:\n%s", code, out)
+	}
+	if _, stderr, code := runCLI(t, "GCB1\x02", "stats", "-"); code != exitInvalid || !strings.Contains(stderr, "unexpected_eof") {
+		t.Fatalf("truncated gcb: exit %d, %q", code, stderr)
+	}
 	if _, stderr, code := runCLI(t, "{", "stats", "-"); code != exitInvalid || stderr == "" {
 		t.Fatalf("bad JSON: exit %d, %q", code, stderr)
 	}
