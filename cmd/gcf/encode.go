@@ -153,9 +153,14 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&p); err != nil {
-			return fail(graphJSONError(err, data))
-		}
-		if _, err := dec.Token(); err != io.EOF {
+			// The product's snake_case export (qualified_name, ...) is a
+			// graph payload too: the wire JSON codec reads both spellings.
+			wp, werr := wire.DecodeWith("json", data)
+			if werr != nil {
+				return fail(graphJSONError(err, data))
+			}
+			p = *wp
+		} else if _, err := dec.Token(); err != io.EOF {
 			return fail(errorAt(origin.after(data[:dec.InputOffset()]), "", "not a graph payload: data after the JSON object"))
 		}
 		if enc, err = encodeGraph(&p, opts); err != nil {

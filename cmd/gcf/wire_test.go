@@ -137,3 +137,14 @@ func TestCodecErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeGraphSnakeCase: the product's snake_case export is a graph
+// payload for encode -profile graph too.
+func TestEncodeGraphSnakeCase(t *testing.T) {
+	in := `{"tool":"t","tokens_used":3,"token_budget":9,"symbols":[{"qualified_name":"a.F","kind":"function","score":0.5,
+"provenance":"lsp_resolved","distance":0,"components":{"blast_radius":0.1,"confidence":0,"recency":0,"distance":0}}]}`
+	out, stderr, code := runCLI(t, in, "encode", "-q", "-profile", "graph")
+	if code != exitOK || !strings.Contains(out, "@0 fn a.F 0.50 lsp_resolved") || !strings.Contains(out, "tokens=3") {
+		t.Fatalf("exit %d, %s\n%s", code, stderr, out)
+	}
+}
