@@ -2,6 +2,7 @@ package wire_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -196,4 +197,18 @@ func ExampleGCB1() {
 	// Output:
 	// unsupported_value: wire/gcb1: symbol 0 ("a.F"): distance 300 is outside 0..255 (GCB1 would lose it; use the gcb codec, or GCB1{Lossy: true} to reproduce the loss)
 	// 44
+}
+
+// ExampleDecodeGCB shows an error on hostile input: a *gcf.SyntaxError
+// with its category and byte offset, never a panic.
+func ExampleDecodeGCB() {
+	_, err := wire.DecodeGCB([]byte("GCB1\x02\x00\x00\x00\x00\x02\x00\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x00"), gcf.Limits{})
+	var se *gcf.SyntaxError
+	if errors.As(err, &se) {
+		fmt.Println(se.Category, se.Offset)
+	}
+	fmt.Println(err)
+	// Output:
+	// invalid_count 11
+	// invalid_count: wire/gcb: at byte 11: the symbol count is 18446744073709551615, more than the 1 the rest of the input can hold
 }
