@@ -241,7 +241,10 @@ func (e *v2enc) release() {
 		e.dyn[i] = nil
 		e.last[i].s, e.last[i].id = "", 0
 	}
-	e.ext = e.ext[:0]
+	clear(e.ext)
+	clear(e.refs)
+	clear(e.own)
+	e.ext, e.refs, e.own = e.ext[:0], e.refs[:0], e.own[:0]
 	e.lzOn = false
 	e.text = e.text[:0]
 	e.prev = e.prev[:0]
