@@ -10,6 +10,8 @@
 //	encode [flags] [file|-]        convert JSON to GCF
 //	decode [flags] [file|-]        convert GCF (either profile) to JSON, or table rows to NDJSON
 //	validate [flags] [file|-]...   report every problem in GCF payloads, with its position
+//	diff [flags] OLD.json NEW.json print the GCF delta that turns one JSON result into another
+//	apply [flags] BASE.json DELTA.gcf  apply a GCF delta and print the new JSON
 //	stats [flags] file...          compare the bytes and tokens of JSON, GCF and GCB for payloads
 //	version                        print the version of gcf and of the Go toolchain that built it
 //	help [command]                 print help for a command: its usage, flags and an example
@@ -58,7 +60,20 @@
 //	-tokenizer t   o200k (o200k_base, the default) or cl100k (cl100k_base)
 //	-json          the statistics as a JSON array on stdout instead of tables
 //
-// Limit flags of encode, decode and validate (0 means the default; the
+// Flags of diff (they may also follow the files):
+//
+//	-key field     generic: the identity field of the rows (required)
+//	-profile p     generic (keyed tables, the default) or graph (graph payloads)
+//	-tool name     the delta header's tool= (default: none for generic, the new
+//	               payload's for graph)
+//	-o file        as for encode
+//
+// Flags of apply:
+//
+//	-profile p     the profile the delta must have (default: the delta's)
+//	-o file        as for encode; nothing is written when the delta does not apply
+//
+// Limit flags of encode, decode, validate, diff and apply (0 means the default; the
 // encoder refuses what a decoder with the same limits would reject):
 //
 //	-max-depth n     deepest nesting (default 256)
