@@ -138,3 +138,35 @@ func V1Payloads() ([][]byte, error) {
 	})
 	return out, err
 }
+
+// WireEnvVar names the variable that points at the wire reference pack
+// (GCB.md, cases/, golden/); by default ../shared/reference/wire beside the
+// repository root.
+const WireEnvVar = "GCF_WIRE_REFERENCE_DIR"
+
+// WireDir returns the wire reference pack's directory for a test that needs
+// it: $GCF_WIRE_REFERENCE_DIR (relative to the repository root) or
+// ../shared/reference/wire. When the variable is set and the directory is
+// absent the test fails; when it is unset and the default is absent the test
+// is skipped, naming the path.
+func WireDir(tb testing.TB) string {
+	tb.Helper()
+	root, err := repoRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := os.Getenv(WireEnvVar)
+	set := dir != ""
+	if !set {
+		dir = filepath.Join(root, "..", "shared", "reference", "wire")
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		if set {
+			tb.Fatalf("%s=%q: %s is not a directory", WireEnvVar, os.Getenv(WireEnvVar), dir)
+		}
+		tb.Skipf("wire reference pack not found at %s; set %s", dir, WireEnvVar)
+	}
+	return dir
+}
