@@ -69,6 +69,9 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 // extended slice. On error it returns dst truncated to its original length
 // (bytes past it, within dst's capacity, may have been overwritten).
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
+	if newConfig(opts).wire == WireV1 {
+		return appendGenericV1(dst, v, encodeLimits(opts))
+	}
 	return appendGeneric(dst, v, encodeLimits(opts))
 }
 

@@ -99,6 +99,7 @@ type Option func(*config)
 
 type config struct {
 	limits Limits
+	wire   Wire
 }
 
 func newConfig(opts []Option) config {
