@@ -90,7 +90,9 @@ func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
 	start := len(dst)
 	e := getGE()
 	e.lim = lim
-	e.sz = sz
+	if e.sz = sz; sz != nil {
+		sz.setRoot(nv)
+	}
 	if deepest > lim.MaxDepth {
 		// deepest bounds the decoder's nesting from above; only now is the
 		// exact count, which depends on the layout, worth computing.

@@ -62,6 +62,7 @@ type sizer struct {
 	flat     map[sizeKey]bool
 	empty    map[string]bool
 	deviated bool // some decision differs from the canonical one
+	root     sizeKey // the root container: its alternatives are priced unindented
 }
 
 // sizeKey identifies a container of the value being encoded (its first
@@ -80,6 +81,30 @@ func newSizer(lim Limits, cost func(string) int) *sizer {
 	lim.MaxBytes = 0 // checked on the result, not on the alternatives
 	return &sizer{cost: cost, lim: lim, tab: map[sizeKey]bool{}, keyedMap: map[sizeKey]bool{},
 		flat: map[sizeKey]bool{}, empty: map[string]bool{}}
+}
+
+// setRoot records the root container of the value being encoded.
+func (s *sizer) setRoot(v any) {
+	switch x := v.(type) {
+	case Object:
+		if len(x) > 0 {
+			s.root = sizeKey{o: &x[0], n: len(x)}
+		}
+	case []any:
+		if len(x) > 0 {
+			s.root = sizeKey{a: &x[0], n: len(x)}
+		}
+	}
+}
+
+// indent is the indentation at which the alternatives of container k are
+// priced: 0 at the root, 1 elsewhere. An indentation costs about one token
+// a line whatever its depth, so one level stands for all.
+func (s *sizer) indent(k sizeKey) int {
+	if k.a == s.root.a && k.o == s.root.o && k.n == s.root.n {
+		return 0
+	}
+	return 1
 }
 
 // appendSmallest is AppendGeneric for the Smallest size.
@@ -157,10 +182,12 @@ func (s *sizer) tabular(a []any) bool {
 		s.tab[k] = true
 		return true
 	}
+	d := s.indent(k)
 	return s.decide(s.tab, k, true, func(e *geEncoder) error {
+		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = append(e.buf, "## "...)
 		if s.tab[k] {
-			return e.table(geRows{arr: a}, 0, -1, 0)
+			return e.table(geRows{arr: a}, d, -1, 0)
 		}
 		if err := e.count(len(a), false); err != nil {
 			return err
@@ -168,7 +195,7 @@ func (s *sizer) tabular(a []any) bool {
 		if err := e.nl(); err != nil {
 			return err
 		}
-		return e.items(a, 0)
+		return e.items(a, d)
 	})
 }
 
@@ -185,16 +212,21 @@ func (s *sizer) keyed(o Object) bool {
 		s.keyedMap[k] = true
 		return true
 	}
+	d := s.indent(k)
 	return s.decide(s.keyedMap, k, canonical, func(e *geEncoder) error {
-		e.buf = append(e.buf, "## k"...)
+		e.buf = encoder.AppendIndent(e.buf, d)
 		if s.keyedMap[k] {
-			e.buf = append(e.buf, ' ')
-			return e.table(geRows{obj: o, keyed: true}, 0, -1, 0)
+			e.buf = append(e.buf, "## "...)
+			return e.table(geRows{obj: o, keyed: true}, d, -1, 0)
 		}
+		if d == 0 {
+			return e.members(o, 0) // the root object: no section line
+		}
+		e.buf = append(e.buf, "## k"...)
 		if err := e.nl(); err != nil {
 			return err
 		}
-		return e.members(o, 1)
+		return e.members(o, d+1)
 	})
 }
 
@@ -210,13 +242,15 @@ func (s *sizer) flatten(src geRows, f string) bool {
 	if c, ok := s.flat[k]; ok {
 		return c
 	}
-	if !s.full && src.len() > sizeTrialRows {
+	if !s.full && flatSettled(src, f) {
 		s.flat[k] = true
 		return true
 	}
+	d := s.indent(sizeKey{a: k.a, o: k.o, n: k.n})
 	return s.decide(s.flat, k, true, func(e *geEncoder) error {
+		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = append(e.buf, "## "...)
-		return e.table(src, 0, -1, 0)
+		return e.table(src, d, -1, 0)
 	})
 }
 
@@ -234,6 +268,26 @@ func (s *sizer) emptyInline(key string) bool {
 		s.deviated = true
 	}
 	return inline
+}
+
+// flatSettled reports whether flattening field f of a table is known to
+// cost less than attachments without pricing both: the table has more than
+// sizeTrialRows rows and the field is absent from at most as many rows as
+// it is present in. A present object saves, flattened, its attachment
+// line, the `@i` row prefix and each member's indentation, key and line
+// end; an absent one costs a `~` cell per leaf instead of one.
+func flatSettled(src geRows, f string) bool {
+	n := src.len()
+	if n <= sizeTrialRows {
+		return false
+	}
+	absent := 0
+	for i := 0; i < n; i++ {
+		if _, ok := src.at(i).Get(f); !ok {
+			absent++
+		}
+	}
+	return 2*absent <= n
 }
 
 // tableSettled reports whether a table is large enough and dense enough
@@ -343,7 +397,25 @@ func EstimateTokens(s string) int {
 				i = j
 				continue
 			}
-			n += 1 + (j-i-1)/3
+			// A punctuation run is one piece, with the line ends after it;
+			// the vocabulary merges most short runs (`","`, `]:`, `}`
+			// plus LF) but not the GCF cell markers `~` and `^`, which
+			// stay single tokens and split the run.
+			k := i
+			for p := i; p <= j; p++ {
+				if p == j || s[p] == '~' || s[p] == '^' {
+					if p > k {
+						n += 1 + (p-k-1)/3
+					}
+					if p < j {
+						n++
+					}
+					k = p + 1
+				}
+			}
+			for j < len(s) && (s[j] == '\n' || s[j] == '\r') {
+				j++
+			}
 			i = j
 		}
 	}
