@@ -61,7 +61,7 @@ type sizer struct {
 	keyedMap map[sizeKey]bool
 	flat     map[sizeKey]bool
 	empty    map[string]bool
-	deviated bool // some decision differs from the canonical one
+	deviated bool    // some decision differs from the canonical one
 	root     sizeKey // the root container: its alternatives are priced unindented
 }
 
