@@ -938,7 +938,7 @@ func (e *geEncoder) table(src geRows, bi, sb, fi int) error {
 			if string(e.buf[s:e.sch[slot+1]]) == string(e.buf[ds:]) {
 				e.buf = e.buf[:ds] // reuse the shared schema: `.f [N]`
 			}
-		} else {
+		} else if s == -1 {
 			e.sch[slot], e.sch[slot+1] = ds, len(e.buf)
 		}
 	}
@@ -1059,6 +1059,9 @@ func (e *geEncoder) writeRows(p *gePlan, bi int) error {
 		}
 		clear(e.att[ab:])
 		e.att = e.att[:ab]
+		if i == 0 && e.sz != nil {
+			e.sz.afterRow0(e.sch[p.sb : p.sb+2*p.un])
+		}
 	}
 	return nil
 }

@@ -57,6 +57,7 @@ type sizer struct {
 	cost     func(string) int
 	lim      Limits
 	full     bool // price every alternative, whatever the table size (tests)
+	fixed    bool // make every decision the canonical one (only row 0 establishes schemas)
 	tab      map[sizeKey]bool
 	keyedMap map[sizeKey]bool
 	flat     map[sizeKey]bool
@@ -107,6 +108,20 @@ func (s *sizer) indent(k sizeKey) int {
 	return 1
 }
 
+// afterRow0 is called with the shared array schema slots of a table once
+// its first row is written: the slots no attachment of row 0 established
+// are closed (-2), so that no later row establishes a schema. The
+// reference SDK establishes a shared array schema only from a table's first
+// row (SPEC §7.4.5.3: "The first row MUST contain the field with a tabular
+// array attachment"), and reads a later `.f [N]` as expanded otherwise.
+func (s *sizer) afterRow0(slots []int) {
+	for i := 0; i < len(slots); i += 2 {
+		if slots[i] == -1 {
+			slots[i] = -2
+		}
+	}
+}
+
 // appendSmallest is AppendGeneric for the Smallest size.
 func appendSmallest(dst []byte, v any, lim Limits, cost func(string) int) ([]byte, error) {
 	s := newSizer(lim, cost)
@@ -120,16 +135,24 @@ func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 		// A limit the chosen layout breaks and the canonical one may not
 		// (a deeper nesting of sections, say): the canonical encoding, or
 		// its error.
-		return appendGeneric(out[:start], v, lim)
+		return safeCanonical(out[:start], v, lim)
 	}
 	if !s.deviated {
 		return out, nil // every decision was the canonical one
 	}
-	canon, err := appendGeneric(nil, v, lim)
+	canon, err := safeCanonical(nil, v, lim)
 	if err == nil && s.cost(string(canon)) < s.cost(string(out[start:])) {
 		return append(out[:start], canon...), nil
 	}
 	return out, nil
+}
+
+// safeCanonical encodes v in the canonical layout except that shared
+// array schemas are established only by a table's first row (see
+// afterRow0): what the Smallest size falls back to, and what it is
+// measured against.
+func safeCanonical(dst []byte, v any, lim Limits) ([]byte, error) {
+	return appendLayout(dst, v, lim, &sizer{fixed: true})
 }
 
 // render prices what write encodes into a scratch buffer, or returns
@@ -174,6 +197,9 @@ func (s *sizer) decide(memo map[sizeKey]bool, k sizeKey, canonical bool, write f
 // is written tabular or expanded (SPEC §7.6), which every decoder reads
 // alike: a block header without a field declaration has an expanded body.
 func (s *sizer) tabular(a []any) bool {
+	if s.fixed {
+		return true
+	}
 	k := sizeKey{a: &a[0], n: len(a)}
 	if c, ok := s.tab[k]; ok {
 		return c
@@ -203,6 +229,9 @@ func (s *sizer) tabular(a []any) bool {
 // a keyed table (SPEC §7.2a; also with one member, which decoders accept:
 // only `[0:]` is an error) or in section form (SPEC §7.2).
 func (s *sizer) keyed(o Object) bool {
+	if s.fixed {
+		return len(o) >= 2
+	}
 	k := sizeKey{o: &o[0], n: len(o)}
 	if c, ok := s.keyedMap[k]; ok {
 		return c
@@ -233,6 +262,9 @@ func (s *sizer) keyed(o Object) bool {
 // flatten decides whether field f of a table, which SPEC §7.4.6 allows to
 // flatten, becomes `>` path columns or stays one column of attachments.
 func (s *sizer) flatten(src geRows, f string) bool {
+	if s.fixed {
+		return true
+	}
 	k := sizeKey{n: src.len(), f: f}
 	if src.keyed {
 		k.o = &src.obj[0]
@@ -258,6 +290,9 @@ func (s *sizer) flatten(src geRows, f string) bool {
 // `key[0]:` (the SPEC §4 inline-array production with no values, which
 // SPEC §4.2 spells out) rather than `## key [0]`.
 func (s *sizer) emptyInline(key string) bool {
+	if s.fixed {
+		return false
+	}
 	if c, ok := s.empty[key]; ok {
 		return c
 	}

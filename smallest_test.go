@@ -2,8 +2,11 @@ package gcf
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,7 +89,10 @@ const headerLine = "GCF profile=generic\n"
 // minified JSON plus the header line plus layoutTokens.
 func checkSmallest(t *testing.T, name string, v any, cost func(string) int, jsonBound bool) []byte {
 	t.Helper()
-	canon, err := EncodeGeneric(v)
+	// Measured against the canonical layout with shared array schemas
+	// established only in a table's first row, as the reference SDK reads
+	// them; the Smallest size never writes the other kind (see afterRow0).
+	canon, err := safeCanonical(nil, v, encodeLimits(nil))
 	if err != nil {
 		t.Fatalf("%s: canonical: %v", name, err)
 	}
@@ -324,4 +330,112 @@ func BenchmarkSmallest(b *testing.B) {
 			}
 		})
 	}
+}
+
+// refCheck is the node program of TestSmallestReference: it reads JSON
+// lines {name, gcf, json} and prints one line per case the reference SDK
+// decodes to another value than the JSON text, or fails to decode, then
+// "checked N". Objects are compared as unordered (SPEC §1.2), integers
+// beyond 2^53 as bigint on both sides.
+const refCheck = `
+import * as G from %q;
+import { readFileSync } from 'node:fs';
+const eq = (a, b) => {
+  if (a instanceof Map) {
+    if (!(b instanceof Map) || a.size !== b.size) return false;
+    for (const [k, v] of a) if (!b.has(k) || !eq(v, b.get(k))) return false;
+    return true;
+  }
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => eq(x, b[i]));
+  if (typeof a === 'bigint' || typeof b === 'bigint') {
+    try { return BigInt(a) === BigInt(b); } catch { return false; }
+  }
+  return a === b;
+};
+let n = 0;
+for (const line of readFileSync(process.argv[2], 'utf8').split('\n')) {
+  if (!line) continue;
+  const c = JSON.parse(line);
+  n++;
+  try {
+    const got = G.decodeGeneric(c.gcf, { largeInt: 'bigint' });
+    if (!eq(got, G.parseJSONOrdered(c.json))) console.log('MISMATCH ' + c.name);
+  } catch (e) {
+    console.log('ERROR ' + c.name + ': ' + e.message);
+  }
+}
+console.log('checked ' + n);
+`
+
+// TestSmallestReference: every Smallest encoding of the corpus and of
+// random documents (priced by the estimate and by o200k) decodes to the
+// same value in the reference TypeScript SDK, run once through node for
+// the whole batch. It skips, saying why, without node or the SDK.
+func TestSmallestReference(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the reference SDK cannot be run")
+	}
+	dir := os.Getenv("GCF_PEERS_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "shared", "peers")
+	}
+	sdk, err := filepath.Abs(filepath.Join(dir, "gcf-typescript-2.6.1", "gcf.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(sdk); err != nil {
+		t.Skipf("the reference SDK is not at %s (set GCF_PEERS_DIR): %v", sdk, err)
+	}
+	var batch bytes.Buffer
+	cases := 0
+	add := func(name string, v any, cost func(string) int) {
+		enc, err := EncodeGeneric(v, WithSize(Smallest), WithCost(cost))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		js, err := ToJSON(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, err := json.Marshal(map[string]string{"name": name, "gcf": string(enc), "json": string(js)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch.Write(line)
+		batch.WriteByte('\n')
+		cases++
+	}
+	cost := o200k()
+	for _, d := range loadCorpus(t) {
+		add(d.name+"/estimate", d.v, EstimateTokens)
+		add(d.name+"/o200k", d.v, cost)
+	}
+	g := &gen{r: rand.New(rand.NewPCG(18, 36))}
+	for i := 0; i < 600; i++ {
+		v := g.value(1 + i%6)
+		add(fmt.Sprintf("random %d/estimate", i), v, EstimateTokens)
+		add(fmt.Sprintf("random %d/o200k", i), v, cost)
+	}
+	tmp := t.TempDir()
+	in := filepath.Join(tmp, "cases.jsonl")
+	script := filepath.Join(tmp, "check.mjs")
+	if err := os.WriteFile(in, batch.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, []byte(fmt.Sprintf(refCheck, "file://"+filepath.ToSlash(sdk))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, script, in).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if last := lines[len(lines)-1]; last != fmt.Sprintf("checked %d", cases) {
+		t.Fatalf("node checked %q, want %d cases\n%s", last, cases, out)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		t.Error(l)
+	}
+	t.Logf("%d Smallest encodings decoded by the reference SDK", cases)
 }
