@@ -28,6 +28,8 @@
 //	-fields a,b    -stream: the table's fields (default: the first record's keys)
 //	-table name    -stream: the table's name (default: the root array)
 //	-progress      -stream: report bytes and rows per second on stderr
+//	-smallest      the layout with the fewest tokens, not the canonical one
+//	-tokenizer v   -smallest: o200k (default) or cl100k tokens
 //
 // Flags of decode:
 //

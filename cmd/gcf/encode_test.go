@@ -160,3 +160,34 @@ func TestEncodeSizeLine(t *testing.T) {
 		}
 	}
 }
+
+// encode -smallest writes a layout with fewer tokens than the canonical
+// one where there is one, which decodes to the same value; -tokenizer
+// selects the vocabulary; both are usage errors where they do not apply.
+func TestEncodeSmallest(t *testing.T) {
+	in := `{"a":{"x":1,"y":2,"z":3},"b":{"p":"q","r":"s","t":"u"},"tags":[]}`
+	canon, _, code := runCLI(t, in, "encode", "-q")
+	if code != 0 {
+		t.Fatalf("canonical: exit %d", code)
+	}
+	for _, args := range [][]string{{"encode", "-q", "-smallest"}, {"encode", "-q", "-smallest", "-tokenizer", "cl100k"}} {
+		out, stderr, code := runCLI(t, in, args...)
+		if code != 0 || out == canon || !strings.Contains(out, "## a\n  x=1\n") {
+			t.Fatalf("%v: exit %d, %q, %q (canonical %q)", args, code, out, stderr, canon)
+		}
+		back, _, code := runCLI(t, out, "decode")
+		if code != 0 || strings.TrimSpace(back) != in {
+			t.Fatalf("%v: decode: exit %d, %q", args, code, back)
+		}
+	}
+	for _, args := range [][]string{
+		{"encode", "-smallest", "-stream"},
+		{"encode", "-smallest", "-profile", "graph"},
+		{"encode", "-tokenizer", "cl100k"},
+		{"encode", "-smallest", "-tokenizer", "p50k"},
+	} {
+		if _, stderr, code := runCLI(t, in, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (usage); %q", args, code, stderr)
+		}
+	}
+}
