@@ -200,13 +200,14 @@ func (s *sizer) tabular(a []any) bool {
 	if s.fixed {
 		return true
 	}
+	// Settled tables are not remembered: checking again is cheaper than a
+	// map for the many small tables of a large document.
+	if !s.full && tableSettled(geRows{arr: a}) {
+		return true
+	}
 	k := sizeKey{a: &a[0], n: len(a)}
 	if c, ok := s.tab[k]; ok {
 		return c
-	}
-	if !s.full && tableSettled(geRows{arr: a}) {
-		s.tab[k] = true
-		return true
 	}
 	d := s.indent(k)
 	return s.decide(s.tab, k, true, func(e *geEncoder) error {
@@ -232,14 +233,13 @@ func (s *sizer) keyed(o Object) bool {
 	if s.fixed {
 		return len(o) >= 2
 	}
+	canonical := len(o) >= 2
+	if !s.full && canonical && tableSettled(geRows{obj: o, keyed: true}) {
+		return true
+	}
 	k := sizeKey{o: &o[0], n: len(o)}
 	if c, ok := s.keyedMap[k]; ok {
 		return c
-	}
-	canonical := len(o) >= 2
-	if !s.full && canonical && tableSettled(geRows{obj: o, keyed: true}) {
-		s.keyedMap[k] = true
-		return true
 	}
 	d := s.indent(k)
 	return s.decide(s.keyedMap, k, canonical, func(e *geEncoder) error {
