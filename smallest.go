@@ -62,9 +62,18 @@ type sizer struct {
 	keyedMap map[sizeKey]bool
 	flat     map[sizeKey]bool
 	empty    map[string]bool
-	deviated bool    // some decision differs from the canonical one
-	root     sizeKey // the root container: its alternatives are priced unindented
+	deviated bool         // some decision differs from the canonical one
+	root     sizeKey      // the root container: its alternatives are priced unindented
+	budget   int          // bytes of alternatives still to be priced (see trialBudget)
+	active   []*geEncoder // the pricing encoders at work, outermost first
 }
+
+// trialBudget bounds the bytes of alternatives one encode prices. Each
+// container's alternatives include its whole subtree, so a deep chain of
+// containers above a large one would price that one once per level; past
+// the budget the remaining decisions are the canonical ones. 16 MiB is a
+// few seconds of o200k counting.
+const trialBudget = 16 << 20
 
 // sizeKey identifies a container of the value being encoded (its first
 // element and length) and, for flattening, one field of it.
@@ -81,7 +90,7 @@ func newSizer(lim Limits, cost func(string) int) *sizer {
 	}
 	lim.MaxBytes = 0 // checked on the result, not on the alternatives
 	return &sizer{cost: cost, lim: lim, tab: map[sizeKey]bool{}, keyedMap: map[sizeKey]bool{},
-		flat: map[sizeKey]bool{}, empty: map[string]bool{}}
+		flat: map[sizeKey]bool{}, empty: map[string]bool{}, budget: trialBudget}
 }
 
 // setRoot records the root container of the value being encoded.
@@ -162,11 +171,20 @@ func (s *sizer) render(write func(e *geEncoder) error) int {
 	e.sz, e.lim = s, s.lim
 	bb := encoder.GetBuffer()
 	e.buf = bb.B[:0]
-	e.start, e.ls, e.end = 0, 0, math.MaxInt
+	e.start, e.ls, e.end = 0, 0, max(s.budget, 0)
 	e.setCheck()
+	s.active = append(s.active, e)
 	c := math.MaxInt
 	if err := write(e); err == nil && !e.invalid {
 		c = s.cost(string(e.buf))
+	}
+	s.active = s.active[:len(s.active)-1]
+	s.budget -= len(e.buf)
+	// The encoders still at work wrote their bytes before this one ran:
+	// they may go on only as far as the budget left.
+	for _, a := range s.active {
+		a.end = len(a.buf) + max(s.budget, 0)
+		a.setCheck()
 	}
 	bb.B = e.buf
 	putGE(e)
@@ -178,13 +196,17 @@ func (s *sizer) render(write func(e *geEncoder) error) int {
 // false while each is encoded, and records the cheaper, canonical winning
 // ties.
 func (s *sizer) decide(memo map[sizeKey]bool, k sizeKey, canonical bool, write func(e *geEncoder) error) bool {
+	if s.budget <= 0 {
+		memo[k] = canonical
+		return canonical
+	}
 	memo[k] = true
 	yes := s.render(write)
 	memo[k] = false
 	no := s.render(write)
 	choice := yes < no || yes == no && canonical
-	if yes == math.MaxInt && no == math.MaxInt {
-		choice = canonical
+	if yes == math.MaxInt && no == math.MaxInt || s.budget < 0 {
+		choice = canonical // neither priced, or the budget ran out on the way
 	}
 	memo[k] = choice
 	if choice != canonical {

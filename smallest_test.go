@@ -293,6 +293,37 @@ func TestSmallestLimits(t *testing.T) {
 	}
 }
 
+// TestSmallestBudget: past the pricing budget the decisions are the
+// canonical ones, and a deep chain of single-member objects above a table
+// prices the table a bounded number of times.
+func TestSmallestBudget(t *testing.T) {
+	v, _ := ParseJSON([]byte(`{"a":{"x":1,"y":2,"z":3},"b":{"p":"q","r":"s","t":"u"}}`))
+	lim := encodeLimits(nil)
+	s := newSizer(lim, nil)
+	s.budget = 0
+	got, err := s.append(nil, v, lim)
+	want, _ := safeCanonical(nil, v, lim)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("no budget: %q, %v; want the canonical %q", got, err, want)
+	}
+	var deep any = []any{}
+	rows := make([]any, 2000)
+	for i := range rows {
+		rows[i] = Object{{"id", int64(i)}, {"name", fmt.Sprint("n", i)}}
+	}
+	deep = Object{{"rows", rows}}
+	for i := 0; i < 200; i++ {
+		deep = Object{{"k", deep}}
+	}
+	s = newSizer(lim, nil)
+	if _, err := s.append(nil, deep, lim); err != nil {
+		t.Fatal(err)
+	}
+	if spent := trialBudget - s.budget; spent > trialBudget+1<<20 {
+		t.Fatalf("priced %d bytes, budget %d", spent, trialBudget)
+	}
+}
+
 func TestEstimateTokens(t *testing.T) {
 	cost := o200k()
 	for _, s := range []string{"", "a", "hello world\n", "  ## name [3]{id,name}\n", "12345678|x|~|-\n", "é😀"} {
