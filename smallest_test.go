@@ -578,3 +578,51 @@ func TestSmallestDocTable(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSmallestAppend: AppendGeneric with the Smallest size appends after
+// dst, also when the canonical layout wins the final comparison.
+func TestSmallestAppend(t *testing.T) {
+	for _, js := range []string{`{"a":{"x":1,"y":2,"z":3},"b":{"p":"q","r":"s","t":"u"}}`, `[{"id":1},{"id":2}]`, `7`} {
+		v, _ := ParseJSON([]byte(js))
+		want, _ := EncodeGeneric(v, WithSize(Smallest))
+		dst := []byte("prefix:")
+		out, err := AppendGeneric(dst[:len(dst):len(dst)], v, WithSize(Smallest))
+		if err != nil || string(out) != "prefix:"+string(want) {
+			t.Fatalf("%s: %q, %v", js, out, err)
+		}
+		out, err = AppendGeneric(make([]byte, 3, 1<<16), v, WithSize(Smallest), WithCost(func(s string) int { return len(s) }))
+		if err != nil || !bytes.HasPrefix(out, []byte{0, 0, 0}) {
+			t.Fatalf("%s: %q, %v", js, out, err)
+		}
+		back, err := DecodeGeneric(out[3:])
+		if err != nil || !jsonEqual(v, back) {
+			t.Fatalf("%s: %v", js, err)
+		}
+	}
+}
+
+// FuzzSmallest: whatever JSON value, the Smallest size either fails as the
+// canonical encoder does or writes a payload that decodes to the value.
+func FuzzSmallest(f *testing.F) {
+	for _, s := range []string{`{"a":{"x":1},"b":{"y":[]}}`, `[{"a":{"b":1}},{"c":[{"d":null}]}]`, `{"w":{"k":{"a":1,"b":2}}}`, `{"t":[],"u":[[]],"v":{}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := ParseJSON(data)
+		if err != nil {
+			return
+		}
+		small, err := EncodeGeneric(v, WithSize(Smallest))
+		_, cerr := EncodeGeneric(v)
+		if (err == nil) != (cerr == nil) {
+			t.Fatalf("smallest: %v, canonical: %v", err, cerr)
+		}
+		if err != nil {
+			return
+		}
+		back, err := DecodeGeneric(small)
+		if err != nil || !jsonEqual(v, back) {
+			t.Fatalf("%v\n%s\n%s", err, data, small)
+		}
+	})
+}
