@@ -1,7 +1,6 @@
 package gcf
 
 import (
-	"math"
 
 	"github.com/gcfkit/gcf/encoder"
 )
@@ -57,6 +56,7 @@ type sizer struct {
 	cost     func(string) int
 	lim      Limits
 	full     bool // price every alternative, whatever the table size (tests)
+	screen   bool // rank clearly different texts by the estimate (see cheaper)
 	fixed    bool // make every decision the canonical one (only row 0 establishes schemas)
 	tab      map[sizeKey]bool
 	keyedMap map[sizeKey]bool
@@ -85,12 +85,13 @@ type sizeKey struct {
 }
 
 func newSizer(lim Limits, cost func(string) int) *sizer {
+	screen := cost != nil
 	if cost == nil {
 		cost = EstimateTokens
 	}
 	lim.MaxBytes = 0 // checked on the result, not on the alternatives
 	return &sizer{cost: cost, lim: lim, tab: map[sizeKey]bool{}, keyedMap: map[sizeKey]bool{},
-		flat: map[sizeKey]bool{}, empty: map[string]bool{}, budget: trialBudget}
+		flat: map[sizeKey]bool{}, empty: map[string]bool{}, budget: trialBudget, screen: screen}
 }
 
 // setRoot records the root container of the value being encoded.
@@ -150,7 +151,7 @@ func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 		return out, nil // every decision was the canonical one
 	}
 	canon, err := safeCanonical(nil, v, lim)
-	if err == nil && s.cost(string(canon)) < s.cost(string(out[start:])) {
+	if err == nil && s.cheaper(string(canon), string(out[start:]), false) {
 		return append(out[:start], canon...), nil
 	}
 	return out, nil
@@ -164,9 +165,9 @@ func safeCanonical(dst []byte, v any, lim Limits) ([]byte, error) {
 	return appendLayout(dst, v, lim, &sizer{fixed: true})
 }
 
-// render prices what write encodes into a scratch buffer, or returns
-// math.MaxInt if it fails (a limit, invalid UTF-8).
-func (s *sizer) render(write func(e *geEncoder) error) int {
+// render encodes with write into a scratch buffer and returns the text,
+// or ok false if that fails (a limit, invalid UTF-8, the budget).
+func (s *sizer) render(write func(e *geEncoder) error) (text string, ok bool) {
 	e := getGE()
 	e.sz, e.lim = s, s.lim
 	bb := encoder.GetBuffer()
@@ -174,9 +175,8 @@ func (s *sizer) render(write func(e *geEncoder) error) int {
 	e.start, e.ls, e.end = 0, 0, max(s.budget, 0)
 	e.setCheck()
 	s.active = append(s.active, e)
-	c := math.MaxInt
 	if err := write(e); err == nil && !e.invalid {
-		c = s.cost(string(e.buf))
+		text, ok = string(e.buf), true
 	}
 	s.active = s.active[:len(s.active)-1]
 	s.budget -= len(e.buf)
@@ -189,7 +189,27 @@ func (s *sizer) render(write func(e *geEncoder) error) int {
 	bb.B = e.buf
 	putGE(e)
 	encoder.PutBuffer(bb)
-	return c
+	return text, ok
+}
+
+// cheaper reports whether text a costs less than b (tie: on equal cost).
+// With a cost model other than the estimate, two texts whose estimates
+// differ by a quarter or more are ranked by the estimate alone: a real
+// tokenizer is slow on them (o200k_base spends time quadratic in the
+// length of a run of punctuation such as a row of `~` cells), and the
+// tests show the estimate ranks them as the tokenizer does.
+func (s *sizer) cheaper(a, b string, tie bool) bool {
+	if s.screen {
+		ea, eb := EstimateTokens(a), EstimateTokens(b)
+		if 4*ea <= 3*eb {
+			return true
+		}
+		if 4*eb <= 3*ea {
+			return false
+		}
+	}
+	ca, cb := s.cost(a), s.cost(b)
+	return ca < cb || ca == cb && tie
 }
 
 // decide prices the two forms of a container, memo[k] set to true then to
@@ -201,12 +221,17 @@ func (s *sizer) decide(memo map[sizeKey]bool, k sizeKey, canonical bool, write f
 		return canonical
 	}
 	memo[k] = true
-	yes := s.render(write)
+	yes, yok := s.render(write)
 	memo[k] = false
-	no := s.render(write)
-	choice := yes < no || yes == no && canonical
-	if yes == math.MaxInt && no == math.MaxInt || s.budget < 0 {
+	no, nok := s.render(write)
+	var choice bool
+	switch {
+	case !yok && !nok || s.budget < 0:
 		choice = canonical // neither priced, or the budget ran out on the way
+	case !yok || !nok:
+		choice = yok
+	default:
+		choice = s.cheaper(yes, no, canonical)
 	}
 	memo[k] = choice
 	if choice != canonical {

@@ -51,11 +51,12 @@ func loadCorpus(t testing.TB) []corpusDoc {
 }
 
 // smallestFull encodes v in the Smallest size with every alternative
-// priced, whatever the table size (no sizeTrialRows shortcut).
+// priced, whatever the table size (no sizeTrialRows shortcut), and priced
+// by cost alone (no ranking by the estimate).
 func smallestFull(v any, cost func(string) int) ([]byte, error) {
 	lim := encodeLimits(nil)
 	s := newSizer(lim, cost)
-	s.full = true
+	s.full, s.screen = true, false
 	return s.append(nil, v, lim)
 }
 
