@@ -1,7 +1,6 @@
 package gcf
 
 import (
-
 	"github.com/gcfkit/gcf/encoder"
 )
 
