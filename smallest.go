@@ -20,9 +20,11 @@ const (
 	// tabular or expanded form for an array of objects (§7.3, §7.6),
 	// `>` path columns or attachments for a nested object in a table
 	// (§7.4.4, §7.4.6), and `name[0]:` or `## name [0]` for an empty array
-	// member (§4 inline-array, §4.2). The whole result is never priced
-	// above the canonical encoding: when it would be, the canonical one is
-	// returned. It is not byte-identical across implementations.
+	// member (§4 inline-array, §4.2). A shared array schema (§7.4.5.3) is
+	// established only by a table's first row, as the reference SDK reads
+	// it. The whole result is never priced above the canonical layout:
+	// when it would be, that layout is returned. The output is not
+	// byte-identical across implementations; see docs/smallest.md.
 	Smallest
 )
 
@@ -33,7 +35,9 @@ func WithSize(s Size) Option { return func(c *config) { c.size = s } }
 // WithCost sets the cost model of WithSize(Smallest): cost returns the
 // price of a piece of GCF text, normally its token count under the model's
 // tokenizer (for o200k_base: tokens.MustNew(tokens.O200kBase).Count). The
-// default, nil, is EstimateTokens. Other sizes ignore it.
+// default, nil, is EstimateTokens. Two alternatives whose estimates differ
+// by a quarter or more are ranked by EstimateTokens without calling cost.
+// Other sizes ignore it.
 func WithCost(cost func(string) int) Option { return func(c *config) { c.cost = cost } }
 
 // sizeTrialRows is the most rows (members of a keyed map, elements of an
