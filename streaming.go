@@ -45,6 +45,15 @@ type Encoder struct {
 	table    *streamTable
 	deferred []int
 	graph    *graphStream // non-nil once BeginGraph has written the header
+	delta    *deltaStream // non-nil once BeginDelta has written the header
+}
+
+// deltaStream is the state of a streamed generic delta (BeginDelta).
+type deltaStream struct {
+	key    string
+	fields []string            // the fields of the first added/changed section
+	ids    map[string]struct{} // every identity written, canonical (SPEC §10a.1)
+	idCol  int                 // the identity column of the open section
 }
 
 type streamTable struct {
@@ -145,6 +154,9 @@ func (e *Encoder) WriteField(key string, value any) error {
 	if e.graph != nil {
 		return errGraphMode("WriteField")
 	}
+	if e.delta != nil {
+		return lexer.Errorf(lexer.MalformedDelta, "WriteField(%q) in a generic delta, which holds only sections", key)
+	}
 	if e.table != nil || len(e.deferred) > 0 || e.root {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteField(%q) after a streaming table: fields must come first", key)
 	}
@@ -205,6 +217,11 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	if e.graph != nil {
 		return errGraphMode("BeginTable")
 	}
+	if e.delta != nil {
+		if err := e.deltaSection(name, fields, keyed); err != nil {
+			return err
+		}
+	}
 	if len(fields) == 0 {
 		return lexer.Errorf(lexer.InvalidSchema, "table %q needs at least one field", name)
 	}
@@ -256,7 +273,11 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	if keyed {
 		decl = append([]string{keyLabel(fields)}, fields...)
 	}
-	b = encoder.AppendFieldDecl(b, decl)
+	if e.delta != nil {
+		b = appendKeyedDecl(b, decl, e.delta.key)
+	} else {
+		b = encoder.AppendFieldDecl(b, decl)
+	}
 	b = append(b, '\n')
 	if err := e.commit(buf, b); err != nil {
 		return err
@@ -323,6 +344,13 @@ func (e *Encoder) WriteRow(values ...any) error {
 	if t.rows+1 > e.lim.MaxElements {
 		return elementsErr(t.rows+1, "table", e.lim.MaxElements)
 	}
+	var id string
+	if e.delta != nil {
+		var err error
+		if id, err = e.deltaRow(values); err != nil {
+			return err
+		}
+	}
 	buf := e.w.Buf()
 	b := buf
 	var err error
@@ -358,6 +386,9 @@ func (e *Encoder) WriteRow(values ...any) error {
 	b = append(b, '\n')
 	if err := e.commit(buf, b); err != nil {
 		return err
+	}
+	if e.delta != nil {
+		e.delta.ids[id] = struct{}{}
 	}
 	t.rows++
 	return nil

@@ -165,6 +165,7 @@ type Member struct {
 type Name struct {
 	Pos  Pos
 	Text string
+	ID   bool // marked "@": the identity field of a keyed set (SPEC §10a.1)
 }
 
 // Form is the encoding form of an array (SPEC §7.3).

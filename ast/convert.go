@@ -121,7 +121,9 @@ func names(d *grammar.FieldDecl) []*Name {
 	}
 	out := make([]*Name, 0, len(d.Names))
 	for _, k := range d.Names {
-		out = append(out, name(k))
+		n := name(k.Key)
+		n.ID = k.ID
+		out = append(out, n)
 	}
 	return out
 }

@@ -35,6 +35,9 @@ func FuzzDifferential(f *testing.F) {
 	for _, s := range encodedSeeds() {
 		f.Add(s)
 	}
+	for _, c := range keyedCases {
+		f.Add([]byte(c.in))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if err := differential.Compare(data, stream.Limits{}); err != nil {
 			t.Fatalf("default limits: %v\ninput: %q", err, data)

@@ -484,7 +484,16 @@ type KeyedBracket struct {
 // FieldDecl = "{" field-name *( "," field-name ) "}".
 type FieldDecl struct {
 	Pos   plexer.Position
-	Names []*Key `parser:"'{' @@ ( ',' @@ )* '}'"`
+	Names []*FieldName `parser:"'{' @@ ( ',' @@ )* '}'"`
+}
+
+// FieldName = [ "@" ] key: a field-name (§2a.3), or in the declaration of a
+// keyed set the id-field = "@" key of §10a.1 (the scanner emits the "@"
+// only there: under a key= header, in a top-level table).
+type FieldName struct {
+	Pos plexer.Position
+	ID  bool `parser:"@'@'?"`
+	Key *Key `parser:"@@"`
 }
 
 // ScalarList = scalar *( "," scalar ).

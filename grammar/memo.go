@@ -30,7 +30,7 @@ import (
 
 // literals are the token texts the productions match by value; a test
 // checks that every literal in a parser tag of the package is listed.
-var literals = [...]string{"", "##!", "##", ",", "->", ".", ":", "<", "=", "summary", "{", "{}", "|", "}"}
+var literals = [...]string{"", "##!", "##", ",", "->", ".", ":", "<", "=", "summary", "{", "{}", "|", "}", "@"}
 
 // literalIndex returns the index of v in literals, or 0.
 func literalIndex(v string) byte {
@@ -53,6 +53,8 @@ func literalIndex(v string) byte {
 			return 12
 		case '}':
 			return 13
+		case '@':
+			return 14
 		}
 	case 2:
 		switch v {

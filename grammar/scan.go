@@ -72,6 +72,8 @@ type frame struct {
 	rowActive  bool
 	markers    []uint8
 	matched    []bool
+	hasID      bool // a table of the keyed set: idCol is its "@" field (§10a.1)
+	idCol      int
 }
 
 type rootState uint8
@@ -136,6 +138,8 @@ type scanner struct {
 	frames   []frame
 	skipFrom int  // skip lines indented deeper than this level (-1: none)
 	skipAll  bool // skip everything up to a summary line
+
+	keyed keyedScan // generic keyed sets and deltas (§10a)
 
 	section graphSection
 	gseen   int64 // lines in the current graph group
@@ -412,6 +416,7 @@ func (s *scanner) header(line []byte) bool {
 		case "delta":
 			s.delta = v == "true"
 		}
+		s.keyed.headerPair(k, v)
 		pos = end
 	}
 	s.emitNL()
@@ -419,6 +424,7 @@ func (s *scanner) header(line []byte) bool {
 	case "generic":
 		s.profile = profile
 		s.emit(TokGeneric, "", len(s.body))
+		s.keyedHeader()
 	case "graph":
 		s.profile = profile
 		s.emit(TokGraph, "", len(s.body))
@@ -493,6 +499,11 @@ func (s *scanner) root() {
 		return
 	}
 	s.state = stAfterRoot
+	if s.keyed.delta && (b[0] == '=' || bytes.HasPrefix(b, []byte("## ["))) {
+		s.diagAt(0, lexer.MalformedDelta, "a generic delta holds only ## added, ## changed and ## removed sections (SPEC §10a.2)")
+		s.bad()
+		return
+	}
 	switch {
 	case b[0] == '=':
 		// root-scalar = "=" scalar LF
@@ -503,6 +514,7 @@ func (s *scanner) root() {
 	case bytes.HasPrefix(b, []byte("## [")):
 		// root-array / root-keyed-map: an anonymous header.
 		s.rootKind = rootCounted
+		s.keyed.top = s.keyed.hasKey
 		if !s.container([]plexer.Token{s.tok(TokPunct, "##", 0)}, nil, 3, modeAny, 0, false, nil) {
 			s.skipAll = true
 		}
@@ -651,11 +663,25 @@ func (s *scanner) emitScalar(sc scalar, cell bool) {
 // member reads one object-member line (§4 object-member, §7.2).
 func (s *scanner) member(f *frame) {
 	b := s.body
+	rootMember := len(s.frames) == 1
+	if s.keyed.delta && rootMember && !bytes.HasPrefix(b, []byte("## ")) {
+		if f.after != afterNothing {
+			s.diagAt(0, lexer.CountMismatch, "line after a counted delta section is not a section (more rows than declared?)")
+		} else {
+			s.diagAt(0, lexer.MalformedDelta, "a generic delta holds only ## added, ## changed and ## removed sections (SPEC §10a.2)")
+		}
+		s.bad()
+		return
+	}
 	if bytes.HasPrefix(b, []byte("## ")) {
 		text, q, pos, err := key(b, 3)
 		if err != nil {
 			s.report(err)
 			s.bad()
+			return
+		}
+		if s.keyed.delta && rootMember && !s.deltaSection(text, pos) {
+			s.bad(s.keyTok(text, q, 3))
 			return
 		}
 		kt := s.keyTok(text, q, 3)
@@ -680,6 +706,7 @@ func (s *scanner) member(f *frame) {
 			return
 		}
 		// array-block / keyed-block
+		s.keyed.top = s.keyed.hasKey && rootMember
 		s.container([]plexer.Token{s.tok(TokPunct, "##", 0), kt}, []plexer.Token{kt}, pos+1, modeBlock, f.indent, false, nil)
 		return
 	}
@@ -753,9 +780,16 @@ type attInfo struct {
 // keeps. It reports false when the line was replaced by a Bad token.
 func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMode, bodyIndent int, indented bool, att *attInfo) bool {
 	b := s.body
+	top, sect := s.keyed.top, s.keyed.sect
+	s.keyed.top, s.keyed.sect = false, sectNone
 	count, keyed, p, err := countBracket(b, pos, int64(s.limits.MaxElements))
 	if err != nil {
 		s.report(err)
+		s.bad(keep...)
+		return false
+	}
+	if sect != sectNone && (keyed || p >= len(b) || b[p] != '{') {
+		s.diagAt(pos, lexer.MalformedDelta, "a delta section is a table [N]{fields} (SPEC §10a.2)")
 		s.bad(keep...)
 		return false
 	}
@@ -817,7 +851,7 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 		s.bad(keep...)
 		return false
 	case p < len(b) && b[p] == '{':
-		decl, names, end, err := s.fieldDecl(b, p)
+		decl, names, at, id, end, err := s.fieldDecl(b, p, top)
 		if err != nil {
 			s.report(err)
 			s.bad(keep...)
@@ -826,10 +860,10 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 		if end != len(b) {
 			// The declaration is checked before the rest of the line, and
 			// the rest of the line is lost with it: report both.
-			if cat, msg, at := DeclProblem(names, keyed, s.limits.MaxFields); cat != "" {
+			if cat, msg, k := DeclProblem(names, keyed, s.limits.MaxFields); cat != "" {
 				idx := p
-				if at >= 0 {
-					idx = decl[1+2*at].Pos.Column - 1 - s.indent
+				if k >= 0 {
+					idx = at[k]
 				}
 				s.diagAt(idx, cat, msg)
 			}
@@ -840,6 +874,9 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 		s.toks = append(s.toks, toks...)
 		s.toks = append(s.toks, decl...)
 		s.emitNL()
+		if top {
+			s.identityDecl(names, at, id, p, sect)
+		}
 		if !keyed && count == 0 {
 			s.depthOK() // `[0]{...}`: an empty array with a vacuous declaration
 			return true
@@ -850,6 +887,7 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 			return true
 		}
 		fr.count, fr.fields = count, names
+		fr.hasID, fr.idCol = top && id >= 0, id
 		if att != nil && !att.shared && !keyed {
 			// The first explicit tabular declaration of a field establishes
 			// its shared array schema for later rows (§7.4.5.3).
@@ -947,10 +985,14 @@ func (s *scanner) row(f *frame) {
 		s.emit(TokRowID, string(b[:p-1]), 0)
 	}
 	var markers []uint8
+	var cells []scalar
 	for col := 0; ; col++ {
 		sc, end, err := s.scanScalar(b, p, '|')
 		if err != nil {
 			s.report(err)
+		}
+		if f.hasID {
+			cells = append(cells, sc)
 		}
 		m := uint8(markNone)
 		if sc.typ == TokAttach {
@@ -974,6 +1016,9 @@ func (s *scanner) row(f *frame) {
 		p = end + 1
 	}
 	s.emitNL()
+	if f.hasID {
+		s.keyedRow(f, cells)
+	}
 	if f.seen > int64(s.limits.MaxElements) {
 		s.diagAt(0, lexer.TooManyElements, "table exceeds the element limit")
 	}

@@ -315,7 +315,7 @@ func (s *scanner) scanScalar(b []byte, pos int, delim byte) (scalar, int, *perr)
 	if delim != ',' && pos+1 < len(b) && b[pos] == '^' && b[pos+1] == '{' {
 		// §2.1 rule 4: ^{fields}, whose declaration may quote the delimiter.
 		// (In comma lists the token is split at commas first.)
-		toks, names, end, err := s.fieldDecl(b, pos+1)
+		toks, names, _, _, end, err := s.fieldDecl(b, pos+1, false)
 		if err == nil {
 			e := end
 			for e < len(b) && isSpace(b[e]) {
@@ -381,22 +381,35 @@ func indexByte(b []byte, from int, c byte) int {
 }
 
 // fieldDecl scans field-decl = "{" field-name *( "," field-name ) "}"
-// (§4, §2a.3) with '{' at b[pos]. It returns the tokens, the decoded names
-// and the index past '}'.
-func (s *scanner) fieldDecl(b []byte, pos int) ([]plexer.Token, []string, int, *perr) {
+// (§4, §2a.3) with '{' at b[pos]; with ids, a field-name may be the
+// id-field "@" key of §10a.1, once. It returns the tokens, the decoded
+// names, the body index where each name starts (at its "@" when marked),
+// the index of the marked name (or -1) and the index past '}'.
+func (s *scanner) fieldDecl(b []byte, pos int, ids bool) ([]plexer.Token, []string, []int, int, int, *perr) {
+	id := -1
 	if pos >= len(b) || b[pos] != '{' {
-		return nil, nil, 0, newErr(pos, lexer.InvalidLine, "expected a field declaration {...}")
+		return nil, nil, nil, id, 0, newErr(pos, lexer.InvalidLine, "expected a field declaration {...}")
 	}
 	toks := []plexer.Token{s.tok(TokPunct, "{", pos)}
 	var names []string
+	var at []int
 	i := pos + 1
 	for {
+		at = append(at, i)
+		if ids && i < len(b) && b[i] == '@' {
+			if id >= 0 {
+				return nil, nil, nil, id, 0, newErr(i, lexer.MalformedDelta, "a second @ identity field; a keyed set has exactly one (SPEC §10a.1)")
+			}
+			id = len(names)
+			toks = append(toks, s.tok(TokPunct, "@", i))
+			i++
+		}
 		text, q, end, err := key(b, i)
 		if err != nil {
 			if err.cat == lexer.InvalidLine {
 				err.msg = "expected a field name in the declaration"
 			}
-			return nil, nil, 0, err
+			return nil, nil, nil, id, 0, err
 		}
 		typ := TokKey
 		if q {
@@ -406,7 +419,7 @@ func (s *scanner) fieldDecl(b []byte, pos int) ([]plexer.Token, []string, int, *
 		names = append(names, text)
 		i = end
 		if i >= len(b) {
-			return nil, nil, 0, newErr(i, lexer.InvalidLine, "field declaration has no closing }")
+			return nil, nil, nil, id, 0, newErr(i, lexer.InvalidLine, "field declaration has no closing }")
 		}
 		switch b[i] {
 		case ',':
@@ -414,9 +427,9 @@ func (s *scanner) fieldDecl(b []byte, pos int) ([]plexer.Token, []string, int, *
 			i++
 		case '}':
 			toks = append(toks, s.tok(TokPunct, "}", i))
-			return toks, names, i + 1, nil
+			return toks, names, at, id, i + 1, nil
 		default:
-			return nil, nil, 0, newErr(i, lexer.InvalidLine, "expected , or } in the field declaration")
+			return nil, nil, nil, id, 0, newErr(i, lexer.InvalidLine, "expected , or } in the field declaration")
 		}
 	}
 }

@@ -48,13 +48,34 @@ func ScanKey(line []byte, pos int, scratch *[]byte) ([]byte, int, *SyntaxError) 
 // line[pos]. Decoded names are appended to dst (which may be nil to only
 // check the shape). It returns the index just past '}'.
 func ScanFieldDecl(line []byte, pos int, scratch *[]byte, dst [][]byte) (int, [][]byte, *SyntaxError) {
+	end, dst, _, err := scanFieldDecl(line, pos, scratch, dst, false)
+	return end, dst, err
+}
+
+// ScanFieldDeclID is ScanFieldDecl for the declaration of a keyed set
+// (SPEC §10a.1), where one name may carry the identity mark `@`
+// (id-field = "@" key). It also returns the index of the marked name, or
+// -1 when there is none; a second marked name is malformed_delta at its '@'.
+func ScanFieldDeclID(line []byte, pos int, scratch *[]byte, dst [][]byte) (int, [][]byte, int, *SyntaxError) {
+	return scanFieldDecl(line, pos, scratch, dst, true)
+}
+
+func scanFieldDecl(line []byte, pos int, scratch *[]byte, dst [][]byte, ids bool) (int, [][]byte, int, *SyntaxError) {
+	id := -1
 	if pos >= len(line) || line[pos] != '{' {
-		return 0, dst, errAt(pos+1, InvalidLine, "expected a field declaration {...}")
+		return 0, dst, id, errAt(pos+1, InvalidLine, "expected a field declaration {...}")
 	}
 	i := pos + 1
-	for {
+	for n := 0; ; n++ {
 		var name []byte
 		var err *SyntaxError
+		if ids && i < len(line) && line[i] == '@' {
+			if id >= 0 {
+				return 0, dst, id, errAt(i+1, MalformedDelta, "a second @ identity field; a keyed set has exactly one (SPEC §10a.1)")
+			}
+			id = n
+			i++
+		}
 		if i < len(line) && line[i] == '"' {
 			name, i, err = ScanQuoted(line, i, scratch)
 		} else {
@@ -64,21 +85,21 @@ func ScanFieldDecl(line []byte, pos int, scratch *[]byte, dst [][]byte) (int, []
 			if err.Category == InvalidLine {
 				err.Msg = "expected a field name in the declaration"
 			}
-			return 0, dst, err
+			return 0, dst, id, err
 		}
 		if dst != nil {
 			dst = append(dst, name)
 		}
 		if i >= len(line) {
-			return 0, dst, errAt(i+1, InvalidLine, "field declaration has no closing }")
+			return 0, dst, id, errAt(i+1, InvalidLine, "field declaration has no closing }")
 		}
 		switch line[i] {
 		case ',':
 			i++
 		case '}':
-			return i + 1, dst, nil
+			return i + 1, dst, id, nil
 		default:
-			return 0, dst, errAt(i+1, InvalidLine, "expected , or } in the field declaration")
+			return 0, dst, id, errAt(i+1, InvalidLine, "expected , or } in the field declaration")
 		}
 	}
 }
@@ -91,6 +112,9 @@ func FieldNameAt(line []byte, pos, k int) int {
 	i := pos + 1
 	for n := 0; n < k && i < len(line); n++ {
 		var err *SyntaxError
+		if line[i] == '@' {
+			i++
+		}
 		if _, i, err = ScanKey(line, i, &scratch); err != nil || i >= len(line) {
 			return pos
 		}

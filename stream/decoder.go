@@ -68,6 +68,10 @@ type frame struct {
 	hadInline  bool
 	hadMarkers bool // markers/matched may hold stale entries
 
+	// idCol is the column of the `@` identity field of a keyed set
+	// (SPEC §10a.1), or -1
+	idCol int
+
 	// the current row of a table and its attachments
 	rowActive bool
 	rowLine   int
@@ -113,8 +117,9 @@ type Decoder struct {
 	err        error
 	profile    string
 	g          graphState
-	ev         Event  // the event being produced; Next returns a copy
-	rowFrame   *frame // the table whose row ev holds, when ev.Kind is KindRow
+	k          keyedState // generic keyed sets and deltas (SPEC §10a)
+	ev         Event      // the event being produced; Next returns a copy
+	rowFrame   *frame     // the table whose row ev holds, when ev.Kind is KindRow
 }
 
 type rootState uint8
@@ -182,6 +187,7 @@ func (d *Decoder) resetState() {
 	d.lineNo, d.lineOff = 0, 0
 	d.lastContent, d.lastContentOff = 0, 0
 	d.g.reset()
+	d.k.reset()
 }
 
 // Line returns the 1-based number of the line most recently read.
@@ -478,6 +484,11 @@ func (d *Decoder) header() error {
 	default:
 		return d.errAt(profileCol, lexer.UnknownProfile, "unknown profile "+lexer.Quote(profile)+" (want generic or graph)")
 	}
+	if d.profile == "generic" {
+		if err := d.keyedHeader(); err != nil {
+			return err
+		}
+	}
 	d.consume()
 	d.state = stBody
 	d.ev = Event{Kind: KindHeader, Fields: d.hdrKeys, Cells: d.cells, Line: d.lineNo, Profile: d.profile, ID: -1, Field: -1}
@@ -518,6 +529,9 @@ func (d *Decoder) root() error {
 	}
 	d.beginLine()
 	b := d.body
+	if d.k.delta && (b[0] == '=' || startsWith(b, "## [")) {
+		return d.bodyErr(0, lexer.MalformedDelta, "a generic delta holds only ## added, ## changed and ## removed sections (SPEC §10a.2)")
+	}
 	if b[0] == '=' {
 		s, end, err := d.scanScalar(b, 1, 0)
 		if err != nil {
@@ -570,6 +584,7 @@ func (d *Decoder) push(kind frameKind, indent int, endKind Kind) *frame {
 		clear(f.sharedName)
 	}
 	f.hadInline = false
+	f.idCol = -1
 	f.hadMarkers = true // the slot may hold an earlier table's markers
 	f.rowActive = false
 	return f
@@ -681,10 +696,22 @@ func (d *Decoder) checkPlain(s lexer.Scalar) error {
 func (d *Decoder) member(f *frame) error {
 	d.beginLine()
 	b := d.body
+	d.k.section = sectNone
+	if d.k.delta && d.depth == 1 && !startsWith(b, "## ") {
+		if f.after != afterNothing {
+			return d.bodyErr(0, lexer.CountMismatch, "line after a counted delta section is not a section (more rows than declared?)")
+		}
+		return d.bodyErr(0, lexer.MalformedDelta, "a generic delta holds only ## added, ## changed and ## removed sections (SPEC §10a.2)")
+	}
 	if startsWith(b, "## ") {
 		key, pos, err := lexer.ScanKey(b, 3, &d.scratch)
 		if err != nil {
 			return d.lexErr(err)
+		}
+		if d.k.delta && d.depth == 1 {
+			if err := d.deltaSection(key, pos); err != nil {
+				return err
+			}
 		}
 		if !f.keys.add(key) {
 			return d.bodyErr(3, lexer.DuplicateKey, "duplicate key "+lexer.Quote(key))
@@ -755,6 +782,14 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 		return d.wrap(lerr, 2*d.level)
 	}
 	ev := Event{Role: role, Key: key, ID: id, Field: field, Count: count, Line: d.lineNo}
+	// A table of the keyed set: the root array or a member of the root
+	// object of a payload whose header names key= (SPEC §10a.1).
+	top := d.k.key != nil && (role == RoleRoot || role == RoleMember && d.depth == 1)
+	sect := d.k.section
+	d.k.section = sectNone
+	if sect != sectNone && (keyed || p >= len(b) || b[p] != '{') {
+		return d.bodyErr(pos, lexer.MalformedDelta, "a delta section is a table [N]{fields} (SPEC §10a.2)")
+	}
 	if keyed && count == 0 {
 		return d.bodyErr(pos, lexer.InvalidCount, "keyed map with zero count: an empty object is never [0:]")
 	}
@@ -814,7 +849,7 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 			fr = d.push(fTable, bodyIndent, KindArrayEnd)
 			ev.Kind, ev.Form = KindArrayStart, FormTabular
 		}
-		end, err := d.fieldDecl(fr, p)
+		end, err := d.fieldDecl(fr, p, top, sect)
 		if err != nil {
 			return err
 		}
@@ -902,11 +937,17 @@ func (f *frame) addField(name []byte) {
 }
 
 // fieldDecl parses the declaration at body[p] into f's own storage.
-func (d *Decoder) fieldDecl(f *frame, p int) (int, error) {
+func (d *Decoder) fieldDecl(f *frame, p int, top bool, sect section) (int, error) {
 	b := d.body
 	mark := len(d.scratch)
 	names := d.hdrKeys[:0]
-	end, names, lerr := lexer.ScanFieldDecl(b, p, &d.scratch, names)
+	var end, id int
+	var lerr *lexer.SyntaxError
+	if top {
+		end, names, id, lerr = lexer.ScanFieldDeclID(b, p, &d.scratch, names)
+	} else {
+		end, names, lerr = lexer.ScanFieldDecl(b, p, &d.scratch, names)
+	}
 	d.hdrKeys = names[:0]
 	if lerr != nil {
 		return 0, d.wrap(lerr, 2*d.level)
@@ -942,6 +983,11 @@ func (d *Decoder) fieldDecl(f *frame, p int) (int, error) {
 	}
 	if i, err := pathConflict(names[from:]); err != "" {
 		return 0, d.bodyErr(lexer.FieldNameAt(b, p, from+i), lexer.DuplicateKey, err)
+	}
+	if top {
+		if err := d.identityDecl(f, names, p, id, sect); err != nil {
+			return 0, err
+		}
 	}
 	for _, n := range names {
 		f.addField(n)

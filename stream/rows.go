@@ -97,6 +97,11 @@ func (d *Decoder) row(f *frame) error {
 			return d.bodyErr(k.Col-1, lexer.DuplicateKey, "duplicate member key "+lexer.Quote(k.Bytes))
 		}
 	}
+	if f.idCol >= 0 {
+		if err := d.keyedRow(f); err != nil {
+			return err
+		}
+	}
 	if any && id < 0 {
 		return d.bodyErr(0, lexer.InvalidItemID, "a row with attachment markers must start with its @N id")
 	}

@@ -10,6 +10,8 @@
 //	encode [flags] [file|-]        convert JSON to GCF
 //	decode [flags] [file|-]        convert GCF (either profile) to JSON, or table rows to NDJSON
 //	validate [flags] [file|-]...   report every problem in GCF payloads, with its position
+//	diff [flags] OLD.json NEW.json print the GCF delta that turns one JSON result into another
+//	apply [flags] BASE.json DELTA.gcf  apply a GCF delta and print the new JSON
 //	version                        print the version of gcf and of the Go toolchain that built it
 //	help [command]                 print help for a command: its usage, flags and an example
 //
@@ -45,7 +47,20 @@
 //	-o file        -json: write the report to file
 //	-require-summary  a [?] section without a ##! summary trailer is a problem
 //
-// Limit flags of encode, decode and validate (0 means the default; the
+// Flags of diff (they may also follow the files):
+//
+//	-key field     generic: the identity field of the rows (required)
+//	-profile p     generic (keyed tables, the default) or graph (graph payloads)
+//	-tool name     the delta header's tool= (default: none for generic, the new
+//	               payload's for graph)
+//	-o file        as for encode
+//
+// Flags of apply:
+//
+//	-profile p     the profile the delta must have (default: the delta's)
+//	-o file        as for encode; nothing is written when the delta does not apply
+//
+// Limit flags of encode, decode, validate, diff and apply (0 means the default; the
 // encoder refuses what a decoder with the same limits would reject):
 //
 //	-max-depth n     deepest nesting (default 256)

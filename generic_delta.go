@@ -1,0 +1,739 @@
+package gcf
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/keyset"
+	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// Generic-profile delta (SPEC §10a): the counterpart of the graph's
+// Payload, Diff, EncodeDelta, DecodeDelta, ApplyDelta and PackRoot for a
+// keyed set of rows. The set arithmetic lives in package keyset; this file
+// writes and reads it as GCF.
+
+// Table is a keyed set of scalar rows (SPEC §10a.1); see keyset.Table.
+// NewTable builds one from a JSON value, DecodeTable from a payload.
+type Table = keyset.Table
+
+// GenericDelta is a generic-profile delta (SPEC §10a.2); see keyset.Delta.
+type GenericDelta = keyset.Delta
+
+// NewTable returns the keyed set that the JSON value v holds, identified by
+// the field key: v is an array of objects (the root array `## [N]{...}`),
+// or an object with exactly one member whose value is such an array
+// (`## name [N]{...}`). Every object must have the same fields (declared in
+// order of first appearance, SPEC §7.4.3) and scalar values only; an empty
+// array gives the single field key. Errors: invalid_schema for any other
+// shape (a keyed map, nested values, a row lacking a field: send such a
+// value in full with EncodeGeneric), and the identity errors of
+// GenericPackRoot.
+func NewTable(v any, key string) (*Table, error) {
+	nv, err := normalize(v)
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{Key: key}
+	rows, ok := nv.([]any)
+	if !ok {
+		obj, isObj := nv.(Object)
+		if isObj && len(obj) == 1 {
+			rows, ok = obj[0].Value.([]any)
+			t.Name = obj[0].Key
+		}
+		if !ok {
+			return nil, lexer.Errorf(lexer.InvalidSchema, "a keyed table is an array of objects, or an object with one member that is one (SPEC §10a); send this value in full")
+		}
+	}
+	if len(rows) == 0 {
+		t.Fields = []string{key}
+		t.Rows = [][]any{}
+		return t, nil
+	}
+	index := map[string]int{}
+	for i, r := range rows {
+		o, ok := r.(Object)
+		if !ok {
+			return nil, lexer.Errorf(lexer.InvalidSchema, "row %d of the keyed table is not an object", i)
+		}
+		for _, m := range o {
+			if _, seen := index[m.Key]; !seen {
+				if i > 0 {
+					return nil, lexer.Errorf(lexer.InvalidSchema, "row %d has the field %q that row 0 lacks: a keyed table has no missing cells", i, m.Key)
+				}
+				index[m.Key] = len(t.Fields)
+				t.Fields = append(t.Fields, m.Key)
+			}
+		}
+	}
+	t.Rows = make([][]any, len(rows))
+	for i, r := range rows {
+		o := r.(Object)
+		if len(o) != len(t.Fields) {
+			return nil, lexer.Errorf(lexer.InvalidSchema, "row %d has %d fields, row 0 has %d: a keyed table has no missing cells", i, len(o), len(t.Fields))
+		}
+		row := make([]any, len(t.Fields))
+		for _, m := range o {
+			switch m.Value.(type) {
+			case Object, []any:
+				return nil, lexer.Errorf(lexer.InvalidSchema, "row %d, field %q: a keyed table holds scalars only (SPEC §10a.3)", i, m.Key)
+			}
+			row[index[m.Key]] = m.Value
+		}
+		t.Rows[i] = row
+	}
+	if _, err := keyset.Index(t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// TableValue returns the JSON value of t, the inverse of NewTable: an
+// array of objects, wrapped in a one-member object when t has a Name.
+func TableValue(t *Table) any {
+	rows := make([]any, len(t.Rows))
+	for i, r := range t.Rows {
+		o := make(Object, len(t.Fields))
+		for j, f := range t.Fields {
+			o[j] = Member{Key: f, Value: r[j]}
+		}
+		rows[i] = o
+	}
+	if t.Name == "" {
+		return rows
+	}
+	return Object{{Key: t.Name, Value: rows}}
+}
+
+// GenericPackRoot returns the gcf-pack-root-v1 root of the keyed set t
+// (SPEC §10a.3): its rows as canonical records, sorted and hashed. Row
+// order, Tool, Name and PackRoot do not change it. Errors: malformed_delta
+// when Key is not one of Fields or an identity is null, duplicate_key for
+// a repeated identity, duplicate_field_name, invalid_utf8, out_of_range for
+// a non-finite number, unsupported_value for a cell that is not a scalar.
+func GenericPackRoot(t *Table) (string, error) { return keyset.Root(t) }
+
+// DiffGeneric returns the delta that turns base into current (SPEC
+// §10a.2): added, changed (whole rows) and removed identities, each sorted
+// by identity, with BaseRoot and NewRoot set and Tool empty. Tables of
+// different schemas (identity field, or fields and their order) have no
+// delta: invalid_schema, send the full payload (SPEC §10a.7).
+// ApplyGenericDelta(base, DiffGeneric(base, current)) has the rows of current.
+func DiffGeneric(base, current *Table) (*GenericDelta, error) { return keyset.Diff(base, current) }
+
+// ApplyGenericDelta applies d to base atomically (SPEC §10a.5) and returns
+// the new table, whose PackRoot is d.NewRoot once verified; base is never
+// modified. A base_root or new_root that does not match is root_mismatch;
+// an added identity already in base, a changed or removed one absent from
+// it, a change of the identity field or of the field set is
+// malformed_delta; an identity twice in the delta is duplicate_key. See
+// keyset.Apply for the steps.
+func ApplyGenericDelta(base *Table, d *GenericDelta) (*Table, error) { return keyset.Apply(base, d) }
+
+// checkHeaderValue reports a value the header cannot carry (SPEC §4
+// header-value: printable non-whitespace ASCII).
+func checkHeaderValue(field, v string) error {
+	if !grIsToken(v) {
+		return lexer.Errorf(lexer.MalformedHeaderField, "%s %q is not a header value (printable non-whitespace ASCII)", field, v)
+	}
+	return nil
+}
+
+func appendKeyedDecl(b []byte, fields []string, key string) []byte {
+	b = append(b, '{')
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if f == key {
+			b = append(b, '@')
+		}
+		b = encoder.AppendKey(b, f)
+	}
+	return append(b, '}')
+}
+
+func appendKeyedRow(b []byte, row []any) ([]byte, error) {
+	var err error
+	for j, c := range row {
+		if j > 0 {
+			b = append(b, '|')
+		}
+		if b, err = appendScalarCell(b, c, encoder.Cell); err != nil {
+			return b, err
+		}
+	}
+	return append(b, '\n'), nil
+}
+
+func appendKeyedSection(b []byte, name string, fields []string, key string, rows [][]any) ([]byte, error) {
+	b = append(b, "## "...)
+	if name != "" {
+		b = encoder.AppendKey(b, name)
+		b = append(b, ' ')
+	}
+	b = encoder.AppendCount(b, len(rows), false)
+	b = appendKeyedDecl(b, fields, key)
+	b = append(b, '\n')
+	var err error
+	for _, r := range rows {
+		if b, err = appendKeyedRow(b, r); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+// finish checks the output against the limits and returns a copy.
+func finish(b []byte, lim Limits, rows, fields int) ([]byte, error) {
+	if err := finishCheck(b, lim, rows, fields); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(b), nil
+}
+
+// finishCheck checks the output against the limits.
+func finishCheck(b []byte, lim Limits, rows, fields int) error {
+	if rows > lim.MaxElements {
+		return elementsErr(rows, "a keyed table", lim.MaxElements)
+	}
+	if fields > lim.MaxFields {
+		return fieldsErr(fields, lim.MaxFields)
+	}
+	if err := checkLines(b, lim.MaxLineBytes); err != nil {
+		return err
+	}
+	return checkSize(len(b), lim.MaxBytes)
+}
+
+// EncodeTable writes the full, delta-participating payload of t (SPEC
+// §10a.1): its root computed afresh (t.PackRoot is ignored), then
+//
+//	GCF profile=generic[ tool=T] pack_root=R key=K
+//	## name [N]{f1,@K,f2}
+//	rows in t's order
+//
+// (`## [N]{...}` when Name is empty). Errors: those of GenericPackRoot,
+// malformed_header_field when Tool or Key cannot be a header value, and
+// the limit errors of EncodeGeneric.
+func EncodeTable(t *Table, opts ...Option) ([]byte, error) {
+	if t == nil {
+		return nil, lexer.Errorf(lexer.MalformedDelta, "nil table")
+	}
+	root, err := keyset.Root(t)
+	if err != nil {
+		return nil, err
+	}
+	return appendTable(t, root, encodeLimits(opts))
+}
+
+func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
+	if t.Tool != "" {
+		if err := checkHeaderValue("tool", t.Tool); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkHeaderValue("key", t.Key); err != nil {
+		return nil, err
+	}
+	if t.Name != "" && lim.MaxDepth < 2 {
+		return nil, depthErr(lim.MaxDepth)
+	}
+	// Sized from the first row: one allocation, returned as is.
+	b := make([]byte, 0, 256+len(t.Fields)*16)
+	b = append(b, "GCF profile=generic"...)
+	if t.Tool != "" {
+		b = append(b, " tool="...)
+		b = append(b, t.Tool...)
+	}
+	b = append(b, " pack_root="...)
+	b = append(b, root...)
+	b = append(b, " key="...)
+	b = append(b, t.Key...)
+	b = append(b, '\n')
+	b = append(b, "## "...)
+	if t.Name != "" {
+		b = encoder.AppendKey(b, t.Name)
+		b = append(b, ' ')
+	}
+	b = encoder.AppendCount(b, len(t.Rows), false)
+	b = appendKeyedDecl(b, t.Fields, t.Key)
+	b = append(b, '\n')
+	var err error
+	for i, r := range t.Rows {
+		start := len(b)
+		if b, err = appendKeyedRow(b, r); err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			b = slices.Grow(b, (len(b)-start)*(len(t.Rows)+len(t.Rows)/8))
+		}
+	}
+	if err := finishCheck(b, lim, len(t.Rows), len(t.Fields)); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// EncodeGenericDelta writes d as a generic delta payload (SPEC §10a.2):
+//
+//	GCF profile=generic[ tool=T] delta=true base_root=B new_root=N key=K[ savings=S%]
+//	## added [n]{@K,f1,f2}
+//	## changed [n]{@K,f1,f2}
+//	## removed [n]{@K}
+//
+// sections in that order (SPEC §10a.6) and only when non-empty, rows in
+// d's order. savings= is written when FullTokens is positive, rounded as
+// for EncodeDelta. Errors: malformed_delta for an empty or non-header-value
+// BaseRoot or NewRoot, malformed_header_field for Tool or Key, the errors
+// of keyset.CheckDelta (what DecodeGenericDelta would reject), out_of_range
+// for negative token counts, and the limit errors of EncodeGeneric.
+func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
+	if d == nil {
+		return nil, lexer.Errorf(lexer.MalformedDelta, "nil delta")
+	}
+	if !grIsToken(d.BaseRoot) || !grIsToken(d.NewRoot) {
+		return nil, lexer.Errorf(lexer.MalformedDelta, "base_root %q and new_root %q must be non-empty header values", d.BaseRoot, d.NewRoot)
+	}
+	if d.Tool != "" {
+		if err := checkHeaderValue("tool", d.Tool); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkHeaderValue("key", d.Key); err != nil {
+		return nil, err
+	}
+	if d.DeltaTokens < 0 || d.FullTokens < 0 {
+		return nil, lexer.Errorf(lexer.OutOfRange, "negative token counts (delta %d, full %d)", d.DeltaTokens, d.FullTokens)
+	}
+	fields := d.Fields
+	if len(fields) == 0 && len(d.Added)+len(d.Changed) == 0 {
+		fields = []string{d.Key}
+	}
+	if _, err := keyset.CheckDelta(&GenericDelta{Key: d.Key, Fields: fields, Added: d.Added, Changed: d.Changed, Removed: d.Removed}); err != nil {
+		return nil, err
+	}
+	lim := encodeLimits(opts)
+	buf := encoder.GetBuffer()
+	defer encoder.PutBuffer(buf)
+	b := append(buf.B[:0], "GCF profile=generic"...)
+	if d.Tool != "" {
+		b = append(b, " tool="...)
+		b = append(b, d.Tool...)
+	}
+	b = append(b, " delta=true base_root="...)
+	b = append(b, d.BaseRoot...)
+	b = append(b, " new_root="...)
+	b = append(b, d.NewRoot...)
+	b = append(b, " key="...)
+	b = append(b, d.Key...)
+	if d.FullTokens > 0 {
+		b = append(b, " savings="...)
+		b = strconv.AppendInt(b, dlSavings(d.DeltaTokens, d.FullTokens), 10)
+		b = append(b, '%')
+	}
+	b = append(b, '\n')
+	var err error
+	if len(d.Added) > 0 {
+		b, err = appendKeyedSection(b, "added", fields, d.Key, d.Added)
+	}
+	if err == nil && len(d.Changed) > 0 {
+		b, err = appendKeyedSection(b, "changed", fields, d.Key, d.Changed)
+	}
+	if err == nil && len(d.Removed) > 0 {
+		b = append(b, "## removed "...)
+		b = encoder.AppendCount(b, len(d.Removed), false)
+		b = appendKeyedDecl(b, []string{d.Key}, d.Key)
+		b = append(b, '\n')
+		for _, id := range d.Removed {
+			if b, err = appendKeyedRow(b, []any{id}); err != nil {
+				break
+			}
+		}
+	}
+	buf.B = b
+	if err != nil {
+		return nil, err
+	}
+	return finish(b, lim, max(len(d.Added), len(d.Changed), len(d.Removed)), len(fields))
+}
+
+// EncodeGenericUnchanged writes the header-only answer of SPEC §10a.4
+// outcome 1: `GCF profile=generic[ tool=T] unchanged=true pack_root=R count=N`.
+func EncodeGenericUnchanged(tool, packRoot string, count int) ([]byte, error) {
+	if tool != "" {
+		if err := checkHeaderValue("tool", tool); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkHeaderValue("pack_root", packRoot); err != nil {
+		return nil, err
+	}
+	if count < 0 {
+		return nil, lexer.Errorf(lexer.OutOfRange, "negative row count %d", count)
+	}
+	b := []byte("GCF profile=generic")
+	if tool != "" {
+		b = append(b, " tool="...)
+		b = append(b, tool...)
+	}
+	b = append(b, " unchanged=true pack_root="...)
+	b = append(b, packRoot...)
+	b = append(b, " count="...)
+	b = strconv.AppendInt(b, int64(count), 10)
+	return append(b, '\n'), nil
+}
+
+// keyedReader turns stream events of a keyed payload into rows.
+type keyedReader struct {
+	b      builder
+	header map[string]string
+}
+
+func newKeyedReader(data []byte, opts []Option) (*keyedReader, error) {
+	cfg := newConfig(opts)
+	r := &keyedReader{b: builder{d: stream.NewBytesDecoder(data, cfg.limits), budget: len(data)/2 + 1}}
+	ev, err := r.b.next()
+	if err != nil {
+		return nil, err
+	}
+	if ev.Kind != stream.KindHeader {
+		return nil, errors.New("gcf: internal error: stream did not start with a header")
+	}
+	if ev.Profile != "generic" {
+		return nil, &SyntaxError{Line: 1, Column: profileCol(ev), Category: lexer.UnknownProfile,
+			Msg: "a keyed table needs profile=generic, got profile=" + ev.Profile}
+	}
+	r.header = make(map[string]string, len(ev.Fields))
+	for i, k := range ev.Fields {
+		r.header[string(k)] = string(ev.Cells[i].Bytes)
+	}
+	return r, nil
+}
+
+func (r *keyedReader) errAt(ev *stream.Event, msg string) error {
+	return &SyntaxError{Line: ev.Line, Column: 1, Offset: ev.Offset, Category: lexer.MalformedDelta, Msg: msg}
+}
+
+// rows reads the rows of the table ev opened, through its end event, in
+// the column order of want (nil: as declared).
+func (r *keyedReader) rows(fields [][]byte, want []string) ([][]any, error) {
+	perm := make([]int, len(fields))
+	for i := range perm {
+		perm[i] = i
+	}
+	for i, f := range want { // the stream checked that want and fields are one set
+		for j, g := range fields {
+			if string(g) == f {
+				perm[i] = j
+			}
+		}
+	}
+	var out [][]any
+	for {
+		ev, err := r.b.next()
+		if err != nil {
+			return nil, err
+		}
+		if ev.Kind != stream.KindRow {
+			if ev.Kind != stream.KindArrayEnd {
+				return nil, errors.New("gcf: internal error: " + ev.Kind.String() + " in a keyed table")
+			}
+			if out == nil {
+				out = [][]any{}
+			}
+			return out, nil
+		}
+		row := make([]any, len(ev.Cells))
+		for i, j := range perm {
+			if row[i], err = r.b.scalar(&ev.Cells[j]); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, row)
+	}
+}
+
+func (r *keyedReader) end() error {
+	for {
+		ev, err := r.b.read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if ev.Kind == stream.KindEnd {
+			return nil
+		}
+		if ev.Kind != stream.KindSummary && ev.Kind != stream.KindObjectEnd {
+			return r.errAt(ev, "a keyed payload holds one table and nothing else (SPEC §10a.1)")
+		}
+	}
+}
+
+func strs(fields [][]byte) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = string(f)
+	}
+	return out
+}
+
+// DecodeTable decodes a delta-participating full payload (SPEC §10a.1):
+// a generic header naming key= and one table marking that field with `@`,
+// as the root array or the only member of the root object. PackRoot is the
+// header's pack_root as given (ReceiveGeneric verifies it). The stream
+// decoder rejects every malformed identity with its position
+// (malformed_delta, or duplicate_key for a repeated identity); a payload
+// with no key=, or with anything beside its one table, is malformed_delta.
+func DecodeTable(data []byte, opts ...Option) (*Table, error) {
+	r, err := newKeyedReader(data, opts)
+	if err != nil {
+		return nil, err
+	}
+	key, ok := r.header["key"]
+	if !ok {
+		return nil, &SyntaxError{Line: 1, Column: 1, Category: lexer.MalformedDelta, Msg: "the header names no key=: the payload is not a keyed table (SPEC §10a.1)"}
+	}
+	if r.header["delta"] == "true" || r.header["unchanged"] == "true" {
+		return nil, &SyntaxError{Line: 1, Column: 1, Category: lexer.MalformedDelta, Msg: "a delta or unchanged answer is not a full table (use ReceiveGeneric)"}
+	}
+	t := &Table{Tool: r.header["tool"], Key: key, PackRoot: r.header["pack_root"]}
+	ev, err := r.b.next()
+	if err != nil {
+		return nil, err
+	}
+	if ev.Kind == stream.KindObjectStart && ev.Form == stream.FormSection {
+		if ev, err = r.b.next(); err != nil {
+			return nil, err
+		}
+		if ev.Kind != stream.KindArrayStart || ev.Role != stream.RoleMember {
+			return nil, r.errAt(ev, "a keyed payload holds one table (SPEC §10a.1)")
+		}
+		t.Name = string(ev.Key)
+	}
+	if ev.Kind != stream.KindArrayStart || (ev.Form != stream.FormTabular && ev.Form != stream.FormEmpty) || len(ev.Fields) == 0 {
+		return nil, r.errAt(ev, "a keyed payload holds one table [N]{...} (SPEC §10a.1; keyed maps are not read as tables)")
+	}
+	t.Fields = strs(ev.Fields)
+	if ev.Form == stream.FormEmpty {
+		t.Rows = [][]any{}
+		if _, err := r.b.next(); err != nil { // its ArrayEnd
+			return nil, err
+		}
+	} else if t.Rows, err = r.rows(ev.Fields, nil); err != nil {
+		return nil, err
+	}
+	if err := r.end(); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// DecodeGenericDelta decodes a generic delta payload (SPEC §10a.2). The
+// stream decoder validates it with positions: a header with delta=true
+// needs base_root, new_root and key; only `## added`, `## changed` and
+// `## removed` tables; one `@` identity field, the header's key, with
+// removed declaring only it and added and changed the same fields; scalar
+// cells and non-null identities (malformed_delta otherwise); no identity
+// twice in the whole delta (duplicate_key); counts (count_mismatch) and
+// widths (row_width_mismatch) as everywhere. Rows of a later section whose
+// declaration orders the fields differently are reordered to the first's.
+func DecodeGenericDelta(data []byte, opts ...Option) (*GenericDelta, error) {
+	r, err := newKeyedReader(data, opts)
+	if err != nil {
+		return nil, err
+	}
+	if r.header["delta"] != "true" {
+		return nil, &SyntaxError{Line: 1, Column: 1, Category: lexer.MalformedDelta, Msg: "not a delta payload: the header has no delta=true"}
+	}
+	d := &GenericDelta{Tool: r.header["tool"], Key: r.header["key"], BaseRoot: r.header["base_root"], NewRoot: r.header["new_root"],
+		Added: [][]any{}, Changed: [][]any{}, Removed: []any{}}
+	ev, err := r.b.next()
+	if err != nil {
+		return nil, err
+	}
+	if ev.Kind != stream.KindObjectStart {
+		return nil, r.errAt(ev, "a generic delta holds only sections")
+	}
+	for {
+		ev, err := r.b.next()
+		if err != nil {
+			return nil, err
+		}
+		switch ev.Kind {
+		case stream.KindObjectEnd:
+			if d.Fields == nil {
+				d.Fields = []string{}
+			}
+			return d, r.end()
+		case stream.KindArrayStart:
+		default:
+			return nil, r.errAt(ev, "a generic delta holds only sections")
+		}
+		name := string(ev.Key)
+		if name != "removed" && d.Fields == nil && len(ev.Fields) > 0 {
+			d.Fields = strs(ev.Fields)
+		}
+		var rows [][]any
+		if ev.Form == stream.FormEmpty {
+			if _, err := r.b.next(); err != nil {
+				return nil, err
+			}
+		} else {
+			want := d.Fields
+			if name == "removed" {
+				want = nil
+			}
+			if rows, err = r.rows(ev.Fields, want); err != nil {
+				return nil, err
+			}
+		}
+		switch name {
+		case "added":
+			d.Added = append(d.Added, rows...)
+		case "changed":
+			d.Changed = append(d.Changed, rows...)
+		case "removed":
+			for _, row := range rows {
+				d.Removed = append(d.Removed, row[0])
+			}
+		}
+	}
+}
+
+// BeginDelta starts a streamed generic delta (SPEC §10a.2, §8): it writes
+// the header `GCF profile=generic[ tool=T] delta=true base_root=B
+// new_root=N key=K`. The sections follow as tables: BeginTable("added",
+// fields...) and BeginTable("changed", fields...) with the same fields,
+// key among them, and BeginTable("removed", key), each section at most
+// once; WriteRow or WriteRecord writes their rows and Close the
+// `##! summary` trailer of their `[?]` counts. The identity field is
+// marked `@` in every declaration. A row must hold scalars only and a
+// non-null identity (malformed_delta), and no identity may be written
+// twice in the delta (duplicate_key): the encoder keeps the identities
+// written so far, so its memory grows with their number and no more.
+// Producers compute newRoot before streaming, with GenericPackRoot of the
+// current table.
+func (e *Encoder) BeginDelta(tool, key, baseRoot, newRoot string) error {
+	if e.closed {
+		return errClosed
+	}
+	if e.graph != nil || e.started {
+		return lexer.Errorf(lexer.InvalidSchema, "BeginDelta starts a payload; this encoder has already started one")
+	}
+	if !grIsToken(baseRoot) || !grIsToken(newRoot) {
+		return lexer.Errorf(lexer.MalformedDelta, "base_root %q and new_root %q must be non-empty header values", baseRoot, newRoot)
+	}
+	if tool != "" {
+		if err := checkHeaderValue("tool", tool); err != nil {
+			return err
+		}
+	}
+	if err := checkHeaderValue("key", key); err != nil {
+		return err
+	}
+	buf := e.w.Buf()
+	b := append(buf, "GCF profile=generic"...)
+	if tool != "" {
+		b = append(b, " tool="...)
+		b = append(b, tool...)
+	}
+	b = append(b, " delta=true base_root="...)
+	b = append(b, baseRoot...)
+	b = append(b, " new_root="...)
+	b = append(b, newRoot...)
+	b = append(b, " key="...)
+	b = append(b, key...)
+	b = append(b, '\n')
+	if err := e.commit(buf, b); err != nil {
+		return err
+	}
+	e.started = true
+	e.delta = &deltaStream{key: key, ids: map[string]struct{}{}}
+	return nil
+}
+
+// deltaSection checks a section opened on a streamed delta.
+func (e *Encoder) deltaSection(name string, fields []string, keyed bool) error {
+	ds := e.delta
+	if keyed {
+		return lexer.Errorf(lexer.MalformedDelta, "a delta section is a table, not a keyed map (SPEC §10a.2)")
+	}
+	ds.idCol = -1
+	for i, f := range fields {
+		if f == ds.key {
+			ds.idCol = i
+		}
+	}
+	if ds.idCol < 0 {
+		return lexer.Errorf(lexer.MalformedDelta, "section %q does not declare the identity field %q", name, ds.key)
+	}
+	switch name {
+	case "removed":
+		if len(fields) != 1 {
+			return lexer.Errorf(lexer.MalformedDelta, "## removed declares only the identity field %q (SPEC §10a.2)", ds.key)
+		}
+	case "added", "changed":
+		if ds.fields == nil {
+			ds.fields = fields
+		} else if !sameStringSet(ds.fields, fields) {
+			return lexer.Errorf(lexer.MalformedDelta, "## added and ## changed declare different fields (%q, %q)", ds.fields, fields)
+		}
+	default:
+		return lexer.Errorf(lexer.MalformedDelta, "unknown generic delta section %q (SPEC §10a.2: added, changed, removed)", name)
+	}
+	return nil
+}
+
+func sameStringSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range b {
+		found := false
+		for _, y := range a {
+			if x == y {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// deltaRow checks a row of a streamed delta and returns its canonical identity.
+func (e *Encoder) deltaRow(values []any) (string, error) {
+	for i, v := range values {
+		if _, ok := v.(missing); ok {
+			return "", lexer.Errorf(lexer.MalformedDelta, "%s: a delta row holds every field (no Missing)", e.rowName(i))
+		}
+	}
+	v, err := normalize(values[e.delta.idCol])
+	if err != nil {
+		return "", err
+	}
+	id, err := keyset.ID(v)
+	if err != nil {
+		return "", lexer.Errorf(CategoryOf(err), "%s: %v", e.rowName(e.delta.idCol), err.(*SyntaxError).Msg)
+	}
+	if _, dup := e.delta.ids[id]; dup {
+		return "", lexer.Errorf(lexer.DuplicateKey, "%s: identity %s is already in the delta", e.rowName(e.delta.idCol), id)
+	}
+	return id, nil
+}
+
+// CanonicalGenericBytes returns the bytes GenericPackRoot hashes (SPEC
+// §10a.3 steps 1-4): one record `R<TAB>field<TAB>value...<LF>` per row,
+// fields in byte order, values in canonical hash form, records sorted.
+func CanonicalGenericBytes(t *Table) ([]byte, error) { return keyset.CanonicalBytes(t) }
