@@ -230,7 +230,7 @@ type gePlan struct {
 	ub    int    // union: e.strs[ub : ub+un]
 	un    int    // number of fields in the union
 	kb    int    // kinds: e.kinds[kb : kb+un]
-	sb    int    // shared array schemas: e.sch[sb : sb+2*un] (start,end in e.buf, -1 unset)
+	fb    int    // field flags: e.flags[fb : fb+un] (geShared, geInline)
 	label string // keyed maps: key-column label
 }
 
@@ -240,12 +240,17 @@ type geAttachment struct {
 	v  any
 }
 
-// geKeyState tracks, during the shared-schema safety check, whether a
-// tabular array attachment has established a schema for a field.
-type geKeyState struct {
-	key string
-	est bool
-}
+// Field flags of a tabular plan (geEncoder.flags), set by newPlan.
+const (
+	// geShared: the field's array attachments share the schema that row 0
+	// establishes; rows after row 0 write `.f [N]` without `{fields}`
+	// (SPEC §7.4.5.3; see sharedArrays for when).
+	geShared uint8 = 1 << iota
+	// geInline: the field's objects are written with the inline object
+	// schema of SPEC §7.4.5.1, `^{k1,k2,...}` in row 0 and `^` after it,
+	// each body one positional line (see inlineSchema for when).
+	geInline
+)
 
 // geEncoder is the buffered generic encoder. All scratch stacks are reused
 // across encodes through geEncoderPool.
@@ -253,10 +258,9 @@ type geEncoder struct {
 	buf   []byte
 	strs  []string       // field unions
 	kinds []int32        // field kinds per union entry
-	sch   []int          // shared array schema ranges per union entry
+	flags []uint8        // field flags per union entry (geShared, geInline)
 	att   []geAttachment // pending row attachments
 	objs  []Object       // flattening analysis
-	keyst []geKeyState   // shared-schema safety check
 	path  []byte         // flattened column path prefix (escaped, unquoted)
 	seen  map[string]int // union index for large unions
 	sz    *sizer         // layout chooser of the Smallest size (nil: canonical)
@@ -282,13 +286,12 @@ func putGE(e *geEncoder) {
 	clear(e.strs)
 	clear(e.att)
 	clear(e.objs)
-	clear(e.keyst)
-	e.strs, e.kinds, e.sch, e.att = e.strs[:0], e.kinds[:0], e.sch[:0], e.att[:0]
-	e.objs, e.keyst, e.path = e.objs[:0], e.keyst[:0], e.path[:0]
+	e.strs, e.kinds, e.flags, e.att = e.strs[:0], e.kinds[:0], e.flags[:0], e.att[:0]
+	e.objs, e.path = e.objs[:0], e.path[:0]
 	e.seen = nil
 	e.sz = nil
 	e.invalid = false
-	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || cap(e.objs) > 1<<16 || cap(e.sch) > 1<<17 {
+	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || cap(e.objs) > 1<<16 || cap(e.flags) > 1<<16 {
 		return // do not keep huge scratch space alive
 	}
 	geEncoderPool.Put(e)
@@ -303,12 +306,12 @@ func (e *geEncoder) root(v any) error {
 		}
 		if e.keyedOK(x) {
 			e.buf = append(e.buf, "## "...)
-			return e.table(geRows{obj: x, keyed: true}, 0, -1, 0)
+			return e.table(geRows{obj: x, keyed: true}, 0, false)
 		}
 		return e.members(x, 0)
 	case []any:
 		e.buf = append(e.buf, "## "...)
-		return e.arrayTail(x, 0, -1, 0)
+		return e.arrayTail(x, 0)
 	default:
 		e.buf = append(e.buf, '=')
 		if err := e.scalar(v, encoder.Value); err != nil {
@@ -396,7 +399,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			e.key(m.Key)
 			if e.keyedOK(x) {
 				e.buf = append(e.buf, ' ')
-				if err := e.table(geRows{obj: x, keyed: true}, d, -1, 0); err != nil {
+				if err := e.table(geRows{obj: x, keyed: true}, d, false); err != nil {
 					return err
 				}
 				continue
@@ -420,7 +423,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			e.buf = append(e.buf, "## "...)
 			e.key(m.Key)
 			e.buf = append(e.buf, ' ')
-			if err := e.arrayTail(x, d, -1, 0); err != nil {
+			if err := e.arrayTail(x, d); err != nil {
 				return err
 			}
 		default:
@@ -460,10 +463,8 @@ func (e *geEncoder) inline(a []any) error {
 
 // arrayTail writes an array from its count bracket on (the caller has
 // written the `## name `, `@i ` or `.f ` prefix) and then its body at
-// indentation bi, choosing the form by SPEC §7.3. For an array attachment
-// of a tabular row, sb/fi locate the parent's shared schema slot for the
-// field (SPEC §7.4.5.3); sb < 0 means no sharing.
-func (e *geEncoder) arrayTail(a []any, bi, sb, fi int) error {
+// indentation bi, choosing the form by SPEC §7.3.
+func (e *geEncoder) arrayTail(a []any, bi int) error {
 	switch {
 	case len(a) == 0:
 		e.buf = append(e.buf, "[0]"...)
@@ -471,7 +472,7 @@ func (e *geEncoder) arrayTail(a []any, bi, sb, fi int) error {
 	case geAllPrimitive(a):
 		return e.inline(a)
 	case e.tabularOK(a):
-		return e.table(geRows{arr: a}, bi, sb, fi)
+		return e.table(geRows{arr: a}, bi, false)
 	}
 	if err := e.count(len(a), false); err != nil {
 		return err
@@ -493,7 +494,7 @@ func (e *geEncoder) items(a []any, d int) error {
 		switch x := v.(type) {
 		case Object:
 			if e.keyedOK(x) {
-				err = e.table(geRows{obj: x, keyed: true}, d+1, -1, 0)
+				err = e.table(geRows{obj: x, keyed: true}, d+1, false)
 			} else {
 				e.buf = append(e.buf, "{}"...)
 				if err = e.nl(); err == nil {
@@ -501,7 +502,7 @@ func (e *geEncoder) items(a []any, d int) error {
 				}
 			}
 		case []any:
-			err = e.arrayTail(x, d+1, -1, 0)
+			err = e.arrayTail(x, d+1)
 		default:
 			e.buf = append(e.buf, '=')
 			if err = e.scalar(v, encoder.Value); err == nil {
@@ -540,7 +541,7 @@ func (e *geEncoder) tabularOK(a []any) bool {
 			cols = geHasColumnKey(o)
 		}
 	}
-	if !cols || !e.sharedSafe(geRows{arr: a}) {
+	if !cols || !e.rowZeroSafe(geRows{arr: a}) {
 		return false
 	}
 	return e.sz == nil || e.sz.tabular(a)
@@ -564,99 +565,57 @@ func (e *geEncoder) keyedOK(o Object) bool {
 			cols = geHasColumnKey(v)
 		}
 	}
-	if !cols || !e.sharedSafe(geRows{obj: o, keyed: true}) {
+	if !cols || !e.rowZeroSafe(geRows{obj: o, keyed: true}) {
 		return false
 	}
 	return e.sz == nil || e.sz.keyed(o)
 }
 
-// sharedSafe reports whether the rows can be written as one tabular
-// container without misleading a decoder through shared array schemas.
+// rowZeroSafe reports whether the rows can be written as one tabular
+// container without misleading a decoder through a shared array schema.
 //
-// SPEC §7.4.5.3 gap: a tabular array attachment `.f [N]{fields}` in one row
-// establishes a shared schema for field f in the whole container, and from
-// then on a decoder reads every `.f [N]` without a field declaration as
-// tabular with that schema. A later non-empty array for f that takes
-// expanded form would also be written `.f [N]`, and no syntax can mark it
-// as expanded, so it would be misread. When that would happen the
-// container is not written in tabular form at all: an array falls back to
-// expanded form (SPEC §7.6) and an object to section form (SPEC §7.2), both
-// of which are lossless. Keyed-map attachments (`.f [N:]{...}`) are not
-// array attachments and neither establish nor use a shared array schema.
-func (e *geEncoder) sharedSafe(src geRows) bool {
-	// Cheap pre-pass: conflicts need two non-empty, non-primitive array
-	// values under some field.
+// SPEC §7.4.5.3: the first row establishes a shared array schema for a
+// field when it holds a tabular array attachment `.f [N]{fields}`, and from
+// then on a decoder reads every `.f [N]` without a declaration as tabular
+// with that schema (decoder rule 1; only row 0 establishes one, in our
+// decoders as in the reference SDK's). A later non-empty array for f that
+// takes expanded form would also be written `.f [N]`, and no syntax marks it
+// as expanded, so it would be misread: such rows are not losslessly tabular
+// (SPEC §7.3), and the array falls back to expanded form (SPEC §7.6), a
+// keyed map to section form (SPEC §7.2). Arrays that a later row writes
+// inline (`.f [N]: ...`), empty (`.f [0]`) or tabular with their own
+// `{fields}` are unambiguous and need no fallback; nor does anything when
+// row 0 has no tabular array for f (no schema is established, so every
+// `.f [N]` is expanded). Keyed-map attachments (`.f [N:]{...}`) neither
+// establish nor use a shared array schema.
+//
+// The reference SDK writes such rows in tabular form anyway, and its
+// decoder guesses the body form from the first body line (docs/interop.md,
+// class expanded-after-row0-schema).
+func (e *geEncoder) rowZeroSafe(src geRows) bool {
 	n := src.len()
-	cand := 0
-	for i := 0; i < n && cand < 2; i++ {
-		row := src.at(i)
-		for j := range row {
-			if a, ok := row[j].Value.([]any); ok && len(a) > 0 && !geAllPrimitive(a) {
-				if cand++; cand == 2 {
-					break
-				}
-			}
-		}
-	}
-	if cand < 2 {
+	if n < 2 {
 		return true
 	}
-	kb := len(e.keyst)
-	var large map[string]bool // per-field state once many fields are tracked
-	safe := true
-rowLoop:
-	for i := 0; i < n; i++ {
-		row := src.at(i)
-		for j := range row {
-			a, ok := row[j].Value.([]any)
-			if !ok || len(a) == 0 || geAllPrimitive(a) {
+	row0 := src.at(0)
+	for j := range row0 {
+		a, ok := row0[j].Value.([]any)
+		if !ok || len(a) == 0 || geAllPrimitive(a) || !e.tabularOK(a) {
+			continue // row 0 establishes no schema for this field
+		}
+		f := row0[j].Key
+		for i := 1; i < n; i++ {
+			v, ok, _ := geLookup(src.at(i), f, j)
+			if !ok {
 				continue
 			}
-			key := row[j].Key
-			// Find the field's state.
-			est, idx := false, -1
-			if large != nil {
-				est = large[key]
-			} else {
-				for k := kb; k < len(e.keyst); k++ {
-					if e.keyst[k].key == key {
-						est, idx = e.keyst[k].est, k
-						break
-					}
-				}
-			}
-			tab := e.tabularOK(a)
-			if est {
-				if !tab {
-					safe = false
-					break rowLoop
-				}
-				continue
-			}
-			if large != nil {
-				if tab {
-					large[key] = true
-				}
-				continue
-			}
-			if idx >= 0 {
-				e.keyst[idx].est = tab
-				continue
-			}
-			e.keyst = append(e.keyst, geKeyState{key, tab})
-			if len(e.keyst)-kb > 32 {
-				large = make(map[string]bool, 64)
-				for _, s := range e.keyst[kb:] {
-					large[s.key] = s.est
-				}
-				clear(e.keyst[kb:])
-				e.keyst = e.keyst[:kb]
+			b, ok := v.([]any)
+			if ok && len(b) > 0 && !geAllPrimitive(b) && !e.tabularOK(b) {
+				return false // would be an expanded `.f [N]` under the schema
 			}
 		}
 	}
-	clear(e.keyst[kb:])
-	e.keyst = e.keyst[:kb]
-	return safe
+	return true
 }
 
 // geLookup finds field f in row, trying position cur first (rows usually
@@ -692,10 +651,10 @@ const (
 
 // newPlan computes the layout of a tabular container and pushes it on the
 // scratch stacks: the ordered field union (SPEC §7.4.3), the kind of each
-// field (column, flattened, '>'-named), the shared-schema slots and, for a
+// field (column, flattened, '>'-named), its flags (geShared, geInline) and, for a
 // keyed map, the key-column label (SPEC §7.2a.2).
 func (e *geEncoder) newPlan(src geRows) gePlan {
-	p := gePlan{src: src, ub: len(e.strs), kb: len(e.kinds), sb: len(e.sch)}
+	p := gePlan{src: src, ub: len(e.strs), kb: len(e.kinds), fb: len(e.flags)}
 	n := src.len()
 	var seen map[string]int
 	for i := 0; i < n; i++ {
@@ -767,7 +726,16 @@ func (e *geEncoder) newPlan(src geRows) gePlan {
 			}
 		}
 		e.kinds[p.kb+fi] = k
-		e.sch = append(e.sch, -1, -1)
+		var fl uint8
+		switch {
+		case k > 0:
+			// flattened: neither an array nor an attachment
+		case e.sz == nil && e.sharedArrays(src, f, fi), e.sz != nil && e.sz.shared(e, src, f, fi):
+			fl = geShared
+		case k == geColumn && e.inlineSchema(src, f, fi) && (e.sz == nil || e.sz.inline(src, f)):
+			fl = geInline
+		}
+		e.flags = append(e.flags, fl)
 	}
 	if src.keyed {
 		p.label = "key"
@@ -783,7 +751,162 @@ func (e *geEncoder) popPlan(p *gePlan) {
 	clear(e.strs[p.ub:])
 	e.strs = e.strs[:p.ub]
 	e.kinds = e.kinds[:p.kb]
-	e.sch = e.sch[:p.sb]
+	e.flags = e.flags[:p.fb]
+}
+
+// sharedArrays reports whether field f (union index fi) of a tabular
+// container omits `{fields}` from its array attachments after row 0, under
+// the shared array schema row 0 establishes (SPEC §7.4.5.3, a MAY). We
+// omit exactly where the reference SDK does, so that both write the same
+// bytes: row 0 holds f, and every row that holds f with a non-null value
+// holds a non-empty array of objects (a null value is a `-` cell) whose
+// members are all scalars or null, with the same ordered field union as
+// row 0's. Such arrays are tabular with flat rows, so the rows written
+// under the shared schema are the rows their own declaration would have
+// had. One condition is ours: no field of the union contains '>'. A
+// '>'-named field has no column of the declaration (SPEC §7.4.6.1 rule 4),
+// so those arrays keep their complete declaration (the reference writes
+// the '>' field as an extra cell, a row wider than the schema:
+// docs/interop.md).
+func (e *geEncoder) sharedArrays(src geRows, f string, fi int) bool {
+	v, ok, _ := geLookup(src.at(0), f, fi)
+	if !ok {
+		return false
+	}
+	first, ok := v.([]any)
+	if !ok || !geFlatRecords(first) {
+		return false
+	}
+	n := src.len()
+	for i := 1; i < n; i++ {
+		v, ok, _ := geLookup(src.at(i), f, fi)
+		if !ok || v == nil {
+			continue
+		}
+		a, ok := v.([]any)
+		if !ok || !geFlatRecords(a) || !geSameUnion(first, a) {
+			return false
+		}
+	}
+	return true
+}
+
+// geFlatRecords reports whether a is a non-empty array of objects whose
+// field union is non-empty and free of '>', and whose members are all
+// scalars or null.
+func geFlatRecords(a []any) bool {
+	if len(a) == 0 {
+		return false
+	}
+	keys := false
+	for _, v := range a {
+		o, ok := v.(Object)
+		if !ok {
+			return false
+		}
+		for i := range o {
+			if geIsContainer(o[i].Value) || strings.IndexByte(o[i].Key, '>') >= 0 {
+				return false
+			}
+		}
+		keys = keys || len(o) > 0
+	}
+	return keys
+}
+
+// geSameUnion reports whether two arrays of objects have the same ordered
+// field union (SPEC §7.4.3). It allocates only for unions of more than 16
+// fields.
+func geSameUnion(a, b []any) bool {
+	var buf [2][16]string
+	ua, ub := geUnion(a, buf[0][:0]), geUnion(b, buf[1][:0])
+	if len(ua) != len(ub) {
+		return false
+	}
+	for i := range ua {
+		if ua[i] != ub[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// geUnion appends the ordered field union of the objects in a to dst. It
+// searches dst linearly while the union is small and through a map once it
+// holds more than 16 fields, so wide records stay linear.
+func geUnion(a []any, dst []string) []string {
+	var seen map[string]struct{}
+	for _, v := range a {
+		o := v.(Object)
+	next:
+		for i := range o {
+			k := o[i].Key
+			if seen != nil {
+				if _, ok := seen[k]; ok {
+					continue
+				}
+				seen[k] = struct{}{}
+			} else {
+				for _, u := range dst {
+					if u == k {
+						continue next
+					}
+				}
+				if len(dst) == 16 {
+					seen = make(map[string]struct{}, 64)
+					for _, u := range dst {
+						seen[u] = struct{}{}
+					}
+					seen[k] = struct{}{}
+				}
+			}
+			dst = append(dst, k)
+		}
+	}
+	return dst
+}
+
+// inlineSchema reports whether field f (union index fi, an ordinary column
+// that is not flattened) takes the inline object schema of SPEC §7.4.5.1.
+// The spec makes it a MAY; we use it exactly where the reference SDK does,
+// which is where flattening (SPEC §7.4.6) is not allowed although every
+// object is flat: a key that is empty or holds '>', or an object whose
+// leaves are all null. The conditions are the spec's: row 0 holds a
+// non-null object for f; every row holds an object or nothing (a present
+// null makes the field ineligible, SPEC §7.4.5.1; the reference writes `-`
+// there, docs/interop.md); every object has the same keys in the same
+// order, at least three of them, and only scalar or null members.
+func (e *geEncoder) inlineSchema(src geRows, f string, fi int) bool {
+	v, ok, _ := geLookup(src.at(0), f, fi)
+	if !ok {
+		return false
+	}
+	first, ok := v.(Object)
+	if !ok || len(first) < 3 {
+		return false
+	}
+	for j := range first {
+		if geIsContainer(first[j].Value) {
+			return false
+		}
+	}
+	n := src.len()
+	for i := 1; i < n; i++ {
+		v, ok, _ := geLookup(src.at(i), f, fi)
+		if !ok {
+			continue
+		}
+		o, isObj := v.(Object)
+		if !isObj || len(o) != len(first) {
+			return false
+		}
+		for j := range o {
+			if o[j].Key != first[j].Key || geIsContainer(o[j].Value) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // flatLeaves returns the number of leaf columns field f flattens into
@@ -917,29 +1040,19 @@ func geNullTree(o Object) (allNull, bad bool) {
 
 // table writes a tabular array or keyed map from its count bracket on:
 // `[N]{fields}` or `[N:]{label,fields}`, the line end, then the rows at
-// indentation bi with their attachments. sb/fi locate the parent's shared
-// schema slot when this array is an attachment (sb < 0: none); if the
-// declaration equals the schema already established there it is omitted,
-// and if none is established this declaration establishes it.
-func (e *geEncoder) table(src geRows, bi, sb, fi int) error {
+// indentation bi with their attachments. With shared, the array is an
+// attachment under the shared array schema of its field (see sharedArrays)
+// and is written `[N]` without its declaration, which row 0 has given.
+func (e *geEncoder) table(src geRows, bi int, shared bool) error {
 	p := e.newPlan(src)
 	if err := e.count(src.len(), src.keyed); err != nil {
 		e.popPlan(&p)
 		return err
 	}
-	ds := len(e.buf)
-	if nf := e.decl(&p); nf > e.lim.MaxFields {
-		e.popPlan(&p)
-		return e.fieldsErr(nf)
-	}
-	if sb >= 0 && !src.keyed {
-		slot := sb + 2*fi
-		if s := e.sch[slot]; s >= 0 {
-			if string(e.buf[s:e.sch[slot+1]]) == string(e.buf[ds:]) {
-				e.buf = e.buf[:ds] // reuse the shared schema: `.f [N]`
-			}
-		} else if s == -1 {
-			e.sch[slot], e.sch[slot+1] = ds, len(e.buf)
+	if !shared {
+		if nf := e.decl(&p); nf > e.lim.MaxFields {
+			e.popPlan(&p)
+			return e.fieldsErr(nf)
 		}
 	}
 	err := e.nl()
@@ -1051,17 +1164,24 @@ func (e *geEncoder) writeRows(p *gePlan, bi int) error {
 		if err := e.lineDone(); err != nil {
 			return err
 		}
-		for j := ab; j < len(e.att); j++ {
-			a := e.att[j]
-			if err := e.attach(p, a.fi, a.v, bi); err != nil {
-				return err
+		// Attachments follow the row in two runs, as the reference SDK
+		// writes them (the spec leaves the order open): first those of the
+		// marker cells, `^` and `^{...}`, in field order (positional inline
+		// bodies among them, SPEC §7.4.5.2), then those of the '>'-named
+		// fields, which have no cell (SPEC §7.4.6.1 rule 4), in union order.
+		for _, gt := range [2]bool{false, true} {
+			for j := ab; j < len(e.att); j++ {
+				a := e.att[j]
+				if (e.kinds[p.kb+a.fi] == geExcluded) != gt {
+					continue
+				}
+				if err := e.attach(p, i, a.fi, a.v, bi); err != nil {
+					return err
+				}
 			}
 		}
 		clear(e.att[ab:])
 		e.att = e.att[:ab]
-		if i == 0 && e.sz != nil {
-			e.sz.afterRow0(e.sch[p.sb : p.sb+2*p.un])
-		}
 	}
 	return nil
 }
@@ -1112,6 +1232,19 @@ func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done b
 			e.buf = append(e.buf, '~')
 		case geIsContainer(v):
 			e.buf = append(e.buf, '^')
+			if i == 0 && e.flags[p.fb+fi]&geInline != 0 {
+				// Row 0 declares the inline object schema (SPEC §7.4.5.1).
+				o := v.(Object)
+				if len(o) > e.lim.MaxFields {
+					return false, e.fieldsErr(len(o)) // as a decoder would
+				}
+				e.buf = append(e.buf, '{')
+				for j := range o {
+					e.key(o[j].Key)
+					e.buf = append(e.buf, ',')
+				}
+				e.buf[len(e.buf)-1] = '}'
+			}
 			e.att = append(e.att, geAttachment{fi, v})
 		default:
 			if err := e.scalar(v, encoder.Cell); err != nil {
@@ -1161,11 +1294,27 @@ func (e *geEncoder) insertRowID(at, i int) {
 	copy(e.buf[at:], id)
 }
 
-// attach writes one attachment of a row at indentation d, its body at d+2
+// attach writes one attachment of row i at indentation d, its body at d+2
 // (SPEC §7.4.4): `.f =scalar` for a '>'-named field's scalar, `.f {}` plus
-// members or `.f [N:]{...}` plus rows for an object, and the array forms of
-// SPEC §7.3 (with shared schemas) for an array.
-func (e *geEncoder) attach(p *gePlan, fi int, v any, d int) error {
+// members or `.f [N:]{...}` plus rows for an object, the array forms of
+// SPEC §7.3 for an array (`.f [N]` and rows under a shared array schema
+// after row 0, SPEC §7.4.5.3), and for a field with an inline object
+// schema the positional body: one line of cells at the row's indentation
+// (SPEC §7.4.5.1, §7.4.5.2).
+func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
+	fl := e.flags[p.fb+fi]
+	if fl&geInline != 0 {
+		e.buf = encoder.AppendIndent(e.buf, d)
+		o := v.(Object)
+		for j := range o {
+			if err := e.scalar(o[j].Value, encoder.Cell); err != nil {
+				return err
+			}
+			e.buf = append(e.buf, '|')
+		}
+		e.buf[len(e.buf)-1] = '\n'
+		return e.lineDone()
+	}
 	e.buf = encoder.AppendIndent(e.buf, d)
 	e.buf = append(e.buf, '.')
 	e.key(e.strs[p.ub+fi])
@@ -1173,7 +1322,7 @@ func (e *geEncoder) attach(p *gePlan, fi int, v any, d int) error {
 	switch x := v.(type) {
 	case Object:
 		if e.keyedOK(x) {
-			return e.table(geRows{obj: x, keyed: true}, d+2, -1, 0)
+			return e.table(geRows{obj: x, keyed: true}, d+2, false)
 		}
 		e.buf = append(e.buf, "{}"...)
 		if err := e.nl(); err != nil {
@@ -1181,18 +1330,11 @@ func (e *geEncoder) attach(p *gePlan, fi int, v any, d int) error {
 		}
 		return e.members(x, d+2)
 	case []any:
-		sb := p.sb
-		if e.kinds[p.kb+fi] == geExcluded {
-			// A '>'-named field has no column, and decoders differ on
-			// whether its attachments take part in shared array schemas
-			// (SPEC §7.4.5.3 speaks of "the field" of a marker cell). Its
-			// tabular attachments therefore always carry their complete
-			// declaration, which every reading decodes the same way;
-			// sharedSafe still treats them as establishing a schema, so an
-			// expanded `.f [N]` never follows one.
-			sb = -1
+		if i > 0 && fl&geShared != 0 && (e.sz == nil || e.sz.sharedFits(p.src, e.strs[p.ub+fi], fi, x)) {
+			// Non-empty, tabular and with row 0's field union (sharedArrays).
+			return e.table(geRows{arr: x}, d+2, true)
 		}
-		return e.arrayTail(x, d+2, sb, fi)
+		return e.arrayTail(x, d+2)
 	default:
 		e.buf = append(e.buf, '=')
 		if err := e.scalar(v, encoder.Value); err != nil {
@@ -1284,7 +1426,7 @@ func (e *geEncoder) rowsDepth(src geRows, limit int) int {
 // only after the encoder met such a string, so the hot path pays nothing
 // for the path.
 func invalidUTF8Err(v any) error {
-	path, off, isKey, ok := findInvalidUTF8(v, []byte{'$'})
+	path, str, off, isKey, ok := findInvalidUTF8(v, []byte{'$'})
 	if !ok {
 		return lexer.Errorf(lexer.InvalidUTF8, "a string is not valid UTF-8")
 	}
@@ -1292,25 +1434,34 @@ func invalidUTF8Err(v any) error {
 	if isKey {
 		what = "key"
 	}
+	if lexer.IsEncodedSurrogate([]byte(str[off:])) {
+		// SPEC §2.2: a surrogate code point (here its WTF-8 bytes, ED A0-BF
+		// ..) is not a Unicode scalar value, and GCF carries it neither
+		// literally nor as an escape (§16.5 "Invalid surrogate").
+		return &lexer.SyntaxError{Category: lexer.InvalidSurrogate, Offset: int64(off),
+			Msg: "the " + what + " at " + string(path) + " holds a UTF-16 surrogate code point at offset " + strconv.Itoa(off) +
+				" (U+D800-U+DFFF are not Unicode scalar values; GCF cannot carry them)"}
+	}
 	return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(off),
 		Msg: "the " + what + " at " + string(path) + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(off) +
 			" (GCF is UTF-8; convert or escape the data first)"}
 }
 
-// findInvalidUTF8 walks v depth-first, keys before their values.
-func findInvalidUTF8(v any, path []byte) (p []byte, off int, isKey, ok bool) {
+// findInvalidUTF8 walks v depth-first, keys before their values, and
+// returns the path, the string and the offset of its first bad byte.
+func findInvalidUTF8(v any, path []byte) (p []byte, str string, off int, isKey, ok bool) {
 	switch x := v.(type) {
 	case string:
 		if i := invalidAt(x); i >= 0 {
-			return path, i, false, true
+			return path, x, i, false, true
 		}
 	case Object:
 		for _, m := range x {
 			sub := appendPathKey(path, m.Key)
 			if i := invalidAt(m.Key); i >= 0 {
-				return sub, i, true, true
+				return sub, m.Key, i, true, true
 			}
-			if p, off, isKey, ok = findInvalidUTF8(m.Value, sub); ok {
+			if p, str, off, isKey, ok = findInvalidUTF8(m.Value, sub); ok {
 				return
 			}
 		}
@@ -1318,12 +1469,12 @@ func findInvalidUTF8(v any, path []byte) (p []byte, off int, isKey, ok bool) {
 		for i, it := range x {
 			sub := append(path[:len(path):len(path)], '[')
 			sub = strconv.AppendInt(sub, int64(i), 10)
-			if p, off, isKey, ok = findInvalidUTF8(it, append(sub, ']')); ok {
+			if p, str, off, isKey, ok = findInvalidUTF8(it, append(sub, ']')); ok {
 				return
 			}
 		}
 	}
-	return nil, 0, false, false
+	return nil, "", 0, false, false
 }
 
 // appendPathKey appends `.key`, or `["key"]` (Go-quoted) when key is not

@@ -68,8 +68,23 @@ var encodeCases = []encodeCase{
 		hdr + "## [2]{a}\n@0 ^\n.a [2:]{key,x}\n    p|1\n    q|2\n@1 ^\n.a [2:]{key,x,y}\n    r|3|~\n    s|~|4\n"},
 
 	// §7.4.5.3 shared array schemas
-	{"shared schema reuse", `[{"i":[{"a":1}]},{"i":[{"a":2},{"a":3}]},{"i":[{"b":1}]},{"i":[{"a":4}]}]`,
-		hdr + "## [4]{i}\n@0 ^\n.i [1]{a}\n    1\n@1 ^\n.i [2]\n    2\n    3\n@2 ^\n.i [1]{b}\n    1\n@3 ^\n.i [1]\n    4\n"},
+	// Only row 0 establishes a schema, and {fields} is omitted only when
+	// every row's array is flat, tabular and has row 0's union (as the
+	// reference SDK does); otherwise every attachment is complete.
+	{"shared schema reuse", `[{"i":[{"a":1}]},{"i":[{"a":2},{"a":3}]},{"i":[{"a":4}]}]`,
+		hdr + "## [3]{i}\n@0 ^\n.i [1]{a}\n    1\n@1 ^\n.i [2]\n    2\n    3\n@2 ^\n.i [1]\n    4\n"},
+	{"shared schema absent rows and nulls", `[{"i":[{"a":1,"b":2}]},{"x":1},{"i":null},{"i":[{"a":3},{"b":4}]}]`,
+		hdr + "## [4]{i,x}\n@0 ^|~\n.i [1]{a,b}\n    1|2\n~|1\n-|~\n@3 ^|~\n.i [2]\n    3|~\n    ~|4\n"},
+	{"shared schema not when a union differs", `[{"i":[{"a":1}]},{"i":[{"a":2},{"a":3}]},{"i":[{"b":1}]},{"i":[{"a":4}]}]`,
+		hdr + "## [4]{i}\n@0 ^\n.i [1]{a}\n    1\n@1 ^\n.i [2]{a}\n    2\n    3\n@2 ^\n.i [1]{b}\n    1\n@3 ^\n.i [1]{a}\n    4\n"},
+	{"shared schema not established after row 0", `[{},{"a":[{"a":1}]},{"a":[{"a":1}]}]`,
+		hdr + "## [3]{a}\n~\n@1 ^\n.a [1]{a}\n    1\n@2 ^\n.a [1]{a}\n    1\n"},
+	{"shared schema not with nested values", `[{"i":[{"a":[1]}]},{"i":[{"a":[2]}]}]`,
+		hdr + "## [2]{i}\n@0 ^\n.i [1]{a}\n    @0 ^\n    .a [1]: 1\n@1 ^\n.i [1]{a}\n    @0 ^\n    .a [1]: 2\n"},
+	{"shared schema not with gt keys", `[{"a":[{"k":1,">":1}]},{"a":[{"k":1,">":1}]}]`,
+		hdr + "## [2]{a}\n@0 ^\n.a [1]{k}\n    @0 1\n    .\">\" =1\n@1 ^\n.a [1]{k}\n    @0 1\n    .\">\" =1\n"},
+	{"no row 0 schema: expanded later is unambiguous", `[{"i":[]},{"i":[{"a":1}]},{"i":[1,{"a":2}]}]`,
+		hdr + "## [3]{i}\n@0 ^\n.i [0]\n@1 ^\n.i [1]{a}\n    1\n@2 ^\n.i [2]\n    @0 =1\n    @1 {}\n      a=2\n"},
 	{"shared schema expanded before tabular ok", `[{"i":[1,{"a":1}]},{"i":[{"a":2}]}]`,
 		hdr + "## [2]{i}\n@0 ^\n.i [2]\n    @0 =1\n    @1 {}\n      a=1\n@1 ^\n.i [1]{a}\n    2\n"},
 	{"shared schema fallback array", `[{"i":[{"a":1}]},{"i":[1,{"a":2}]}]`,
@@ -79,11 +94,11 @@ var encodeCases = []encodeCase{
 	{"shared schema nested fallback propagates", `[{"f":[{"a":1}]},{"f":[{"i":[{"x":1}]},{"i":[[1]]}]}]`,
 		hdr + "## [2]\n@0 {}\n  ## f [1]{a}\n  1\n@1 {}\n  ## f [2]\n  @0 {}\n    ## i [1]{x}\n    1\n  @1 {}\n    ## i [1]\n    @0 [1]: 1\n"},
 	{"shared schema inner scope independent", `[{"f":[{"i":[{"x":1}]}]},{"f":[{"i":[{"x":2}]}]}]`,
-		hdr + "## [2]{f}\n@0 ^\n.f [1]{i}\n    @0 ^\n    .i [1]{x}\n        1\n@1 ^\n.f [1]\n    @0 ^\n    .i [1]{x}\n        2\n"},
+		hdr + "## [2]{f}\n@0 ^\n.f [1]{i}\n    @0 ^\n    .i [1]{x}\n        1\n@1 ^\n.f [1]{i}\n    @0 ^\n    .i [1]{x}\n        2\n"},
 	{"shared schema empty and primitive later ok", `[{"i":[{"a":1}]},{"i":[]},{"i":[1]}]`,
 		hdr + "## [3]{i}\n@0 ^\n.i [1]{a}\n    1\n@1 ^\n.i [0]\n@2 ^\n.i [1]: 1\n"},
 	{"shared schema in gt field", `[{"x>y":[{"a":1}]},{"x>y":[{"a":2}]},{"z":1}]`,
-		hdr + "## [3]{z}\n@0 ~\n.\"x>y\" [1]{a}\n    1\n@1 ~\n.\"x>y\" [1]{a}\n    2\n1\n"},
+		hdr + "## [3]{z}\n@0 ~\n.\"x>y\" [1]{a}\n    1\n@1 ~\n.\"x>y\" [1]\n    2\n1\n"},
 	{"gt field schema still guards expanded", `[{"x>y":[{"a":1}],"z":1},{"x>y":[[1]],"z":2}]`,
 		hdr + "## [2]\n@0 {}\n  ## \"x>y\" [1]{a}\n  1\n  z=1\n@1 {}\n  ## \"x>y\" [1]\n  @0 [1]: 1\n  z=2\n"},
 
@@ -108,7 +123,19 @@ var encodeCases = []encodeCase{
 	{"gt field attachments", `[{"id":1,"a>b":{"x":1}},{"id":2,"a>b":null},{"id":3}]`,
 		hdr + "## [3]{id}\n@0 1\n.\"a>b\" {}\n    x=1\n@1 2\n.\"a>b\" =-\n3\n"},
 	{"gt only fields expanded", `[{"a>b":1}]`, hdr + "## [1]\n@0 {}\n  \"a>b\"=1\n"},
-	{"gt attachments in union order", `[{"z>":1,"a":[1],"b":2}]`, hdr + "## [1]{a,b}\n@0 ^|2\n.\"z>\" =1\n.a [1]: 1\n"},
+	{"marker attachments before gt attachments", `[{"z>":1,"a":[1],"b":2}]`, hdr + "## [1]{a,b}\n@0 ^|2\n.a [1]: 1\n.\"z>\" =1\n"},
+
+	// §7.4.5.1 inline object schemas, where flattening is not allowed
+	{"inline schema empty key", `[{"o":{"":1,"b":2,"c":3}},{"x":1},{"o":{"":4,"b":5,"c":6}}]`,
+		hdr + "## [3]{o,x}\n@0 ^{\"\",b,c}|~\n1|2|3\n~|1\n@2 ^|~\n4|5|6\n"},
+	{"inline schema all-null leaves", `[{"o":{"a":null,"b":null,"c":null},"p":[1]}]`,
+		hdr + "## [1]{o,p}\n@0 ^{a,b,c}|^\n-|-|-\n.p [1]: 1\n"},
+	{"inline schema gt key", `[{"o":{"a>b":1,"c":2,"d":"x|y"}}]`,
+		hdr + "## [1]{o}\n@0 ^{\"a>b\",c,d}\n1|2|\"x|y\"\n"},
+	{"inline schema not under three keys", `[{"o":{"":1,"b":2}}]`,
+		hdr + "## [1]{o}\n@0 ^\n.o {}\n    \"\"=1\n    b=2\n"},
+	{"inline schema not with a null row", `[{"o":{"":1,"b":2,"c":3}},{"o":null}]`,
+		hdr + "## [2]{o}\n@0 ^\n.o {}\n    \"\"=1\n    b=2\n    c=3\n-\n"},
 
 	// quoting
 	{"quoting contexts", `{"k":"a|b","e":["a|b","c,d"],"t":[{"v":"c,d"},{"v":"[x]: y"}]}`,
@@ -497,6 +524,39 @@ func BenchmarkAppendGenericTabular(b *testing.B) {
 		var err error
 		if buf, err = AppendGeneric(buf[:0], v); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestSharedSchemaWideUnion: unions past geUnion's linear-search size are
+// compared in order too: equal unions share row 0's schema, a permuted one
+// keeps its declaration, and both decode back.
+func TestSharedSchemaWideUnion(t *testing.T) {
+	rec := func(perm bool) Object {
+		o := Object{}
+		for i := 0; i < 40; i++ {
+			k := "f" + strings.Repeat("x", i)
+			if perm && i == 30 {
+				k = "f" + strings.Repeat("x", 31)
+			} else if perm && i == 31 {
+				k = "f" + strings.Repeat("x", 30)
+			}
+			o = append(o, Member{k, int64(i)})
+		}
+		return o
+	}
+	for _, perm := range []bool{false, true} {
+		v := []any{Object{{"a", []any{rec(false)}}}, Object{{"a", []any{rec(perm)}}}}
+		out, err := EncodeGeneric(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shared := strings.Contains(string(out), "@1 ^\n.a [1]\n"); shared == perm {
+			t.Errorf("perm=%v: shared schema used: %v\n%s", perm, shared, out)
+		}
+		back, err := DecodeGeneric(out)
+		if err != nil || mustJSON(back) != mustJSON(v) {
+			t.Errorf("perm=%v: round trip: %v", perm, err)
 		}
 	}
 }

@@ -33,13 +33,18 @@ func TestEncodeGenericInvalidUTF8(t *testing.T) {
 		{"flattened path", []any{Object{{"p", Object{{"q\xff", int64(1)}}}}, Object{{"p", Object{{"q\xff", int64(2)}}}}}, `$[0].p["q\xff"]`, 1},
 		{"expanded item", []any{"\xff", []any{int64(1)}}, "$[0]", 0},
 		{"truncated rune", Object{{"a", "abc\xe2\x82"}}, "$.a", 3},
-		{"surrogate half", Object{{"a", "\xed\xa0\x80"}}, "$.a", 0},
+		// SPEC §2.2: a surrogate's bytes are invalid_surrogate (TestSurrogates).
+		{"surrogate half", Object{{"a", "x\xed\xa0\x80"}}, "$.a", 1},
 	}
 	for _, c := range cases {
 		out, err := EncodeGeneric(c.v)
 		var se *SyntaxError
-		if !errors.As(err, &se) || se.Category != InvalidUTF8 {
-			t.Errorf("%s: got %q, %v; want invalid_utf8", c.name, out, err)
+		want := InvalidUTF8
+		if c.name == "surrogate half" {
+			want = InvalidSurrogate
+		}
+		if !errors.As(err, &se) || se.Category != want {
+			t.Errorf("%s: got %q, %v; want %s", c.name, out, err, want)
 			continue
 		}
 		if se.Offset != c.off || !strings.Contains(se.Msg, " at "+c.path+" ") {

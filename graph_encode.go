@@ -473,7 +473,9 @@ func grNameBad(s string) int {
 }
 
 // grNameErr explains why s, which what names, is not a valid name (see
-// grIsName): invalid_utf8 with the byte offset in Offset, or category c.
+// grIsName): invalid_surrogate for the bytes of a surrogate code point,
+// invalid_utf8 for other invalid UTF-8 (both with the byte offset in
+// Offset), or category c.
 func grNameErr(c lexer.Category, what, s string) error {
 	if s == "" {
 		return lexer.Errorf(c, "%s is empty", what)
@@ -481,6 +483,11 @@ func grNameErr(c lexer.Category, what, s string) error {
 	i := grNameBad(s)
 	r, size := utf8.DecodeRuneInString(s[i:])
 	if r == utf8.RuneError && size == 1 {
+		if lexer.IsEncodedSurrogate([]byte(s[i:])) {
+			return &lexer.SyntaxError{Category: lexer.InvalidSurrogate, Offset: int64(i),
+				Msg: what + " " + strconv.Quote(s) + " holds a UTF-16 surrogate code point at offset " + strconv.Itoa(i) +
+					" (U+D800-U+DFFF are not Unicode scalar values, SPEC §2.2)"}
+		}
 		return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(i),
 			Msg: what + " " + strconv.Quote(s) + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(i)}
 	}

@@ -20,9 +20,10 @@ const (
 	// tabular or expanded form for an array of objects (§7.3, §7.6),
 	// `>` path columns or attachments for a nested object in a table
 	// (§7.4.4, §7.4.6), and `name[0]:` or `## name [0]` for an empty array
-	// member (§4 inline-array, §4.2). A shared array schema (§7.4.5.3) is
-	// established only by a table's first row, as the reference SDK reads
-	// it. The whole result is never priced above the canonical layout:
+	// member (§4 inline-array, §4.2); an inline object schema or `.f {}`
+	// attachments (§7.4.5.1); and a shared array schema from row 0 for the
+	// later arrays that fit it, each other one with its own declaration
+	// (§7.4.5.3). The whole result is never priced above the canonical layout:
 	// when it would be, that layout is returned. The output is not
 	// byte-identical across implementations; see docs/smallest.md.
 	Smallest
@@ -60,10 +61,10 @@ type sizer struct {
 	lim      Limits
 	full     bool // price every alternative, whatever the table size (tests)
 	screen   bool // rank clearly different texts by the estimate (see cheaper)
-	fixed    bool // make every decision the canonical one (only row 0 establishes schemas)
 	tab      map[sizeKey]bool
 	keyedMap map[sizeKey]bool
 	flat     map[sizeKey]bool
+	inl      map[sizeKey]bool
 	empty    map[string]bool
 	deviated bool         // some decision differs from the canonical one
 	root     sizeKey      // the root container: its alternatives are priced unindented
@@ -94,7 +95,7 @@ func newSizer(lim Limits, cost func(string) int) *sizer {
 	}
 	lim.MaxBytes = 0 // checked on the result, not on the alternatives
 	return &sizer{cost: cost, lim: lim, tab: map[sizeKey]bool{}, keyedMap: map[sizeKey]bool{},
-		flat: map[sizeKey]bool{}, empty: map[string]bool{}, budget: trialBudget, screen: screen}
+		flat: map[sizeKey]bool{}, inl: map[sizeKey]bool{}, empty: map[string]bool{}, budget: trialBudget, screen: screen}
 }
 
 // setRoot records the root container of the value being encoded.
@@ -121,18 +122,30 @@ func (s *sizer) indent(k sizeKey) int {
 	return 1
 }
 
-// afterRow0 is called with the shared array schema slots of a table once
-// its first row is written: the slots no attachment of row 0 established
-// are closed (-2), so that no later row establishes a schema. The
-// reference SDK establishes a shared array schema only from a table's first
-// row (SPEC §7.4.5.3: "The first row MUST contain the field with a tabular
-// array attachment"), and reads a later `.f [N]` as expanded otherwise.
-func (s *sizer) afterRow0(slots []int) {
-	for i := 0; i < len(slots); i += 2 {
-		if slots[i] == -1 {
-			slots[i] = -2
-		}
+// shared decides whether field f of a table writes its later array
+// attachments under the shared array schema row 0 establishes (SPEC
+// §7.4.5.3). The canonical encoder shares only when every later array fits
+// the schema, as the reference SDK does; the Smallest size shares whenever
+// row 0 writes a tabular array of flat records for f, and writes a later
+// array that does not fit with its own declaration (sharedFits), which
+// every decoder reads as that array's alone. rowZeroSafe has already kept
+// a later non-empty array from taking expanded form under the schema.
+func (s *sizer) shared(e *geEncoder, src geRows, f string, fi int) bool {
+	v, ok, _ := geLookup(src.at(0), f, fi)
+	if !ok {
+		return false
 	}
+	first, ok := v.([]any)
+	return ok && geFlatRecords(first) && e.tabularOK(first)
+}
+
+// sharedFits reports whether array x, a later row's attachment for field
+// fi of a table whose field shares row 0's schema, is written without its
+// declaration: flat records with row 0's field union.
+func (s *sizer) sharedFits(src geRows, f string, fi int, x []any) bool {
+	v, _, _ := geLookup(src.at(0), f, fi)
+	first, _ := v.([]any)
+	return geFlatRecords(x) && geSameUnion(first, x)
 }
 
 // appendSmallest is AppendGeneric for the Smallest size.
@@ -148,24 +161,16 @@ func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 		// A limit the chosen layout breaks and the canonical one may not
 		// (a deeper nesting of sections, say): the canonical encoding, or
 		// its error.
-		return safeCanonical(out[:start], v, lim)
+		return appendGeneric(out[:start], v, lim)
 	}
 	if !s.deviated {
 		return out, nil // every decision was the canonical one
 	}
-	canon, err := safeCanonical(nil, v, lim)
+	canon, err := appendGeneric(nil, v, lim)
 	if err == nil && s.cheaper(string(canon), string(out[start:]), false) {
 		return append(out[:start], canon...), nil
 	}
 	return out, nil
-}
-
-// safeCanonical encodes v in the canonical layout except that shared
-// array schemas are established only by a table's first row (see
-// afterRow0): what the Smallest size falls back to, and what it is
-// measured against.
-func safeCanonical(dst []byte, v any, lim Limits) ([]byte, error) {
-	return appendLayout(dst, v, lim, &sizer{fixed: true})
 }
 
 // render encodes with write into a scratch buffer and returns the text,
@@ -247,9 +252,6 @@ func (s *sizer) decide(memo map[sizeKey]bool, k sizeKey, canonical bool, write f
 // is written tabular or expanded (SPEC §7.6), which every decoder reads
 // alike: a block header without a field declaration has an expanded body.
 func (s *sizer) tabular(a []any) bool {
-	if s.fixed {
-		return true
-	}
 	// Settled tables are not remembered: checking again is cheaper than a
 	// map for the many small tables of a large document.
 	if !s.full && tableSettled(geRows{arr: a}) {
@@ -264,7 +266,7 @@ func (s *sizer) tabular(a []any) bool {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = append(e.buf, "## "...)
 		if s.tab[k] {
-			return e.table(geRows{arr: a}, d, -1, 0)
+			return e.table(geRows{arr: a}, d, false)
 		}
 		if err := e.count(len(a), false); err != nil {
 			return err
@@ -280,9 +282,6 @@ func (s *sizer) tabular(a []any) bool {
 // a keyed table (SPEC §7.2a; also with one member, which decoders accept:
 // only `[0:]` is an error) or in section form (SPEC §7.2).
 func (s *sizer) keyed(o Object) bool {
-	if s.fixed {
-		return len(o) >= 2
-	}
 	canonical := len(o) >= 2
 	if !s.full && canonical && tableSettled(geRows{obj: o, keyed: true}) {
 		return true
@@ -296,7 +295,7 @@ func (s *sizer) keyed(o Object) bool {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		if s.keyedMap[k] {
 			e.buf = append(e.buf, "## "...)
-			return e.table(geRows{obj: o, keyed: true}, d, -1, 0)
+			return e.table(geRows{obj: o, keyed: true}, d, false)
 		}
 		if d == 0 {
 			return e.members(o, 0) // the root object: no section line
@@ -312,9 +311,6 @@ func (s *sizer) keyed(o Object) bool {
 // flatten decides whether field f of a table, which SPEC §7.4.6 allows to
 // flatten, becomes `>` path columns or stays one column of attachments.
 func (s *sizer) flatten(src geRows, f string) bool {
-	if s.fixed {
-		return true
-	}
 	k := sizeKey{n: src.len(), f: f}
 	if src.keyed {
 		k.o = &src.obj[0]
@@ -332,7 +328,32 @@ func (s *sizer) flatten(src geRows, f string) bool {
 	return s.decide(s.flat, k, true, func(e *geEncoder) error {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = append(e.buf, "## "...)
-		return e.table(src, d, -1, 0)
+		return e.table(src, d, false)
+	})
+}
+
+// inline decides whether field f of a table, which may take inline object
+// schemas (SPEC §7.4.5.1: `^{fields}` in row 0, one positional body line a
+// row), does, or keeps `.f {}` attachments.
+func (s *sizer) inline(src geRows, f string) bool {
+	k := sizeKey{n: src.len(), f: f}
+	if src.keyed {
+		k.o = &src.obj[0]
+	} else {
+		k.a = &src.arr[0]
+	}
+	if c, ok := s.inl[k]; ok {
+		return c
+	}
+	if !s.full && src.len() > sizeTrialRows {
+		s.inl[k] = true // a body line a row against a section a row
+		return true
+	}
+	d := s.indent(sizeKey{a: k.a, o: k.o, n: k.n})
+	return s.decide(s.inl, k, true, func(e *geEncoder) error {
+		e.buf = encoder.AppendIndent(e.buf, d)
+		e.buf = append(e.buf, "## "...)
+		return e.table(src, d, false)
 	})
 }
 
@@ -340,9 +361,6 @@ func (s *sizer) flatten(src geRows, f string) bool {
 // `key[0]:` (the SPEC §4 inline-array production with no values, which
 // SPEC §4.2 spells out) rather than `## key [0]`.
 func (s *sizer) emptyInline(key string) bool {
-	if s.fixed {
-		return false
-	}
 	if c, ok := s.empty[key]; ok {
 		return c
 	}

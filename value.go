@@ -300,6 +300,10 @@ func (p *jsonParser) str() (string, error) {
 		default:
 			r, size := utf8.DecodeRune(d[i:])
 			if r == utf8.RuneError && size <= 1 {
+				if lexer.IsEncodedSurrogate(d[i:]) {
+					// SPEC §2.2, §16.5: U+D800-U+DFFF are not scalar values.
+					return "", p.errAt(i, lexer.InvalidSurrogate, "literal UTF-16 surrogate code point in a JSON string")
+				}
 				return "", p.errAt(i, lexer.InvalidUTF8, "invalid UTF-8 byte 0x%02X in a JSON string", c)
 			}
 			i += size

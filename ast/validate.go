@@ -275,6 +275,12 @@ func (v *validator) table(a *Array) {
 					break
 				}
 			}
+			if col >= 0 && markers[col] != markBare && !matched[col] && strings.Contains(name, ">") {
+				// The attachment of a '>'-named field (§7.4.6.1 rule 4) that
+				// shares its name with a path column flattened from another
+				// field: a column without a ^ marker takes no attachment.
+				col = -1
+			}
 			switch {
 			case col >= 0 && matched[col]:
 				v.add(at.Pos, lexer.DuplicateAttachment, "field "+grammar.Excerpt(name)+" already has an attachment in this row")
@@ -303,9 +309,10 @@ func (v *validator) table(a *Array) {
 				switch {
 				case arr.Shared:
 					arr.Fields = est
-				case est == nil && arr.Form == Tabular:
-					// The first explicit tabular declaration of a field
-					// establishes its shared array schema (§7.4.5.3).
+				case est == nil && arr.Form == Tabular && i == 0:
+					// An explicit tabular declaration in the first row
+					// establishes the field's shared array schema; one in a
+					// later row applies to itself alone (§7.4.5.3).
 					if col >= 0 {
 						sharedCol[col] = arr.Fields
 					} else {

@@ -36,7 +36,7 @@ type Header struct {
 // HeaderPair = header-key "=" header-value.
 type HeaderPair struct {
 	Pos   plexer.Position
-	Key   string `parser:"@HeaderKey '='"`
+	Key   string `parser:"@HeaderKey '=':Punct"`
 	Value string `parser:"@HeaderValue"`
 }
 
@@ -45,7 +45,7 @@ type HeaderPair struct {
 // token.
 type MetadataSummary struct {
 	Pos   plexer.Position
-	Bad   *string       `parser:"'##!' ( @Bad"`
+	Bad   *string       `parser:"'##!':Punct ( @Bad"`
 	Pairs []*HeaderPair `parser:"| 'summary' @@* ) NL"`
 }
 
@@ -133,7 +133,7 @@ type DeltaAddedLine struct {
 // EdgeLine = "@" target-id "<" "@" source-id SP edge-type [ SP status ] (§6).
 type EdgeLine struct {
 	Pos    plexer.Position
-	Target string  `parser:"@EdgeTarget '<'"`
+	Target string  `parser:"@EdgeTarget '<':Punct"`
 	Source string  `parser:"@EdgeSource"`
 	Type   string  `parser:"@EdgeType"`
 	Status *string `parser:"@Status? NL"`
@@ -149,7 +149,7 @@ type DeltaSymbolLine struct {
 // DeltaEdgeLine = qname SP "->" SP qname SP edge-type (§10.1).
 type DeltaEdgeLine struct {
 	Pos    plexer.Position
-	Source string `parser:"@QName '->'"`
+	Source string `parser:"@QName '->':Punct"`
 	Target string `parser:"@QName"`
 	Type   string `parser:"@EdgeType NL"`
 }
@@ -175,13 +175,13 @@ type GenericBody struct {
 // RootScalar = "=" scalar LF.
 type RootScalar struct {
 	Pos   plexer.Position
-	Value *Scalar `parser:"'=' @@ NL"`
+	Value *Scalar `parser:"'=':Punct @@ NL"`
 }
 
 // RootKeyedMap = anonymous-keyed-block = "##" SP keyed-bracket field-decl LF tabular-body.
 type RootKeyedMap struct {
 	Pos    plexer.Position
-	Count  *KeyedBracket `parser:"'##' @@"`
+	Count  *KeyedBracket `parser:"'##':Punct @@"`
 	Fields *FieldDecl    `parser:"@@ NL"`
 	Body   *TabularBody  `parser:"@@?"`
 	EndPos plexer.Position
@@ -197,14 +197,14 @@ type RootArray struct {
 // AnonymousInlineArray = "##" SP count-bracket ":" [ SP scalar-list ] LF.
 type AnonymousInlineArray struct {
 	Pos    plexer.Position
-	Count  *CountBracket `parser:"'##' @@ ':'"`
+	Count  *CountBracket `parser:"'##':Punct @@ ':':Punct"`
 	Values *ScalarList   `parser:"@@? NL"`
 }
 
 // AnonymousArrayBlock = "##" SP count-bracket [ field-decl ] LF array-body.
 type AnonymousArrayBlock struct {
 	Pos    plexer.Position
-	Count  *CountBracket `parser:"'##' @@"`
+	Count  *CountBracket `parser:"'##':Punct @@"`
 	Fields *FieldDecl    `parser:"@@? NL"`
 	Body   *ArrayBody    `parser:"@@?"`
 	EndPos plexer.Position
@@ -241,7 +241,7 @@ type BadMember struct {
 // KvLine = key "=" scalar LF.
 type KvLine struct {
 	Pos   plexer.Position
-	Key   *Key    `parser:"@@ '='"`
+	Key   *Key    `parser:"@@ '=':Punct"`
 	Value *Scalar `parser:"@@ NL"`
 }
 
@@ -249,14 +249,14 @@ type KvLine struct {
 type InlineArray struct {
 	Pos    plexer.Position
 	Key    *Key          `parser:"@@"`
-	Count  *CountBracket `parser:"@@ ':'"`
+	Count  *CountBracket `parser:"@@ ':':Punct"`
 	Values *ScalarList   `parser:"@@? NL"`
 }
 
 // ObjectSection = "##" SP key LF indented-object-body.
 type ObjectSection struct {
 	Pos    plexer.Position
-	Key    *Key                `parser:"'##' @@ NL"`
+	Key    *Key                `parser:"'##':Punct @@ NL"`
 	Body   *IndentedObjectBody `parser:"@@"`
 	EndPos plexer.Position
 }
@@ -270,7 +270,7 @@ type IndentedObjectBody struct {
 // ArrayBlock = "##" SP key SP count-bracket [ field-decl ] LF array-body.
 type ArrayBlock struct {
 	Pos    plexer.Position
-	Key    *Key          `parser:"'##' @@"`
+	Key    *Key          `parser:"'##':Punct @@"`
 	Count  *CountBracket `parser:"@@"`
 	Fields *FieldDecl    `parser:"@@? NL"`
 	Body   *ArrayBody    `parser:"@@?"`
@@ -280,7 +280,7 @@ type ArrayBlock struct {
 // KeyedBlock = "##" SP key SP keyed-bracket field-decl LF tabular-body.
 type KeyedBlock struct {
 	Pos    plexer.Position
-	Key    *Key          `parser:"'##' @@"`
+	Key    *Key          `parser:"'##':Punct @@"`
 	Count  *KeyedBracket `parser:"@@"`
 	Fields *FieldDecl    `parser:"@@ NL"`
 	Body   *TabularBody  `parser:"@@?"`
@@ -309,7 +309,7 @@ type TabularRow struct {
 	Pos         plexer.Position
 	Bad         *BadRow          `parser:"  @@"`
 	ID          *string          `parser:"| @RowID?"`
-	Cells       []*Cell          `parser:"  @@ ( '|' @@ )* NL"`
+	Cells       []*Cell          `parser:"  @@ ( '|':Punct @@ )* NL"`
 	Attachments []*RowAttachment `parser:"  @@*"`
 	EndPos      plexer.Position
 }
@@ -341,7 +341,7 @@ type RowAttachment struct {
 type BadChild struct {
 	Pos  plexer.Position
 	Text string `parser:"@BadChild"`
-	Name *Key   `parser:"( '.' @@ )? NL"`
+	Name *Key   `parser:"( '.':Punct @@ )? NL"`
 }
 
 // Cell = scalar / "~" / attachment-cell.
@@ -363,7 +363,7 @@ type AttachmentCell struct {
 // marks which cell lines are positional bodies).
 type InlineObjectAttachment struct {
 	Pos    plexer.Position
-	Values []*Scalar `parser:"Inline @@ ( '|' @@ )* NL"`
+	Values []*Scalar `parser:"Inline @@ ( '|':Punct @@ )* NL"`
 }
 
 // TraditionalAttachment = object-attachment / array-attachment /
@@ -381,14 +381,14 @@ type TraditionalAttachment struct {
 // ObjectAttachment = "." key SP "{}" LF *( INDENT object-member ).
 type ObjectAttachment struct {
 	Pos     plexer.Position
-	Key     *Key            `parser:"'.' @@ '{}' NL"`
+	Key     *Key            `parser:"'.':Punct @@ '{}':Punct NL"`
 	Members []*ObjectMember `parser:"Indent @@* Dedent"`
 }
 
 // KeyedMapAttachment = "." key SP keyed-bracket field-decl LF tabular-body.
 type KeyedMapAttachment struct {
 	Pos    plexer.Position
-	Key    *Key          `parser:"'.' @@"`
+	Key    *Key          `parser:"'.':Punct @@"`
 	Count  *KeyedBracket `parser:"@@"`
 	Fields *FieldDecl    `parser:"@@ NL"`
 	Body   *TabularBody  `parser:"Indent @@? Dedent"`
@@ -398,10 +398,10 @@ type KeyedMapAttachment struct {
 // ArrayAttachment = "." key SP count-bracket [ field-decl ] [ ":" [ SP scalar-list ] ] LF [ INDENT array-body ].
 type ArrayAttachment struct {
 	Pos    plexer.Position
-	Key    *Key          `parser:"'.' @@"`
+	Key    *Key          `parser:"'.':Punct @@"`
 	Count  *CountBracket `parser:"@@"`
 	Fields *FieldDecl    `parser:"@@?"`
-	Colon  bool          `parser:"( @':'"`
+	Colon  bool          `parser:"( @':':Punct"`
 	Values *ScalarList   `parser:"  @@? )? NL"`
 	Body   *ArrayBody    `parser:"( Indent @@? Dedent )?"`
 	EndPos plexer.Position
@@ -410,7 +410,7 @@ type ArrayAttachment struct {
 // ScalarAttachment = "." key SP "=" scalar LF.
 type ScalarAttachment struct {
 	Pos   plexer.Position
-	Key   *Key    `parser:"'.' @@ '='"`
+	Key   *Key    `parser:"'.':Punct @@ '=':Punct"`
 	Value *Scalar `parser:"@@ NL"`
 }
 
@@ -434,14 +434,14 @@ type ExpandedItem struct {
 // PrimitiveItem = "@" id SP "=" scalar LF.
 type PrimitiveItem struct {
 	Pos   plexer.Position
-	ID    string  `parser:"@ItemID '='"`
+	ID    string  `parser:"@ItemID '=':Punct"`
 	Value *Scalar `parser:"@@ NL"`
 }
 
 // ObjectItem = "@" id SP "{}" LF *( INDENT object-member ).
 type ObjectItem struct {
 	Pos     plexer.Position
-	ID      string          `parser:"@ItemID '{}' NL"`
+	ID      string          `parser:"@ItemID '{}':Punct NL"`
 	Members []*ObjectMember `parser:"Indent @@* Dedent"`
 }
 
@@ -461,7 +461,7 @@ type ArrayItem struct {
 	ID     string        `parser:"@ItemID"`
 	Count  *CountBracket `parser:"@@"`
 	Fields *FieldDecl    `parser:"@@?"`
-	Colon  bool          `parser:"( @':'"`
+	Colon  bool          `parser:"( @':':Punct"`
 	Values *ScalarList   `parser:"  @@? )? NL"`
 	Body   *ArrayBody    `parser:"( Indent @@? Dedent )?"`
 	EndPos plexer.Position
@@ -484,7 +484,7 @@ type KeyedBracket struct {
 // FieldDecl = "{" field-name *( "," field-name ) "}".
 type FieldDecl struct {
 	Pos   plexer.Position
-	Names []*FieldName `parser:"'{' @@ ( ',' @@ )* '}'"`
+	Names []*FieldName `parser:"'{':Punct @@ ( ',':Punct @@ )* '}':Punct"`
 }
 
 // FieldName = [ "@" ] key: a field-name (§2a.3), or in the declaration of a
@@ -492,14 +492,14 @@ type FieldDecl struct {
 // only there: under a key= header, in a top-level table).
 type FieldName struct {
 	Pos plexer.Position
-	ID  bool `parser:"@'@'?"`
+	ID  bool `parser:"@'@':Punct?"`
 	Key *Key `parser:"@@"`
 }
 
 // ScalarList = scalar *( "," scalar ).
 type ScalarList struct {
 	Pos    plexer.Position
-	Values []*Scalar `parser:"@@ ( ',' @@ )*"`
+	Values []*Scalar `parser:"@@ ( ',':Punct @@ )*"`
 }
 
 // Key = bare-key / quoted-key (§2a.1). Quoted holds the decoded text.

@@ -24,10 +24,10 @@ import (
 // object-section, an array-block or a keyed-block, without its body.
 type HashLine struct {
 	Pos    plexer.Position
-	Keyed  *KeyedBracket `parser:"'##' ( @@"`
+	Keyed  *KeyedBracket `parser:"'##':Punct ( @@"`
 	KDecl  *FieldDecl    `parser:"        @@"`
 	Count  *CountBracket `parser:"      | @@"`
-	Colon  bool          `parser:"        ( @':'"`
+	Colon  bool          `parser:"        ( @':':Punct"`
 	Values *ScalarList   `parser:"          @@?"`
 	Decl   *FieldDecl    `parser:"        | @@ )?"`
 	Key    *Key          `parser:"      | @@"`
@@ -46,18 +46,18 @@ type HashLine struct {
 // KeyLine is a member line that starts with a key: kv-line = key "=" scalar,
 // or inline-array = key count-bracket ":" [ SP scalar-list ].
 type KeyLine struct {
-	Line bool `parser:"( Key | QKey ) ( '=' ( Bare | Number | Quoted | Null | Bool ) | Count ':' ( ( Bare | Number | Quoted | Null | Bool ) ( ',' ( Bare | Number | Quoted | Null | Bool ) )* )? ) NL"`
+	Line bool `parser:"( Key | QKey ) ( '=':Punct ( Bare | Number | Quoted | Null | Bool ) | Count ':':Punct ( ( Bare | Number | Quoted | Null | Bool ) ( ',':Punct ( Bare | Number | Quoted | Null | Bool ) )* )? ) NL"`
 }
 
 // RowLine is a tabular-row line without its attachments:
 // [ "@" id SP ] cell *( "|" cell ).
 type RowLine struct {
-	Line bool `parser:"RowID? ( Bare | Number | Quoted | Null | Bool | Missing | Attach ( '{' ( Key | QKey ) ( ',' ( Key | QKey ) )* '}' )? ) ( '|' ( Bare | Number | Quoted | Null | Bool | Missing | Attach ( '{' ( Key | QKey ) ( ',' ( Key | QKey ) )* '}' )? ) )* NL"`
+	Line bool `parser:"RowID? ( Bare | Number | Quoted | Null | Bool | Missing | Attach ( '{':Punct ( Key | QKey ) ( ',':Punct ( Key | QKey ) )* '}':Punct )? ) ( '|':Punct ( Bare | Number | Quoted | Null | Bool | Missing | Attach ( '{':Punct ( Key | QKey ) ( ',':Punct ( Key | QKey ) )* '}':Punct )? ) )* NL"`
 }
 
 // InlineLine is an inline-object-attachment: scalar *( "|" scalar ).
 type InlineLine struct {
-	Line bool `parser:"Inline ( Bare | Number | Quoted | Null | Bool ) ( '|' ( Bare | Number | Quoted | Null | Bool ) )* NL"`
+	Line bool `parser:"Inline ( Bare | Number | Quoted | Null | Bool ) ( '|':Punct ( Bare | Number | Quoted | Null | Bool ) )* NL"`
 }
 
 // SymbolLine is a line of a symbols group: node-line = "@" id SP kind SP
@@ -74,7 +74,7 @@ type AddedLine struct {
 
 // EdgeCheckLine is an edge-line = "@" id "<" "@" id SP edge-type [ SP status ] (§6).
 type EdgeCheckLine struct {
-	Line bool `parser:"EdgeTarget '<' EdgeSource EdgeType Status? NL"`
+	Line bool `parser:"EdgeTarget '<':Punct EdgeSource EdgeType Status? NL"`
 }
 
 // ChildLine is the first line of a traditional-attachment (an "." line) or
@@ -83,15 +83,15 @@ type EdgeCheckLine struct {
 // count bracket with an optional declaration and optional inline values.
 type ChildLine struct {
 	Pos    plexer.Position
-	Dot    *Key          `parser:"( '.' @@"`
+	Dot    *Key          `parser:"( '.':Punct @@"`
 	ID     *string       `parser:"| @ItemID )"`
-	Object bool          `parser:"( @'{}'"`
-	Value  *Scalar       `parser:"| '=' @@"`
+	Object bool          `parser:"( @'{}':Punct"`
+	Value  *Scalar       `parser:"| '=':Punct @@"`
 	Keyed  *KeyedBracket `parser:"| @@"`
 	KDecl  *FieldDecl    `parser:"  @@"`
 	Count  *CountBracket `parser:"| @@"`
 	Decl   *FieldDecl    `parser:"  @@?"`
-	Colon  bool          `parser:"  ( @':'"`
+	Colon  bool          `parser:"  ( @':':Punct"`
 	Values *ScalarList   `parser:"    @@? )? ) NL"`
 }
 

@@ -888,9 +888,10 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 		}
 		fr.count, fr.fields = count, names
 		fr.hasID, fr.idCol = top && id >= 0, id
-		if att != nil && !att.shared && !keyed {
-			// The first explicit tabular declaration of a field establishes
-			// its shared array schema for later rows (§7.4.5.3).
+		if att != nil && !att.shared && !keyed && s.frames[att.table].seen == 1 {
+			// An explicit tabular declaration in the first row establishes
+			// the field's shared array schema for later rows (§7.4.5.3:
+			// only the first row does; seen is 1 during row 0).
 			s.frames[att.table].setShared(att.col, att.name, names)
 		}
 		return true

@@ -578,7 +578,7 @@ func CheckUTF8(line []byte) *SyntaxError {
 		}
 		r, n := utf8.DecodeRune(line[i:])
 		if r == utf8.RuneError && n <= 1 {
-			if line[i] == 0xED && i+1 < len(line) && line[i+1] >= 0xA0 && line[i+1] <= 0xBF {
+			if IsEncodedSurrogate(line[i:]) {
 				return errAt(i+1, InvalidSurrogate, "literal UTF-16 surrogate code point")
 			}
 			return errAt(i+1, InvalidUTF8, "malformed UTF-8 byte sequence")
@@ -586,6 +586,14 @@ func CheckUTF8(line []byte) *SyntaxError {
 		i += n
 	}
 	return nil
+}
+
+// IsEncodedSurrogate reports whether b starts with the (invalid) UTF-8
+// encoding of a UTF-16 surrogate code point, U+D800-U+DFFF: ED A0-BF.
+// Such bytes are invalid_surrogate rather than invalid_utf8 (SPEC §2.2,
+// §16.5 "Literal surrogate").
+func IsEncodedSurrogate(b []byte) bool {
+	return len(b) >= 2 && b[0] == 0xED && b[1] >= 0xA0 && b[1] <= 0xBF
 }
 
 // PlainASCII reports whether every byte of b is printable ASCII or a space

@@ -291,6 +291,15 @@ func (d *Decoder) attachment(f *frame) error {
 			break
 		}
 	}
+	if j >= 0 && f.markers[j] != markBare && !f.matched[j] && bytes.IndexByte(name, '>') >= 0 {
+		// A '>'-named field is written as an attachment (SPEC §7.4.6.1
+		// rule 4) and may share its name with a path column flattened from
+		// another field ({"a":{"b":1},"a>b":[]} has the column "a>b" and
+		// the attachment ."a>b"). A column without a ^ marker takes no
+		// attachment, so this one is the '>'-named field's (§16.5: an
+		// attachment named with '>' is legitimate without a ^ cell).
+		j = -1
+	}
 	if j >= 0 {
 		switch {
 		case f.matched[j]:
@@ -339,9 +348,12 @@ func (d *Decoder) attachment(f *frame) error {
 			return err
 		}
 		ev := &d.ev
-		// The first explicit tabular declaration of a field establishes its
-		// shared array schema for later rows (SPEC §7.4.5.3).
-		if !shared && ev.Kind == KindArrayStart && ev.Form == FormTabular {
+		// Only the first row establishes a shared array schema, with an
+		// explicit tabular declaration (SPEC §7.4.5.3: "The first row MUST
+		// contain the field with a tabular array attachment that includes
+		// {fields}"); a declaration in a later row applies to that
+		// attachment alone. f.seen is 1 while row 0's attachments are read.
+		if !shared && f.seen == 1 && ev.Kind == KindArrayStart && ev.Form == FormTabular {
 			d.stack[d.depth-2].setShared(j, name, ev.Fields)
 		}
 		return nil

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/lexer"
 )
 
 // report prints err on stderr, as file:line:col: category: message followed
@@ -184,5 +185,8 @@ func checkUTF8(b []byte, p position) *gcf.SyntaxError {
 		i += size
 	}
 	q := p.after(b[:i])
+	if lexer.IsEncodedSurrogate(b[i:]) {
+		return errorAt(q, gcf.InvalidSurrogate, "literal UTF-16 surrogate code point at byte offset %d (U+D800-U+DFFF are not Unicode scalar values)", q.off)
+	}
 	return errorAt(q, gcf.InvalidUTF8, "invalid UTF-8: byte 0x%02x at byte offset %d is not part of a UTF-8 character", b[i], q.off)
 }
