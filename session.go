@@ -128,6 +128,24 @@ func (s *Session) Transmitted(kind, qname string) bool {
 	return s.syms[sessKeyOf(kind, qname)].sent
 }
 
+// Resend marks the symbol (kind, qname) as not delivered, keeping its ID:
+// the next EncodeWithSession that carries it declares it in full again
+// instead of sending a bare reference. A producer calls it when the
+// symbol's score, provenance or distance changed since its declaration
+// (SPEC §9.1), so that the consumer's copy is updated. It reports whether
+// the symbol was bound.
+func (s *Session) Resend(kind, qname string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := sessKeyOf(kind, qname)
+	e, ok := s.syms[k]
+	if ok && e.sent {
+		e.sent = false
+		s.syms[k] = e
+	}
+	return ok
+}
+
 // Len returns the number of symbol identities the Session retains.
 func (s *Session) Len() int {
 	s.mu.Lock()

@@ -291,3 +291,26 @@ func TestSessionZeroValue(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func TestSessionResend(t *testing.T) {
+	s := NewSession()
+	sessTestEncode(t, s, &Payload{Tool: "t", Symbols: []Symbol{sessTestSym("p.A", "function", 0.9, 0), sessTestSym("p.B", "type", 0.7, 0)}})
+	if !s.Resend("fn", "p.A") {
+		t.Fatal("Resend(p.A) = false for a bound symbol")
+	}
+	if s.Resend("function", "p.Missing") {
+		t.Fatal("Resend of an unbound symbol = true")
+	}
+	if s.Transmitted("function", "p.A") {
+		t.Fatal("p.A still transmitted after Resend")
+	}
+	// p.A is declared again with its old ID and a new score; p.B stays a reference.
+	got := sessTestEncode(t, s, &Payload{Tool: "t", Symbols: []Symbol{sessTestSym("p.A", "function", 0.5, 0), sessTestSym("p.B", "type", 0.7, 0)}})
+	want := "GCF profile=graph tool=t symbols=2 session=true\n## targets\n@1  # previously transmitted\n@0 fn p.A 0.50 lsp\n"
+	if got != want {
+		t.Fatalf("after Resend:\ngot  %q\nwant %q", got, want)
+	}
+	if !s.Transmitted("function", "p.A") {
+		t.Fatal("p.A not transmitted after its new declaration")
+	}
+}
