@@ -109,10 +109,13 @@ func runOne(t *testing.T, f fixture) result {
 // `<op>: N passed, N failed, N skipped` line per operation with a fixture
 // that ran, then the `conformance:` total. Fixtures that did not run are
 // counted nowhere.
-func summarize(results []result) string {
+func summarize(results []result) string { return summarizeAs(results, "conformance") }
+
+// summarizeAs is summarize with the total line labeled total.
+func summarizeAs(results []result, total string) string {
 	type tally struct{ pass, fail, skip int }
 	counts := map[string]*tally{}
-	var total tally
+	var sum tally
 	var out strings.Builder
 	for _, r := range results {
 		if r.outcome == notRun {
@@ -126,13 +129,13 @@ func summarize(results []result) string {
 		switch r.outcome {
 		case passed:
 			c.pass++
-			total.pass++
+			sum.pass++
 		case failed:
 			c.fail++
-			total.fail++
+			sum.fail++
 		case skipped:
 			c.skip++
-			total.skip++
+			sum.skip++
 			fmt.Fprintf(&out, "skip %s (%s): %s\n", r.path, r.op, r.reason)
 		}
 	}
@@ -145,7 +148,7 @@ func summarize(results []result) string {
 		c := counts[op]
 		fmt.Fprintf(&out, "%s: %d passed, %d failed, %d skipped\n", op, c.pass, c.fail, c.skip)
 	}
-	fmt.Fprintf(&out, "conformance: %d passed, %d failed, %d skipped\n", total.pass, total.fail, total.skip)
+	fmt.Fprintf(&out, "%s: %d passed, %d failed, %d skipped\n", total, sum.pass, sum.fail, sum.skip)
 	return out.String()
 }
 

@@ -23,7 +23,7 @@ import (
 // §16.5 category. It is a consumer of the pull decoder's events.
 func DecodeGeneric(data []byte, opts ...Option) (any, error) {
 	cfg := newConfig(opts)
-	d := stream.NewBytesDecoder(data, cfg.limits)
+	d := cfg.bytesDecoder(data)
 	b := builder{d: d, budget: len(data)/2 + 1}
 	return b.document()
 }

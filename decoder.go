@@ -92,6 +92,7 @@ type openContainer struct {
 func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	cfg := newConfig(opts)
 	d := &Decoder{s: stream.NewDecoder(r, cfg.limits)}
+	d.s.SetWire(cfg.wire)
 	d.reset()
 	return d
 }

@@ -48,6 +48,9 @@ func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 	if err := dlCheck(d); err != nil {
 		return nil, err
 	}
+	if newConfig(opts).wire == WireV1 && d.Tool == "" {
+		return nil, lexer.Errorf(lexer.MissingProfile, "a v1 delta header requires tool= (SPEC-v1.1 §3): the delta has no Tool")
+	}
 	lim := encodeLimits(opts)
 	for _, n := range [...]int{len(d.Removed), len(d.Added), len(d.RemovedEdges), len(d.AddedEdges)} {
 		if n > lim.MaxElements {
@@ -55,7 +58,7 @@ func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 		}
 	}
 	buf := encoder.GetBuffer()
-	b := dlAppend(buf.B[:0], d)
+	b := dlAppend(buf.B[:0], d, newConfig(opts).wire)
 	err := checkLines(b, lim.MaxLineBytes)
 	if err == nil {
 		err = checkSize(len(b), lim.MaxBytes)
@@ -129,8 +132,13 @@ func dlSavings(deltaTokens, full int) int64 {
 	return int64(math.Round(100 * float64(full-deltaTokens) / float64(full)))
 }
 
-func dlAppend(b []byte, d *DeltaPayload) []byte {
-	b = grAppendHeaderStart(b, d.Tool, 0, 0)
+func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
+	if wire == WireV1 {
+		b = append(b, "GCF tool="...)
+		b = append(b, d.Tool...)
+	} else {
+		b = grAppendHeaderStart(b, d.Tool, 0, 0)
+	}
 	b = append(b, " delta=true base_root="...)
 	b = append(b, d.BaseRoot...)
 	b = append(b, " new_root="...)
@@ -158,8 +166,10 @@ func dlAppend(b []byte, d *DeltaPayload) []byte {
 		b = append(b, "## added\n"...)
 		for i := range d.Added {
 			b = grAppendNode(b, i, &d.Added[i])
-			b = append(b, ' ')
-			b = strconv.AppendInt(b, int64(d.Added[i].Distance), 10)
+			if wire != WireV1 { // v1 added lines carry no distance
+				b = append(b, ' ')
+				b = strconv.AppendInt(b, int64(d.Added[i].Distance), 10)
+			}
 			b = append(b, '\n')
 		}
 	}

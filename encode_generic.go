@@ -69,7 +69,11 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 // extended slice. On error it returns dst truncated to its original length
 // (bytes past it, within dst's capacity, may have been overwritten).
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
-	if c := newConfig(opts); c.size == Smallest {
+	c := newConfig(opts)
+	if c.wire == WireV1 {
+		return appendGenericV1(dst, v, encodeLimits(opts))
+	}
+	if c.size == Smallest {
 		return appendSmallest(dst, v, encodeLimits(opts), c.cost)
 	}
 	return appendGeneric(dst, v, encodeLimits(opts))

@@ -98,6 +98,7 @@ type config struct {
 	limits Limits
 	size   Size             // layout of EncodeGeneric (smallest.go)
 	cost   func(string) int // cost model of Smallest (nil: EstimateTokens)
+	wire   Wire
 }
 
 func newConfig(opts []Option) config {

@@ -223,6 +223,9 @@ func finishCheck(b []byte, lim Limits, rows, fields int) error {
 // malformed_header_field when Tool or Key cannot be a header value, and
 // the limit errors of EncodeGeneric.
 func EncodeTable(t *Table, opts ...Option) ([]byte, error) {
+	if err := noV1(opts, "EncodeTable"); err != nil {
+		return nil, err
+	}
 	if t == nil {
 		return nil, lexer.Errorf(lexer.MalformedDelta, "nil table")
 	}
@@ -295,6 +298,9 @@ func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
 // of keyset.CheckDelta (what DecodeGenericDelta would reject), out_of_range
 // for negative token counts, and the limit errors of EncodeGeneric.
 func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
+	if err := noV1(opts, "EncodeGenericDelta"); err != nil {
+		return nil, err
+	}
 	if d == nil {
 		return nil, lexer.Errorf(lexer.MalformedDelta, "nil delta")
 	}
@@ -494,6 +500,9 @@ func strs(fields [][]byte) []string {
 // (malformed_delta, or duplicate_key for a repeated identity); a payload
 // with no key=, or with anything beside its one table, is malformed_delta.
 func DecodeTable(data []byte, opts ...Option) (*Table, error) {
+	if err := noV1(opts, "DecodeTable"); err != nil {
+		return nil, err
+	}
 	r, err := newKeyedReader(data, opts)
 	if err != nil {
 		return nil, err
@@ -547,6 +556,9 @@ func DecodeTable(data []byte, opts ...Option) (*Table, error) {
 // widths (row_width_mismatch) as everywhere. Rows of a later section whose
 // declaration orders the fields differently are reordered to the first's.
 func DecodeGenericDelta(data []byte, opts ...Option) (*GenericDelta, error) {
+	if err := noV1(opts, "DecodeGenericDelta"); err != nil {
+		return nil, err
+	}
 	r, err := newKeyedReader(data, opts)
 	if err != nil {
 		return nil, err
@@ -625,6 +637,9 @@ func DecodeGenericDelta(data []byte, opts ...Option) (*GenericDelta, error) {
 func (e *Encoder) BeginDelta(tool, key, baseRoot, newRoot string) error {
 	if e.closed {
 		return errClosed
+	}
+	if e.wire == WireV1 {
+		return noV1([]Option{WithWire(WireV1)}, "BeginDelta")
 	}
 	if e.graph != nil || e.started {
 		return lexer.Errorf(lexer.InvalidSchema, "BeginDelta starts a payload; this encoder has already started one")

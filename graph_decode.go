@@ -21,7 +21,7 @@ import (
 // with DecodeDelta.
 func Decode(data []byte, opts ...Option) (*Payload, error) {
 	cfg := newConfig(opts)
-	b := builder{d: stream.NewBytesDecoder(data, cfg.limits)}
+	b := builder{d: cfg.bytesDecoder(data)}
 	return decodeGraph(&b, data)
 }
 
@@ -33,6 +33,7 @@ func decodeGraph(b *builder, data []byte) (*Payload, error) {
 	p := &Payload{}
 	distance := int64(0)
 	group := ""
+	var refs map[int64]struct{} // v1 session references
 	for {
 		ev, err := b.read()
 		if err == io.EOF {
@@ -103,9 +104,26 @@ func decodeGraph(b *builder, data []byte) (*Payload, error) {
 				g.qnames = append(g.qnames, p.Symbols[len(p.Symbols)-1].QualifiedName)
 			}
 		case stream.KindReference:
+			if b.d.Wire() == WireV1 {
+				// A v1 reference's id is local to its payload and names no
+				// symbol: it is skipped, with the edges that touch it
+				// (docs/legacy-v1.md).
+				if refs == nil {
+					refs = map[int64]struct{}{}
+				}
+				refs[ev.ID] = struct{}{}
+				continue
+			}
 			return nil, &SyntaxError{Line: ev.Line, Column: 1, Category: lexer.InvalidNodeLine,
 				Msg: "session reference @" + strconv.FormatInt(ev.ID, 10) + " cannot be resolved without the session's earlier payloads"}
 		case stream.KindEdge:
+			if refs != nil {
+				_, t := refs[ev.Cells[0].Int]
+				_, s := refs[ev.Cells[1].Int]
+				if t || s {
+					continue
+				}
+			}
 			e := Edge{
 				Target:   g.name(p.Symbols, ev.Cells[0].Int),
 				Source:   g.name(p.Symbols, ev.Cells[1].Int),
@@ -256,6 +274,11 @@ func requireGraph(ev *stream.Event, fn string) error {
 	if ev.Profile == "graph" {
 		return nil
 	}
+	if len(ev.Fields) == 0 && ev.Profile == "generic" {
+		// A v1 payload without a header line: the tabular profile.
+		return &SyntaxError{Line: 1, Column: 1, Category: lexer.MissingHeader,
+			Msg: fn + ": the first line must begin with GCF (a v1 payload without a header is a generic one: use DecodeGeneric)"}
+	}
 	return &SyntaxError{Line: 1, Column: profileCol(ev), Category: lexer.UnknownProfile,
 		Msg: fn + " needs profile=graph, got profile=" + ev.Profile + " (use DecodeGeneric)"}
 }
@@ -284,7 +307,7 @@ func headerInt(ev *stream.Event, i int) (int, error) {
 // edges_added may appear. Apply the result with ApplyDelta.
 func DecodeDelta(data []byte, opts ...Option) (*DeltaPayload, error) {
 	cfg := newConfig(opts)
-	d := stream.NewBytesDecoder(data, cfg.limits)
+	d := cfg.bytesDecoder(data)
 	dp := &DeltaPayload{Removed: []Symbol{}, Added: []Symbol{}, RemovedEdges: []Edge{}, AddedEdges: []Edge{}}
 	section := ""
 	isDelta := false
@@ -335,7 +358,7 @@ func DecodeDelta(data []byte, opts ...Option) (*DeltaPayload, error) {
 				Kind:          KindExpand(string(ev.Cells[0].Bytes)),
 				Score:         score,
 				Provenance:    string(ev.Cells[3].Bytes),
-				Distance:      int(ev.Cells[4].Int),
+				Distance:      int(max(ev.Distance(), 0)), // a v1 added line has none: 0
 			})
 		case stream.KindDeltaEdge:
 			e := Edge{Source: string(ev.Cells[0].Bytes), Target: string(ev.Cells[1].Bytes), EdgeType: string(ev.Cells[2].Bytes)}

@@ -66,7 +66,7 @@ import (
 func Encode(p *Payload, opts ...Option) ([]byte, error) {
 	// appendGraph sizes the output once from the payload, so encoding
 	// straight into a new slice is one allocation and no copy.
-	out, err := appendGraph(nil, p, nil, encodeLimits(opts))
+	out, err := appendGraph(nil, p, nil, encodeLimits(opts), newConfig(opts).wire)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func Encode(p *Payload, opts ...Option) ([]byte, error) {
 // it returns dst unchanged in length (bytes past len(dst) in its capacity
 // may have been overwritten).
 func AppendEncode(dst []byte, p *Payload, opts ...Option) ([]byte, error) {
-	out, err := appendGraph(dst, p, nil, encodeLimits(opts))
+	out, err := appendGraph(dst, p, nil, encodeLimits(opts), newConfig(opts).wire)
 	if err != nil {
 		return dst, err
 	}
@@ -109,12 +109,15 @@ type grSessionPlan interface {
 
 // appendGraph appends the buffered encoding of p. With a non-nil plan, IDs
 // and references come from the session and ` session=true` ends the header.
-func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits) ([]byte, error) {
+func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wire) ([]byte, error) {
 	if p == nil {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "nil graph payload")
 	}
 	if err := grCheckHeader(p.Tool, p.TokenBudget, p.TokensUsed); err != nil {
 		return dst, err
+	}
+	if wire == WireV1 && p.Tool == "" {
+		return dst, lexer.Errorf(lexer.MissingProfile, "a v1 graph header requires tool= (SPEC-v1.1 §3): the payload has no Tool")
 	}
 	if p.PackRoot != "" && !grIsToken(p.PackRoot) {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "pack_root %q is not a header value (printable non-whitespace ASCII)", p.PackRoot)
@@ -150,7 +153,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits) ([]byte
 			idOf[si] = id
 		}
 	}
-	edges, shift, err := grResolveEdges(sc, p, idOf, order)
+	edges, shift, err := grResolveEdges(sc, p, idOf, order, wire)
 	if err != nil {
 		return dst, err
 	}
@@ -164,10 +167,17 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits) ([]byte
 		return dst, err
 	}
 	b := slices.Grow(dst, size)
-	b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
+	if wire == WireV1 {
+		b = v1AppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
+	} else {
+		b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
+	}
 	b = append(b, " symbols="...)
 	b = strconv.AppendInt(b, int64(len(p.Symbols)), 10)
-	if len(edges) > 0 {
+	// v1 writes the edge count, and the edges section, whenever the
+	// payload has edges, even when none resolved (fixture encode/008).
+	v1Edges := wire == WireV1 && len(p.Edges) > 0
+	if len(edges) > 0 || v1Edges {
 		b = append(b, " edges="...)
 		b = strconv.AppendInt(b, int64(len(edges)), 10)
 	}
@@ -198,13 +208,20 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits) ([]byte
 		b = grAppendNode(b, ln.id, s)
 		b = append(b, '\n')
 	}
-	if len(edges) > 0 {
+	if len(edges) > 0 || v1Edges {
 		b = append(b, "## edges "...)
 		b = encoder.AppendCount(b, len(edges), false)
 		b = append(b, '\n')
 		for _, k := range edges {
 			e := &p.Edges[k.idx]
-			b = grAppendEdge(b, &grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: e.EdgeType, status: e.Status})
+			ge := grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: e.EdgeType, status: e.Status}
+			if wire == WireV1 {
+				ge.src, ge.tgt = ge.tgt, ge.src // v1 keys are (target, source): see grResolveEdges
+			}
+			if wire == WireV1 && ge.status == "unchanged" {
+				ge.status = "" // v1 omits the status "unchanged" (fixture encode/007)
+			}
+			b = grAppendEdge(b, &ge)
 		}
 	}
 	// Besides the names, a line holds at most ~360 bytes (ids, a score of
@@ -310,8 +327,9 @@ func grIndexNames(x *nameIndex, syms []Symbol, order []int) *nameIndex {
 // grResolveEdges validates p.Edges, maps their endpoints to wire IDs
 // through idOf (symbol index -> id) and returns them sorted by source ID,
 // target ID, edge type and status: each item packs source and target ids
-// in its key and indexes p.Edges.
-func grResolveEdges(sc *grScratch, p *Payload, idOf, order []int) ([]radixItem, uint, error) {
+// in its key and indexes p.Edges. On WireV1 the key packs (target, source),
+// the order v1 lines are written and sorted in.
+func grResolveEdges(sc *grScratch, p *Payload, idOf, order []int, wire Wire) ([]radixItem, uint, error) {
 	if len(p.Edges) == 0 {
 		return nil, 0, nil
 	}
@@ -324,32 +342,52 @@ func grResolveEdges(sc *grScratch, p *Payload, idOf, order []int) ([]radixItem, 
 	shift := uint(bits.Len(uint(maxID)))
 	byName := grIndexNames(sc.index.reset(len(p.Symbols)), p.Symbols, order)
 	items := grow(&sc.items, 2*len(p.Edges))
-	keys := items[:len(p.Edges)]
+	keys := items[:0:len(p.Edges)]
 	// Edge types repeat: the last type seen valid is not checked again.
 	checked, haveChecked := "", false
 	for i := range p.Edges {
 		e := &p.Edges[i]
 		if !haveChecked || e.EdgeType != checked || e.Status != "" {
-			if err := grCheckEdge(e, i); err != nil {
+			ce := e
+			if wire == WireV1 && e.Status == "unchanged" {
+				c := *e // v1 omits the status "unchanged" (fixture encode/007)
+				c.Status, ce = "", &c
+			}
+			if err := grCheckEdge(ce, i); err != nil {
 				return nil, 0, err
 			}
 			checked, haveChecked = e.EdgeType, true
 		}
 		si, ok := byName.get(e.Source)
+		if wire == WireV1 && !ok {
+			continue // v1 encoders skip an edge to a symbol not in the payload (fixture encode/008)
+		}
 		if !ok {
 			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the payload", i, e.Source)
 		}
 		ti, ok := byName.get(e.Target)
+		if wire == WireV1 && !ok {
+			continue
+		}
 		if !ok {
 			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
 		}
 		src, tgt := idOf[si], idOf[ti]
-		keys[i] = radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i)}
+		if wire == WireV1 {
+			// v1 lines read @target<@source, and v1 encoders order them as
+			// written: by target ID, then source ID (fixtures encode/007 and
+			// 010; docs/legacy-v1.md on SPEC-v1.4 §12.1's wording).
+			src, tgt = tgt, src
+		}
+		keys = append(keys, radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i)})
 	}
 	// Radix-sort compact keys (source id, target id: ids fit in 32 bits),
 	// then order runs of equal keys by type and status. Equal edges are
 	// identical on the wire, so the result is deterministic.
-	keys = radixSort(keys, items[len(p.Edges):])
+	if len(keys) == 0 {
+		return keys, shift, nil // v1: every edge skipped
+	}
+	keys = radixSort(keys, items[len(p.Edges):len(p.Edges)+len(keys)])
 	for lo := 0; lo < len(keys); {
 		hi := lo + 1
 		for hi < len(keys) && keys[hi].key == keys[lo].key {
@@ -663,4 +701,16 @@ func grow[T any](buf *[]T, n int) []T {
 	}
 	*buf = (*buf)[:n]
 	return *buf
+}
+
+// v1AppendHeaderStart appends the v1 graph header start `GCF tool=T
+// budget=N tokens=N` (SPEC-v1.1 §3; v1 encoders write budget and tokens
+// even when zero).
+func v1AppendHeaderStart(b []byte, tool string, budget, tokens int) []byte {
+	b = append(b, "GCF tool="...)
+	b = append(b, tool...)
+	b = append(b, " budget="...)
+	b = strconv.AppendInt(b, int64(budget), 10)
+	b = append(b, " tokens="...)
+	return strconv.AppendInt(b, int64(tokens), 10)
 }

@@ -78,7 +78,15 @@ func (e *Encoder) BeginGraph(h GraphHeader) error {
 		return err
 	}
 	buf := e.w.Buf()
-	b := grAppendHeaderStart(buf, h.Tool, h.TokenBudget, h.TokensUsed)
+	var b []byte
+	if e.wire == WireV1 {
+		if h.Tool == "" {
+			return lexer.Errorf(lexer.MissingProfile, "a v1 graph header requires tool= (SPEC-v1.1 §3): the header has no Tool")
+		}
+		b = v1AppendHeaderStart(buf, h.Tool, h.TokenBudget, h.TokensUsed)
+	} else {
+		b = grAppendHeaderStart(buf, h.Tool, h.TokenBudget, h.TokensUsed)
+	}
 	b = append(b, '\n')
 	if err := e.commit(buf, b); err != nil {
 		return err
@@ -244,6 +252,15 @@ func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
 func (e *Encoder) closeGraph() error {
 	g := e.graph
 	buf := e.w.Buf()
+	if e.wire == WireV1 {
+		b := v1AppendGraphSummary(buf, g)
+		if err := e.commit(buf, b); err != nil {
+			return err
+		}
+		e.closed = true
+		g.ids = nil
+		return e.w.Release()
+	}
 	b := append(buf, "##! summary symbols="...)
 	b = strconv.AppendInt(b, int64(g.symbols), 10)
 	b = append(b, " edges="...)

@@ -224,8 +224,14 @@ func EncodeWithSession(p *Payload, s *Session, opts ...Option) ([]byte, error) {
 	}
 
 	plan := &sessPlan{s: s, next: s.next, fresh: make(map[sessKey]int, fresh)}
+	wire := newConfig(opts).wire
+	if wire == WireV1 {
+		// v1 ids are local to each payload (sequential from 0, references
+		// included): the session only remembers what was transmitted.
+		plan.local = new(int)
+	}
 	buf := encoder.GetBuffer()
-	b, err := appendGraph(buf.B[:0], p, plan, encodeLimits(opts))
+	b, err := appendGraph(buf.B[:0], p, plan, encodeLimits(opts), wire)
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(b))
@@ -244,9 +250,19 @@ type sessPlan struct {
 	next     int
 	fresh    map[sessKey]int // identities new to the session -> tentative ID
 	declared []sessKey       // bound identities declared in full
+	local    *int            // v1: the next payload-local id
 }
 
 func (pl *sessPlan) assign(sym *Symbol) (int, bool) {
+	id, ref := pl.assignSession(sym)
+	if pl.local != nil {
+		id = *pl.local
+		*pl.local++
+	}
+	return id, ref
+}
+
+func (pl *sessPlan) assignSession(sym *Symbol) (int, bool) {
 	k := sessKeyOf(sym.Kind, sym.QualifiedName)
 	if e, ok := pl.s.syms[k]; ok {
 		if e.sent {

@@ -45,6 +45,8 @@ type Encoder struct {
 	table    *streamTable
 	deferred []int
 	graph    *graphStream // non-nil once BeginGraph has written the header
+	wire     Wire         // WithWire: WireV1 writes the legacy v1.x wire
+	names    []string     // v1: the names of the closed tables, for the ## _summary trailer
 	delta    *deltaStream // non-nil once BeginDelta has written the header
 }
 
@@ -68,7 +70,7 @@ type streamTable struct {
 // (WithMaxLineBytes, WithMaxElements, WithMaxFields, WithMaxDepth,
 // WithMaxBytes; the decoder's defaults without them).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
-	return &Encoder{w: encoder.NewWriter(w), lim: encodeLimits(opts), keys: map[string]struct{}{}}
+	return &Encoder{w: encoder.NewWriter(w), lim: encodeLimits(opts), keys: map[string]struct{}{}, wire: newConfig(opts).wire}
 }
 
 // commit checks the whole lines b[len(buf):] that a call appended to the
@@ -124,7 +126,11 @@ func (e *Encoder) Encode(v any) error {
 		return lexer.Errorf(lexer.InvalidSchema, "Encode writes a whole payload; this encoder has already started one")
 	}
 	buf := e.w.Buf()
-	out, err := appendGeneric(buf, v, e.lim)
+	gen := appendGeneric
+	if e.wire == WireV1 {
+		gen = appendGenericV1
+	}
+	out, err := gen(buf, v, e.lim)
 	if err != nil {
 		return err
 	}
@@ -138,7 +144,7 @@ func (e *Encoder) Encode(v any) error {
 }
 
 func (e *Encoder) header(b []byte) []byte {
-	if !e.started {
+	if !e.started && e.wire != WireV1 { // a v1 generic payload has no header
 		b = append(b, "GCF profile=generic\n"...)
 	}
 	return b
@@ -168,7 +174,15 @@ func (e *Encoder) WriteField(key string, value any) error {
 	}
 	buf := e.w.Buf()
 	b := e.header(buf)
-	b, bad := encoder.AppendKeyValid(b, key)
+	var bad int
+	if e.wire == WireV1 {
+		if bad = invalidAt(key); bad < 0 && !encoder.IsV1Key(key) {
+			return lexer.Errorf(lexer.UnsupportedValue, "key %q cannot be written on the v1 wire", key)
+		}
+		b = append(b, key...)
+	} else {
+		b, bad = encoder.AppendKeyValid(b, key)
+	}
 	if bad >= 0 {
 		return utf8Err("the key of WriteField", bad)
 	}
@@ -176,7 +190,7 @@ func (e *Encoder) WriteField(key string, value any) error {
 	if s, ok := value.(string); ok && len(s) > e.lim.MaxLineBytes {
 		return lineTooLongErr(e.lines+1, len(s), e.lim.MaxLineBytes, []byte(s))
 	}
-	b, err := appendScalarCell(b, value, encoder.Value)
+	b, err := e.cell(b, value, encoder.Value)
 	if err != nil {
 		if CategoryOf(err) == InvalidUTF8 {
 			return utf8Err("the value of field "+strconv.Quote(key), int(err.(*SyntaxError).Offset))
@@ -247,6 +261,16 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	if e.root {
 		return lexer.Errorf(lexer.InvalidSchema, "the payload is a root array: no other table may follow it")
 	}
+	if e.wire == WireV1 {
+		if keyed || name == "" {
+			return lexer.Errorf(lexer.UnsupportedValue, "the v1 wire has no keyed tables and no root array: give the table a name")
+		}
+		for _, f := range append([]string{name}, fields...) {
+			if invalidAt(f) < 0 && !encoder.IsV1Key(f) {
+				return lexer.Errorf(lexer.UnsupportedValue, "name %q cannot be written on the v1 wire", f)
+			}
+		}
+	}
 	if name == "" && e.started {
 		return lexer.Errorf(lexer.InvalidSchema, "a root array (empty table name) must be the first and only thing written")
 	}
@@ -264,21 +288,28 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	buf := e.w.Buf()
 	b := e.header(buf)
 	b = append(b, "## "...)
-	if name != "" {
-		b = encoder.AppendKey(b, name)
-		b = append(b, ' ')
-	}
-	b = encoder.AppendCount(b, -1, keyed)
-	decl := fields
-	if keyed {
-		decl = append([]string{keyLabel(fields)}, fields...)
-	}
-	if e.delta != nil {
-		b = appendKeyedDecl(b, decl, e.delta.key)
+	if e.wire == WireV1 {
+		b = append(b, name...)
+		b = append(b, " [?]{"...)
+		b = append(b, strings.Join(fields, ",")...)
+		b = append(b, "}\n"...)
 	} else {
-		b = encoder.AppendFieldDecl(b, decl)
+		if name != "" {
+			b = encoder.AppendKey(b, name)
+			b = append(b, ' ')
+		}
+		b = encoder.AppendCount(b, -1, keyed)
+		decl := fields
+		if keyed {
+			decl = append([]string{keyLabel(fields)}, fields...)
+		}
+		if e.delta != nil {
+			b = appendKeyedDecl(b, decl, e.delta.key)
+		} else {
+			b = encoder.AppendFieldDecl(b, decl)
+		}
+		b = append(b, '\n')
 	}
-	b = append(b, '\n')
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
@@ -286,6 +317,7 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 		// Ending the open table writes nothing: it cannot fail but for a
 		// sticky write error, which Commit has just returned if there was one.
 		e.deferred = append(e.deferred, e.table.rows)
+		e.names = append(e.names, e.table.name)
 	}
 	e.started = true
 	e.root = name == ""
@@ -373,7 +405,7 @@ func (e *Encoder) WriteRow(values ...any) error {
 			}
 			continue
 		}
-		if b, err = appendScalarCell(b, v, encoder.Cell); err != nil {
+		if b, err = e.cell(b, v, encoder.Cell); err != nil {
 			switch CategoryOf(err) {
 			case InvalidUTF8:
 				return utf8Err(e.rowName(i-btoi(t.keyed)), int(err.(*SyntaxError).Offset))
@@ -472,6 +504,7 @@ func (e *Encoder) EndTable() error {
 		return lexer.Errorf(lexer.InvalidSchema, "EndTable without an open table")
 	}
 	e.deferred = append(e.deferred, e.table.rows)
+	e.names = append(e.names, e.table.name)
 	e.table = nil
 	return e.w.Err()
 }
@@ -491,13 +524,16 @@ func (e *Encoder) Close() error {
 	if e.graph != nil {
 		return e.closeGraph()
 	}
-	counts := e.deferred
+	counts, names := e.deferred, e.names
 	if e.table != nil {
 		counts = append(counts[:len(counts):len(counts)], e.table.rows)
+		names = append(names[:len(names):len(names)], e.table.name)
 	}
 	buf := e.w.Buf()
 	b := e.header(buf)
-	if len(counts) > 0 {
+	if len(counts) > 0 && e.wire == WireV1 {
+		b = v1AppendSummary(b, names, counts)
+	} else if len(counts) > 0 {
 		b = append(b, "##! summary counts="...)
 		for i, n := range counts {
 			if i > 0 {
@@ -552,4 +588,16 @@ func appendScalarCell(b []byte, v any, ctx encoder.Context) ([]byte, error) {
 		return b, lexer.Errorf(lexer.UnsupportedValue, "a streamed cell must be a scalar, not an array: encode nested data with EncodeGeneric")
 	}
 	return appendScalarCell(b, nv, ctx)
+}
+
+// cell appends a scalar in ctx on the encoder's wire.
+func (e *Encoder) cell(b []byte, v any, ctx encoder.Context) ([]byte, error) {
+	if e.wire != WireV1 {
+		return appendScalarCell(b, v, ctx)
+	}
+	c := encoder.V1Value
+	if ctx == encoder.Cell {
+		c = encoder.V1Cell
+	}
+	return appendV1Cell(b, v, c)
 }

@@ -77,7 +77,7 @@ func (v *validator) header(f *File) bool {
 		}
 	}
 	if profile == nil {
-		v.add(h.Pos, lexer.MissingProfile, "the header has no profile= field")
+		v.add(h.Pos, lexer.MissingProfile, "the header has no profile= field: "+stream.V1Hint)
 		return false
 	}
 	if profile != h.Fields[0] {

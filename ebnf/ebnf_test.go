@@ -28,3 +28,17 @@ func TestEBNFNamesSpecProductions(t *testing.T) {
 		}
 	}
 }
+
+// TestEBNFV1UpToDate is TestEBNFUpToDate for the v1 grammar, which keeps
+// the production names of SPEC-v1.1 §2 (prefixed V1 where v1 differs).
+func TestEBNFV1UpToDate(t *testing.T) {
+	if got := RenderV1(); got != TextV1 {
+		t.Fatalf("gcf-v1.ebnf is stale; run `go generate ./ebnf`\n--- rendered:\n%s", got)
+	}
+	for _, p := range []string{"V1Payload", "V1Header", "V1Section", "V1GroupHeader", "V1Summary", "V1Line", "NodeLine",
+		"EdgeLine", "RefLine", "V1Row", "KvLine", "V1NestedRef", "InlineArray"} {
+		if !strings.Contains(TextV1, "\n"+p+" = ") && !strings.HasPrefix(TextV1, p+" = ") {
+			t.Errorf("production %s missing from gcf-v1.ebnf", p)
+		}
+	}
+}

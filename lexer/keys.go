@@ -182,3 +182,32 @@ func PathSegments(name []byte) [][]byte {
 	}
 	return segs
 }
+
+// IsV1Number reports whether t matches the legacy v1 number pattern
+// `-?DIGITS(.DIGITS)?` (SPEC-v1.1 §6a), ASCII digits only: what a v1
+// decoder reads as a number, and a v1 graph score.
+func IsV1Number(t []byte) bool {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	j := i
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	if i == j {
+		return false
+	}
+	if i == len(t) {
+		return true
+	}
+	if t[i] != '.' {
+		return false
+	}
+	i++
+	j = i
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+	}
+	return i > j && i == len(t)
+}

@@ -117,6 +117,8 @@ type Decoder struct {
 	err        error
 	profile    string
 	g          graphState
+	v1         v1State
+	wire       Wire       // the wire version read (WireV3 unless SetWire chose another)
 	k          keyedState // generic keyed sets and deltas (SPEC §10a)
 	ev         Event      // the event being produced; Next returns a copy
 	rowFrame   *frame     // the table whose row ev holds, when ev.Kind is KindRow
@@ -383,6 +385,9 @@ func (d *Decoder) step() error {
 			}
 			return d.bodyErr(0, lexer.InvalidSummary, "content after the ##! summary trailer")
 		}
+		if d.wire == WireV1 && d.profile == "generic" {
+			return d.v1Step()
+		}
 		if d.depth > 0 {
 			done, err := d.stepFrame()
 			if err != nil || done {
@@ -419,6 +424,9 @@ func (d *Decoder) step() error {
 // header parses the first line (SPEC §3).
 func (d *Decoder) header() error {
 	if d.atEOF {
+		if d.wire == WireV1 {
+			return d.v1GenericStart() // an empty v1 generic payload: {}
+		}
 		return d.eofErr(lexer.MissingHeader, "empty input: the first line must be a GCF header")
 	}
 	d.beginLine()
@@ -427,6 +435,9 @@ func (d *Decoder) header() error {
 		return d.errAt(1, lexer.MissingHeader, "input starts with a UTF-8 byte order mark (EF BB BF); GCF payloads have none, remove it")
 	}
 	if !startsWith(line, "GCF") || (len(line) > 3 && line[3] != ' ') {
+		if d.wire == WireV1 {
+			return d.v1GenericStart()
+		}
 		return d.errAt(1, lexer.MissingHeader, "the first line must begin with GCF")
 	}
 	d.hdrKeys = d.hdrKeys[:0]
@@ -470,8 +481,11 @@ func (d *Decoder) header() error {
 		d.g.headerField(key, val)
 		pos = end
 	}
+	if d.wire == WireV1 {
+		return d.v1Header(profile, profileCol)
+	}
 	if profile == nil {
-		return d.errAt(1, lexer.MissingProfile, "the header has no profile= field")
+		return d.errAt(1, lexer.MissingProfile, "the header has no profile= field: "+V1Hint)
 	}
 	if string(d.hdrKeys[0]) != "profile" {
 		return d.errAt(1, lexer.MissingProfile, "profile= must be the header's first field (SPEC §3.1)")

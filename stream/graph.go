@@ -66,7 +66,7 @@ func (g *graphState) headerField(key, val []byte) {
 // graphStep reads the next graph-profile line (SPEC §5, §6, §6a, §9, §10).
 func (d *Decoder) graphStep() error {
 	g := &d.g
-	if d.atEOF || d.level == 0 && startsWith(d.body, "##!") {
+	if d.atEOF || d.level == 0 && (d.wire == WireV3 && startsWith(d.body, "##!") || d.wire == WireV1 && d.isSummary()) {
 		if err := d.graphClose(); err != nil {
 			return err
 		}
@@ -412,13 +412,16 @@ func (d *Decoder) graphNode(b []byte, delta bool) error {
 		return nil
 	}
 	want := 4 // kind, qname, score, provenance (the id is parsed)
-	if delta {
+	if delta && d.wire == WireV3 {
 		want = 5 // and distance
 	}
 	ok, clean := d.fields(b, rest, want)
 	if !ok || len(d.cells) != want || rest == end {
-		if delta {
+		if delta && d.wire == WireV3 {
 			return d.bodyErr(0, lexer.MalformedDelta, "## added lines are @id kind qname score provenance distance")
+		}
+		if delta {
+			return d.bodyErr(0, lexer.MalformedDelta, "v1 ## added lines are @id kind qname score provenance")
 		}
 		return d.bodyErr(0, lexer.InvalidNodeLine, "a node line has exactly 5 fields: @id kind qname score provenance")
 	}
@@ -433,16 +436,23 @@ func (d *Decoder) graphNode(b []byte, delta bool) error {
 			return err
 		}
 	}
-	if kind := d.cells[0].Bytes; !lexer.IsBareKey(string(kind)) {
+	if kind := d.cells[0].Bytes; d.wire == WireV3 && !lexer.IsBareKey(string(kind)) {
 		return d.bodyErr(d.cells[0].Col-1, lexer.InvalidNodeLine, "kind "+lexer.Quote(kind)+" is not a bare key")
 	}
-	if score := d.cells[2].Bytes; !validScore(score) {
+	if score := d.cells[2].Bytes; d.wire == WireV1 && !v1Score(score) {
+		return d.bodyErr(d.cells[2].Col-1, lexer.InvalidScore, "score "+lexer.Quote(score)+" is not a decimal number")
+	} else if d.wire == WireV3 && !validScore(score) {
 		return d.bodyErr(d.cells[2].Col-1, lexer.InvalidScore, "score "+lexer.Quote(score)+" does not match [-]DIGITS.2DIGIT")
 	} else if len(score) > 300 && lexer.FloatOverflows(score) {
 		return d.bodyErr(d.cells[2].Col-1, lexer.OutOfRange, "score "+lexer.Excerpt(score)+" is outside the binary64 range")
 	}
 	d.cells[2].Kind = lexer.KindFloat
-	if delta {
+	if delta && d.wire == WireV1 {
+		if id != g.addedIDs {
+			return d.bodyErr(1, lexer.InvalidSymbolID, "## added ids are sequential from 0")
+		}
+		g.addedIDs++
+	} else if delta {
 		dist, ok := parseID(d.cells[4].Bytes)
 		if !ok {
 			return d.bodyErr(d.cells[4].Col-1, lexer.MalformedDelta, "distance must be a decimal integer")

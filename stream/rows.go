@@ -409,8 +409,8 @@ func (d *Decoder) item(f *frame) error {
 func (d *Decoder) summary() error {
 	d.beginLine()
 	b := d.body
-	if !startsWith(b, "##! summary") || (len(b) > 11 && b[11] != ' ') {
-		return d.bodyErr(0, lexer.InvalidSummary, "expected ##! summary")
+	if !startsWith(b, d.summaryPrefix()) || (len(b) > 11 && b[11] != ' ') {
+		return d.bodyErr(0, lexer.InvalidSummary, "expected "+d.summaryPrefix())
 	}
 	d.hdrKeys = d.hdrKeys[:0]
 	var counts []byte

@@ -195,6 +195,7 @@ type graphWriter struct {
 	committed   bool
 	late        bool // a symbol came after the edges were committed
 	scratch     []byte
+	refs        map[int64]struct{} // v1 session references, skipped
 }
 
 // graph writes the body of a graph payload whose header h has been read.
@@ -264,9 +265,25 @@ func (g *graphWriter) graph(h graphHeader) error {
 				}
 			}
 		case gcf.KindReference:
+			if g.d.Wire() == gcf.WireV1 {
+				// As gcf.Decode with WireV1: a v1 reference names no
+				// symbol; it and the edges touching it are skipped.
+				if g.refs == nil {
+					g.refs = map[int64]struct{}{}
+				}
+				g.refs[ev.ID] = struct{}{}
+				continue
+			}
 			return &gcf.SyntaxError{Line: ev.Line, Column: 1, Category: gcf.InvalidNodeLine,
 				Msg: "session reference @" + strconv.FormatInt(ev.ID, 10) + " cannot be resolved without the session's earlier payloads"}
 		case gcf.KindEdge:
+			if g.refs != nil {
+				_, t := g.refs[ev.Cells[0].Int]
+				_, s := g.refs[ev.Cells[1].Int]
+				if t || s {
+					continue
+				}
+			}
 			var status []byte
 			if len(ev.Cells) > 3 {
 				status = ev.Cells[3].Bytes
@@ -406,7 +423,8 @@ func (g *graphWriter) delta(h graphHeader) error {
 			}
 		case gcf.KindSymbol:
 			list = 1
-			if b, err = appendSymbol(g.scratch[:0], ev, ev.Cells[4].Int); err != nil {
+			// A v1 added line carries no distance: 0, as gcf.DecodeDelta.
+			if b, err = appendSymbol(g.scratch[:0], ev, max(ev.Distance(), 0)); err != nil {
 				return err
 			}
 		case gcf.KindDeltaEdge:

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
+
+	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/wire"
 )
 
 var decodeCommand = &command{
@@ -22,7 +27,12 @@ depth, not by the size of the input.
 
 A payload whose [?] sections are not confirmed by a ##! summary trailer is
 accepted (SPEC §8.6) with a warning on stderr, because the stream may have
-been cut; -require-summary makes it an error.`,
+been cut; -require-summary makes it an error.
+
+-wire v1 decodes a legacy GCF v1.x payload (docs/legacy-v1.md); -wire auto
+picks v1 or v3 from the first line and says which on stderr. With the
+default -wire v3, a v1.x payload is refused with a missing_profile error
+that says so.`,
 	example: "gcf encode -stream rows.ndjson | gcf decode -ndjson -require-summary -",
 }
 
@@ -33,11 +43,27 @@ func setupDecode(fs *flag.FlagSet) func(*env, []string) int {
 	indent := fs.Bool("indent", false, "indent the JSON output by two spaces per level")
 	ndjson := fs.Bool("ndjson", false, "write every record as one JSON line with its table's path")
 	showProgress := fs.Bool("progress", false, "report bytes and rows per second on stderr")
+	codec := fs.String("codec", "gcf", "`codec` of the input: "+wire.ListNames()+" (any but gcf reads a graph payload)")
 	var lim limitFlags
 	lim.register(fs, true)
+	var wireMode wireFlag
+	wireMode.register(fs, true)
 	return func(e *env, args []string) int {
+		if err := wireMode.check(); err != nil {
+			return e.usageError(decodeCommand, "%v", err)
+		}
 		if *ndjson && *indent {
 			return e.usageError(decodeCommand, "-indent does not apply to -ndjson (one record per line)")
+		}
+		c, err := wire.Get(*codec)
+		if err != nil {
+			return e.usageError(decodeCommand, "-codec: %v", err)
+		}
+		if *codec != "gcf" && wireMode.value != "v3" {
+			return e.usageError(decodeCommand, "-wire applies to GCF text (-codec gcf); the legacy wire as a codec is -codec gcf-v1")
+		}
+		if *codec != "gcf" && (*ndjson || *showProgress) {
+			return e.usageError(decodeCommand, "-ndjson and -progress apply to GCF input only, not -codec %s", *codec)
 		}
 		if err := lim.check(); err != nil {
 			return e.usageError(decodeCommand, "%v", err)
@@ -55,16 +81,20 @@ func setupDecode(fs *flag.FlagSet) func(*env, []string) int {
 		if err != nil {
 			return e.report(in, err, nil)
 		}
+		if *codec != "gcf" {
+			return e.decodeCodec(in, o, c, lim, *indent)
+		}
 		prog := newProgress(e.stderr, *showProgress)
-		topts := transcodeOptions{Decoder: lim.options(), Progress: prog.callback()}
+		src, wopts := wireMode.resolve(e, in)
+		topts := transcodeOptions{Decoder: append(lim.options(), wopts...), Progress: prog.callback()}
 		if *indent {
 			topts.Indent = "  "
 		}
 		var res transcodeResult
 		if *ndjson {
-			res, err = toNDJSON(o, in.r, topts)
+			res, err = toNDJSON(o, src, topts)
 		} else {
-			res, err = toJSON(o, in.r, topts)
+			res, err = toJSON(o, src, topts)
 		}
 		if err != nil {
 			o.abort()
@@ -93,4 +123,46 @@ func (e *env) warnUnconfirmed(name string, n int) {
 	}
 	fmt.Fprintf(e.stderr, "%s: warning: %s no ##! summary trailer to confirm the count; "+
 		"the stream may have been cut short (-require-summary makes this an error)\n", name, what)
+}
+
+// decodeCodec decodes a graph payload written by codec c and writes it as
+// JSON with the fixtures' field names.
+func (e *env) decodeCodec(in *input, out *output, c wire.Codec, lim limitFlags, indent bool) int {
+	fail := func(err error) int {
+		out.abort()
+		return e.report(in, err, out)
+	}
+	data, err := readAll(in)
+	if err != nil {
+		return fail(err)
+	}
+	in.src = bytes.NewReader(data)
+	var p *gcf.Payload
+	switch c := c.(type) {
+	case wire.GCB:
+		c.Limits = lim.limits()
+		p, err = c.DecodeBytes(data)
+	case wire.GCB1:
+		c.Limits = lim.limits()
+		p, err = c.DecodeBytes(data)
+	default:
+		p, err = wire.DecodeWith(c.Name(), data)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(p); err != nil {
+		return fail(&gcf.SyntaxError{Category: gcf.UnsupportedValue, Msg: "the payload has no JSON form: " + err.Error()})
+	}
+	out.Write(b.Bytes())
+	if err := out.commit(); err != nil {
+		return e.report(in, err, out)
+	}
+	return exitOK
 }

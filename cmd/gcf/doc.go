@@ -10,8 +10,10 @@
 //	encode [flags] [file|-]        convert JSON to GCF
 //	decode [flags] [file|-]        convert GCF (either profile) to JSON, or table rows to NDJSON
 //	validate [flags] [file|-]...   report every problem in GCF payloads, with its position
+//	migrate [flags] [file|-]       convert a legacy GCF v1.x payload to GCF v3.5.3
 //	diff [flags] OLD.json NEW.json print the GCF delta that turns one JSON result into another
 //	apply [flags] BASE.json DELTA.gcf  apply a GCF delta and print the new JSON
+//	stats [flags] file...          compare the bytes and tokens of JSON, GCF and GCB for payloads
 //	version                        print the version of gcf and of the Go toolchain that built it
 //	help [command]                 print help for a command: its usage, flags and an example
 //
@@ -32,6 +34,14 @@
 //	-progress      -stream: report bytes and rows per second on stderr
 //	-smallest      the layout with the fewest tokens, not the canonical one
 //	-tokenizer v   -smallest: o200k (default) or cl100k tokens
+//	-wire w        v3 (the default) or v1: the legacy GCF v1.x wire
+//	-codec c       the graph payload's output codec: gcf (the default), gcb (binary,
+//	               lossless), gcb1 (the product's binary) or json; any but gcf
+//	               implies -profile graph and reads either JSON spelling (the
+//	               fixtures' camelCase or the product's snake_case). Binary output
+//	               never goes to a terminal: use -o or redirect stdout
+//	-lossy         -codec gcb1: write what the product's GCB1 writes where it loses
+//	               data, instead of refusing
 //
 // Flags of decode:
 //
@@ -40,12 +50,33 @@
 //	-ndjson        every record as one JSON line with its table's path
 //	-progress      report bytes and rows per second on stderr
 //	-require-summary  a [?] section without a ##! summary trailer is an error
+//	-wire w        v3 (the default), v1, or auto (v3 when the first line starts
+//	               "GCF profile=", v1 otherwise; says on stderr which it used)
+//	-codec c       the input's codec: gcf (the default), gcb and gcb1 (either GCB
+//	               version), or json; the output is the graph payload as JSON
 //
 // Flags of validate:
 //
 //	-json          the problems as a JSON array on stdout instead of text on stderr
 //	-o file        -json: write the report to file
 //	-require-summary  a [?] section without a ##! summary trailer is a problem
+//	-wire w        v3 (the default) or v1: check against the v1 grammar (holds
+//	               the payload in memory)
+//
+// Flags of migrate:
+//
+//	-o file        as for encode
+//
+// Without -wire, decode and validate refuse a v1.x payload with
+// missing_profile and the advice to use -wire v1 or gcf migrate. migrate
+// translates graph payloads, sessions and deltas line by line in constant
+// memory; what v3 cannot express is an error, never dropped
+// (docs/legacy-v1.md).
+//
+// Flags of stats:
+//
+//	-tokenizer t   o200k (o200k_base, the default) or cl100k (cl100k_base)
+//	-json          the statistics as a JSON array on stdout instead of tables
 //
 // Flags of diff (they may also follow the files):
 //
@@ -60,7 +91,7 @@
 //	-profile p     the profile the delta must have (default: the delta's)
 //	-o file        as for encode; nothing is written when the delta does not apply
 //
-// Limit flags of encode, decode, validate, diff and apply (0 means the default; the
+// Limit flags of encode, decode, validate, migrate, diff and apply (0 means the default; the
 // encoder refuses what a decoder with the same limits would reject):
 //
 //	-max-depth n     deepest nesting (default 256)

@@ -13,6 +13,7 @@ import (
 	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/stream"
 	"github.com/gcfkit/gcf/tokens"
+	"github.com/gcfkit/gcf/wire"
 )
 
 // streamRecordFactor bounds the JSON text of one record in encode -stream:
@@ -64,12 +65,41 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	showProgress := fs.Bool("progress", false, "-stream: report bytes and rows per second on stderr")
 	smallest := fs.Bool("smallest", false, "generic profile: per container, the valid layout with the fewest tokens instead of the canonical one")
 	tokenizer := fs.String("tokenizer", "o200k", "-smallest: the `vocabulary` whose tokens are counted: o200k (o200k_base) or cl100k (cl100k_base)")
+	lossy := fs.Bool("lossy", false, "-codec gcb1: write what the product's GCB1 writes where it loses data, instead of refusing")
+	codec := fs.String("codec", "gcf", "`codec` of a graph payload's output: "+wire.ListNames()+" (any but gcf implies -profile graph)")
 	var lim limitFlags
 	lim.register(fs, false)
+	var wireMode wireFlag
+	wireMode.register(fs, false)
 	return func(e *env, args []string) int {
 		set := setFlags(fs)
+		if err := wireMode.check(); err != nil {
+			return e.usageError(encodeCommand, "%v", err)
+		}
+		if *streaming && wireMode.value == "v1" {
+			return e.usageError(encodeCommand, "-stream writes v3 tables; -wire v1 applies to buffered encoding")
+		}
 		if *profile != "generic" && *profile != "graph" {
 			return e.usageError(encodeCommand, "unknown profile %q (generic or graph)", *profile)
+		}
+		c, err := wire.Get(*codec)
+		if err != nil {
+			return e.usageError(encodeCommand, "-codec: %v", err)
+		}
+		if *codec != "gcf" && wireMode.value != "v3" {
+			return e.usageError(encodeCommand, "-wire applies to GCF text (-codec gcf); the legacy wire as a codec is -codec gcf-v1")
+		}
+		if *lossy {
+			if *codec != "gcb1" {
+				return e.usageError(encodeCommand, "-lossy applies only with -codec gcb1")
+			}
+			c = wire.GCB1{Lossy: true}
+		}
+		if *codec != "gcf" {
+			if set["profile"] && *profile != "graph" || *streaming {
+				return e.usageError(encodeCommand, "-codec %s writes graph payloads; it does not apply to -profile generic or -stream", *codec)
+			}
+			*profile = "graph"
 		}
 		if *streaming {
 			if set["profile"] && *profile != "generic" {
@@ -87,19 +117,19 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		opts := lim.options()
 		if *smallest {
-			if *streaming || *profile != "generic" {
-				return e.usageError(encodeCommand, "-smallest applies to the generic profile without -stream")
+			if *streaming || *profile != "generic" || wireMode.value == "v1" {
+				return e.usageError(encodeCommand, "-smallest applies to the generic profile of the v3 wire, without -stream")
 			}
 			enc, err := tokens.ParseEncoding(*tokenizer)
 			if err != nil {
 				return e.usageError(encodeCommand, "-tokenizer: %v", err)
 			}
-			c, err := tokens.New(enc)
+			counter, err := tokens.New(enc)
 			if err != nil {
 				return e.usageError(encodeCommand, "-tokenizer: %v", err)
 			}
-			opts = append(opts, gcf.WithSize(gcf.Smallest), gcf.WithCost(c.Count))
-		} else if setFlags(fs)["tokenizer"] {
+			opts = append(opts, gcf.WithSize(gcf.Smallest), gcf.WithCost(counter.Count))
+		} else if set["tokenizer"] {
 			return e.usageError(encodeCommand, "-tokenizer applies only with -smallest")
 		}
 		arg, ok := e.oneInput(encodeCommand, args)
@@ -111,16 +141,22 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 			return e.report(nil, err, nil)
 		}
 		defer in.close()
+		if *codec != "gcf" && wire.IsBinary(c) && (*out == "" || *out == "-") && isTerminal(e.stdout) {
+			return e.usageError(encodeCommand, "-codec %s writes binary data; refusing to write it to a terminal: use -o FILE or redirect stdout", *codec)
+		}
 		o, err := createOutput(e, *out)
 		if err != nil {
 			return e.report(in, err, nil)
+		}
+		if *codec != "gcf" {
+			return e.encodeCodec(in, o, c, lim.bytes, *quiet)
 		}
 		if *streaming {
 			so := streamOptions{table: *table, fields: parseFields(*fieldList), opts: lim.options(),
 				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
 			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
 		}
-		return e.encodeBuffered(in, o, *profile, opts, *quiet)
+		return e.encodeBuffered(in, o, *profile, append(opts, wireMode.options()...), *quiet)
 	}
 }
 
@@ -153,9 +189,14 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&p); err != nil {
-			return fail(graphJSONError(err, data))
-		}
-		if _, err := dec.Token(); err != io.EOF {
+			// The product's snake_case export (qualified_name, ...) is a
+			// graph payload too: the wire JSON codec reads both spellings.
+			wp, werr := wire.DecodeWith("json", data)
+			if werr != nil {
+				return fail(graphJSONError(err, data))
+			}
+			p = *wp
+		} else if _, err := dec.Token(); err != io.EOF {
 			return fail(errorAt(origin.after(data[:dec.InputOffset()]), "", "not a graph payload: data after the JSON object"))
 		}
 		if enc, err = encodeGraph(&p, opts); err != nil {
@@ -172,8 +213,46 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 	return exitOK
 }
 
+// encodeCodec encodes a graph payload, read from JSON with either field
+// spelling (the fixtures' or the product's snake_case), with codec c.
+func (e *env) encodeCodec(in *input, out *output, c wire.Codec, maxBytes int64, quiet bool) int {
+	fail := func(err error) int {
+		out.abort()
+		return e.report(in, err, out)
+	}
+	data, err := readAll(in)
+	if err != nil {
+		return fail(err)
+	}
+	in.src = bytes.NewReader(data)
+	p, err := wire.DecodeWith("json", data)
+	if err != nil {
+		return fail(err)
+	}
+	var buf bytes.Buffer
+	if err := c.Encode(&buf, p); err != nil {
+		return fail(err)
+	}
+	enc := buf.Bytes()
+	if maxBytes > 0 && int64(len(enc)) > maxBytes {
+		return fail(&gcf.SyntaxError{Category: gcf.PayloadTooLarge,
+			Msg: fmt.Sprintf("the %s encoding is %d bytes, over -max-bytes %d", c.Name(), len(enc), maxBytes)})
+	}
+	out.Write(enc)
+	if err := out.commit(); err != nil {
+		return e.report(in, err, out)
+	}
+	if !quiet {
+		e.sizeLineOf(int64(len(data)), int64(len(enc)), c.Name())
+	}
+	return exitOK
+}
+
 // sizeLine compares the size of the JSON input, as given, with the output.
-func (e *env) sizeLine(in, out int64) {
+func (e *env) sizeLine(in, out int64) { e.sizeLineOf(in, out, "GCF") }
+
+// sizeLineOf is sizeLine for an output in the named format.
+func (e *env) sizeLineOf(in, out int64, format string) {
 	var diff string
 	switch d := in - out; {
 	case d > 0:
@@ -185,7 +264,7 @@ func (e *env) sizeLine(in, out int64) {
 	default:
 		diff = "the same size"
 	}
-	fmt.Fprintf(e.stderr, "gcf: %d bytes of JSON input -> %d bytes of GCF (%s)\n", in, out, diff)
+	fmt.Fprintf(e.stderr, "gcf: %d bytes of JSON input -> %d bytes of %s (%s)\n", in, out, format, diff)
 }
 
 // jsonError places an error from parsing the JSON text data, which starts

@@ -275,3 +275,21 @@ func exitStatus(err error, in *input, out *output) int {
 	}
 	return exitInvalid
 }
+
+// isTerminal reports whether w is a character device (a terminal), where
+// binary output must not go.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	// /dev/null is a character device too, and a fine place for binary.
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(st, null) {
+		return false
+	}
+	return true
+}

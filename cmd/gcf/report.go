@@ -37,6 +37,8 @@ func (e *env) report(in *input, err error, out *output) int {
 // diagnostic prints one positioned problem and, when src can give it back,
 // the excerpt of its line.
 func (e *env) diagnostic(name string, line, col int, off int64, category, msg string, src io.ReaderAt) {
+	// The library's advice for a v1.x payload, in command-line terms.
+	msg = strings.Replace(msg, "decode it with WireV1", "decode it with -wire v1", 1)
 	if category != "" {
 		fmt.Fprintf(e.stderr, "%s:%d:%d: %s: %s\n", name, line, col, category, msg)
 	} else {

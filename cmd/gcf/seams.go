@@ -13,6 +13,7 @@ import (
 
 	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/ast"
+	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 	"github.com/gcfkit/gcf/transcode"
 )
@@ -71,4 +72,19 @@ func toNDJSON(w io.Writer, r io.Reader, o transcodeOptions) (transcodeResult, er
 // memory bounded by the limits, and returns its problems in order.
 func checkInput(r io.Reader, l stream.Limits) ast.ErrorList {
 	return ast.Check(r, l)
+}
+
+// checkV1 checks a legacy v1.x payload with ast.ValidateV1: every problem
+// the v1 grammar finds, with its position. It holds the payload (bound it
+// with -max-bytes).
+func checkV1(r io.Reader, l stream.Limits) ast.ErrorList {
+	src := r
+	if l.MaxBytes > 0 {
+		src = io.LimitReader(r, l.MaxBytes+1)
+	}
+	data, err := io.ReadAll(src)
+	if err != nil {
+		return ast.ErrorList{{Pos: ast.Pos{Line: 1, Column: 1}, Category: lexer.ReadFailure, Msg: err.Error()}}
+	}
+	return ast.ValidateV1(data, l)
 }

@@ -32,7 +32,11 @@ depth, not by the size of the input.
 A payload whose [?] sections are not confirmed by a ##! summary trailer is
 valid (SPEC §8.6) but gets a warning on stderr, because the stream may have
 been cut; -require-summary makes it a problem. When the inputs give
-different results, the exit status is the highest.`,
+different results, the exit status is the highest.
+
+-wire v1 checks legacy GCF v1.x payloads (docs/legacy-v1.md) against the v1
+grammar and reports every problem with its position; it holds the payload
+in memory (bound it with -max-bytes).`,
 	example: "gcf validate -require-summary payload.gcf other.gcf",
 }
 
@@ -53,7 +57,12 @@ func setupValidate(fs *flag.FlagSet) func(*env, []string) int {
 	out := fs.String("o", "", "-json: write the report to `file` (through a temporary file, renamed on success)")
 	var lim limitFlags
 	lim.register(fs, true)
+	var wire wireFlag
+	wire.register(fs, false)
 	return func(e *env, args []string) int {
+		if err := wire.check(); err != nil {
+			return e.usageError(validateCommand, "%v", err)
+		}
 		if setFlags(fs)["o"] && !*asJSON {
 			return e.usageError(validateCommand, "-o applies only with -json (the text report goes to stderr)")
 		}
@@ -82,7 +91,7 @@ func setupValidate(fs *flag.FlagSet) func(*env, []string) int {
 		status := exitOK
 		all := []diagnostic{}
 		for _, name := range args {
-			s, diags := e.validateOne(name, lim, !*asJSON)
+			s, diags := e.validateOne(name, lim, wire, !*asJSON)
 			status = max(status, s)
 			all = append(all, diags...)
 		}
@@ -101,7 +110,7 @@ func setupValidate(fs *flag.FlagSet) func(*env, []string) int {
 
 // validateOne checks one input: it prints the problems on stderr (text) or
 // returns them (for -json), and returns the exit status.
-func (e *env) validateOne(name string, lim limitFlags, text bool) (int, []diagnostic) {
+func (e *env) validateOne(name string, lim limitFlags, wire wireFlag, text bool) (int, []diagnostic) {
 	in, err := openInput(e, name, lim.bytes)
 	if err != nil {
 		return e.report(nil, err, nil), nil
@@ -113,7 +122,11 @@ func (e *env) validateOne(name string, lim limitFlags, text bool) (int, []diagno
 	l.RequireSummary = true
 	status := exitOK
 	var diags []diagnostic
-	for _, d := range checkInput(in.r, l) {
+	check := checkInput
+	if wire.value == "v1" {
+		check = checkV1
+	}
+	for _, d := range check(in.r, l) {
 		if isMissingSummary(d) && !lim.requireSummary {
 			e.warnUnconfirmed(in.name, 0)
 			continue

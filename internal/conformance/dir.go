@@ -1,9 +1,12 @@
-// Package conformance locates the shared conformance suite for the tests
+// Package conformance locates the shared conformance suites for the tests
 // of every package: $GCF_CONFORMANCE_DIR, or ../shared/conformance beside
-// the repository root. The fixtures are read in place, never copied.
+// the repository root, for v3.5.3; $GCF_CONFORMANCE_V1_DIR, or
+// ../shared/conformance-v1, for the legacy v1.x wire. The fixtures are read
+// in place, never copied.
 package conformance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,26 +17,35 @@ import (
 // EnvVar names the variable that points at the suite; CI sets it.
 const EnvVar = "GCF_CONFORMANCE_DIR"
 
+// EnvVarV1 names the variable that points at the legacy v1 suite.
+const EnvVarV1 = "GCF_CONFORMANCE_V1_DIR"
+
 // Find returns the suite's directory. A relative $GCF_CONFORMANCE_DIR is
 // taken from the repository root (as .ci/run sets it), whatever package
 // the test runs in. It returns an error when $GCF_CONFORMANCE_DIR is set and
 // does not name a directory, and ("", nil) when it is unset and the default
 // ../shared/conformance is absent.
-func Find() (string, error) {
+func Find() (string, error) { return find(EnvVar, "conformance") }
+
+// FindV1 is Find for the legacy v1 suite: $GCF_CONFORMANCE_V1_DIR or
+// ../shared/conformance-v1.
+func FindV1() (string, error) { return find(EnvVarV1, "conformance-v1") }
+
+func find(envVar, name string) (string, error) {
 	root, err := repoRoot()
 	if err != nil {
 		return "", err
 	}
-	if dir := os.Getenv(EnvVar); dir != "" {
+	if dir := os.Getenv(envVar); dir != "" {
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(root, dir)
 		}
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			return "", fmt.Errorf("%s=%q: %s is not a directory", EnvVar, os.Getenv(EnvVar), dir)
+			return "", fmt.Errorf("%s=%q: %s is not a directory", envVar, os.Getenv(envVar), dir)
 		}
 		return dir, nil
 	}
-	dir := filepath.Join(root, "..", "shared", "conformance")
+	dir := filepath.Join(root, "..", "shared", name)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return "", nil
 	}
@@ -46,13 +58,25 @@ func Find() (string, error) {
 // variable is unset and ../shared/conformance is absent.
 func Dir(tb testing.TB) string {
 	tb.Helper()
-	dir, err := Find()
+	return dirOf(tb, Find, EnvVar, "conformance")
+}
+
+// DirV1 is Dir for the legacy v1 suite ($GCF_CONFORMANCE_V1_DIR or
+// ../shared/conformance-v1).
+func DirV1(tb testing.TB) string {
+	tb.Helper()
+	return dirOf(tb, FindV1, EnvVarV1, "conformance-v1")
+}
+
+func dirOf(tb testing.TB, find func() (string, error), envVar, name string) string {
+	tb.Helper()
+	dir, err := find()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if dir == "" {
 		root, _ := repoRoot()
-		tb.Skipf("conformance suite not found at %s; set %s", filepath.Join(root, "..", "shared", "conformance"), EnvVar)
+		tb.Skipf("conformance suite not found at %s; set %s", filepath.Join(root, "..", "shared", name), envVar)
 	}
 	return dir
 }
@@ -74,4 +98,75 @@ func repoRoot() (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// V1Payloads returns every GCF payload the legacy v1 suite carries: the
+// string inputs and expected outputs of its fixtures and the expected
+// output of each session call, in file order. It returns (nil, nil) when
+// the suite is absent and $GCF_CONFORMANCE_V1_DIR is unset.
+func V1Payloads() ([][]byte, error) {
+	dir, err := FindV1()
+	if err != nil || dir == "" {
+		return nil, err
+	}
+	var out [][]byte
+	err = filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
+		if err != nil || de.IsDir() || filepath.Ext(p) != ".json" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var f struct {
+			Input, Expected json.RawMessage
+			Calls           []struct{ Expected string }
+		}
+		if err := json.Unmarshal(data, &f); err != nil {
+			return fmt.Errorf("%s: %v", p, err)
+		}
+		for _, raw := range []json.RawMessage{f.Input, f.Expected} {
+			var s string
+			if json.Unmarshal(raw, &s) == nil {
+				out = append(out, []byte(s))
+			}
+		}
+		for _, c := range f.Calls {
+			out = append(out, []byte(c.Expected))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// WireEnvVar names the variable that points at the wire reference pack
+// (GCB.md, cases/, golden/); by default ../shared/reference/wire beside the
+// repository root.
+const WireEnvVar = "GCF_WIRE_REFERENCE_DIR"
+
+// WireDir returns the wire reference pack's directory for a test that needs
+// it: $GCF_WIRE_REFERENCE_DIR (relative to the repository root) or
+// ../shared/reference/wire. When the variable is set and the directory is
+// absent the test fails; when it is unset and the default is absent the test
+// is skipped, naming the path.
+func WireDir(tb testing.TB) string {
+	tb.Helper()
+	root, err := repoRoot()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dir := os.Getenv(WireEnvVar)
+	set := dir != ""
+	if !set {
+		dir = filepath.Join(root, "..", "shared", "reference", "wire")
+	} else if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		if set {
+			tb.Fatalf("%s=%q: %s is not a directory", WireEnvVar, os.Getenv(WireEnvVar), dir)
+		}
+		tb.Skipf("wire reference pack not found at %s; set %s", dir, WireEnvVar)
+	}
+	return dir
 }

@@ -1,0 +1,316 @@
+package gcf
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strconv"
+
+	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// Migrate reads a GCF v1.x payload from r (SPEC-v1.1 as amended by
+// SPEC-v1.4) and writes the equivalent v3.5.3 payload to w: decoding the
+// output with the v3 decoder gives the value that decoding the input with
+// WithWire(WireV1) gives.
+//
+// A graph payload (first line `GCF ...`), a session payload or a delta is
+// translated line by line as the v1 decoder validates it, in memory bounded
+// by the longest line (plus the symbol ids the decoder keeps for edge
+// checks). Its header gains `profile=graph` and keeps its fields (budget=0,
+// tokens=0 and edges=0 are dropped, as a canonical v3 header omits them);
+// scores are written with the two decimals v3 requires; a `## _summary`
+// trailer becomes `##! summary`, and an edges section or a header whose
+// counts v1 left out is written in the v3 streaming form (`## edges [?]`
+// and a `##! summary` trailer). A delta `## added` line gains the distance
+// v3 requires, 0, the distance the v1 decoder reports for it.
+//
+// A generic (headerless) payload is decoded whole and re-encoded with
+// EncodeGeneric, so its memory grows with the payload: bound it with
+// WithMaxBytes.
+//
+// What v1 carries that v3 cannot express is an error, never dropped: a
+// score with more than two significant decimals (invalid_score), a kind
+// that is not a v3 bare key (invalid_node_line). Every error is a
+// *SyntaxError with the input's line and column; on error w may hold a
+// partial payload (the CLI writes to a temporary file and renames it only
+// on success). opts are the decoder's limits.
+func Migrate(r io.Reader, w io.Writer, opts ...Option) error {
+	cfg := newConfig(opts)
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(5)
+	if !isGraphHead(head) {
+		return migrateGeneric(br, w, opts)
+	}
+	d := stream.NewDecoder(br, cfg.limits)
+	d.SetWire(WireV1)
+	m := migrator{out: encoder.NewWriter(w)}
+	defer m.out.Release()
+	for {
+		ev, err := d.Read()
+		if err == io.EOF {
+			return m.out.Flush()
+		}
+		if err != nil {
+			return err
+		}
+		if err := m.event(ev); err != nil {
+			return err
+		}
+	}
+}
+
+// isGraphHead reports whether a payload starting with head (its first 5
+// bytes, or all of a shorter payload) has a GCF header line, as the pull
+// decoder decides it: "GCF" then a space or the end of the line.
+func isGraphHead(head []byte) bool {
+	if !bytes.HasPrefix(head, []byte("GCF")) {
+		return false
+	}
+	rest := head[3:]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\n' ||
+		rest[0] == '\r' && (len(rest) == 1 || rest[1] == '\n')
+}
+
+// migrateGeneric moves a headerless v1 generic payload to v3 through the
+// value model.
+func migrateGeneric(r io.Reader, w io.Writer, opts []Option) error {
+	cfg := newConfig(opts)
+	src := r
+	if cfg.limits.MaxBytes > 0 {
+		src = io.LimitReader(r, cfg.limits.MaxBytes+1)
+	}
+	data, err := io.ReadAll(src)
+	if err != nil {
+		return &SyntaxError{Category: lexer.ReadFailure, Msg: "reading the v1 payload: " + err.Error(), Err: err}
+	}
+	v1 := append(append([]Option(nil), opts...), WithWire(WireV1))
+	v, err := DecodeGeneric(data, v1...)
+	if err != nil {
+		return err
+	}
+	v3 := append(append([]Option(nil), opts...), WithWire(WireV3))
+	out, err := EncodeGeneric(v, v3...)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+// migrator writes the v3 lines of a v1 graph payload, one event at a time.
+type migrator struct {
+	out      *encoder.Writer
+	delta    bool
+	trailer  bool  // the output needs a ##! summary trailer
+	symbols  int64 // symbol lines (references included)
+	edges    int64
+	hdrEdges int64 // edges= of the v1 header, or -1
+	groups   []int64
+	inGroup  bool
+}
+
+func (m *migrator) event(ev *stream.Event) error {
+	b := m.out.Buf()
+	switch ev.Kind {
+	case stream.KindHeader:
+		b = m.header(b, ev)
+	case stream.KindGroup:
+		b = append(b, "## "...)
+		b = append(b, ev.Key...)
+		m.inGroup = ev.ID >= 0 && !m.delta
+		if m.inGroup {
+			m.groups = append(m.groups, 0)
+		}
+		count := ev.Count
+		if string(ev.Key) == "edges" && !m.delta {
+			if count == lexer.Deferred && m.hdrEdges >= 0 {
+				count = m.hdrEdges
+			}
+			b = append(b, " ["...)
+			if count == lexer.Deferred {
+				b = append(b, '?')
+				m.trailer = true
+			} else {
+				b = strconv.AppendInt(b, count, 10)
+			}
+			b = append(b, ']')
+		} else if count != lexer.Deferred {
+			b = append(b, " ["...)
+			b = strconv.AppendInt(b, count, 10)
+			b = append(b, ']')
+		}
+		b = append(b, '\n')
+	case stream.KindSymbol:
+		var err error
+		if b, err = m.symbol(b, ev); err != nil {
+			return err
+		}
+	case stream.KindReference:
+		m.count()
+		b = append(b, '@')
+		b = strconv.AppendInt(b, ev.ID, 10)
+		b = append(b, "  # previously transmitted\n"...)
+	case stream.KindEdge:
+		m.edges++
+		t, s := ev.EdgeIDs()
+		b = append(b, '@')
+		b = strconv.AppendInt(b, t, 10)
+		b = append(b, '<', '@')
+		b = strconv.AppendInt(b, s, 10)
+		b = append(b, ' ')
+		b = append(b, ev.Cells[2].Bytes...)
+		if len(ev.Cells) > 3 {
+			b = append(b, ' ')
+			b = append(b, ev.Cells[3].Bytes...)
+		}
+		b = append(b, '\n')
+	case stream.KindRemoved:
+		b = append(b, ev.Cells[0].Bytes...)
+		b = append(b, ' ')
+		b = append(b, ev.Cells[1].Bytes...)
+		b = append(b, '\n')
+	case stream.KindDeltaEdge:
+		b = append(b, ev.Cells[0].Bytes...)
+		b = append(b, " -> "...)
+		b = append(b, ev.Cells[1].Bytes...)
+		b = append(b, ' ')
+		b = append(b, ev.Cells[2].Bytes...)
+		b = append(b, '\n')
+	case stream.KindEnd:
+		if m.trailer {
+			b = m.summary(b)
+		}
+	}
+	return m.out.Commit(b)
+}
+
+func (m *migrator) count() {
+	m.symbols++
+	if m.inGroup {
+		m.groups[len(m.groups)-1]++
+	}
+}
+
+// header writes `GCF profile=graph` and the v1 fields, canonical ones in
+// the order Encode and EncodeDelta write them, the others after them in
+// their input order.
+func (m *migrator) header(b []byte, ev *stream.Event) []byte {
+	m.hdrEdges = -1
+	val := func(k string) ([]byte, bool) {
+		for i, f := range ev.Fields {
+			if string(f) == k {
+				return ev.Cells[i].Bytes, true
+			}
+		}
+		return nil, false
+	}
+	if v, ok := val("delta"); ok && string(v) == "true" {
+		m.delta = true
+	}
+	order := []string{"tool", "budget", "tokens", "symbols", "edges", "pack_root", "session", "delta", "base_root", "new_root", "savings"}
+	if m.delta {
+		order = []string{"tool", "delta", "base_root", "new_root", "tokens", "savings", "budget", "symbols", "edges", "pack_root", "session"}
+	}
+	b = append(b, "GCF profile=graph"...)
+	put := func(k string, v []byte) {
+		b = append(b, ' ')
+		b = append(b, k...)
+		b = append(b, '=')
+		b = append(b, v...)
+	}
+	for _, k := range order {
+		v, ok := val(k)
+		if !ok {
+			if k == "symbols" && !m.delta {
+				m.trailer = true // the count comes in the trailer
+			}
+			continue
+		}
+		switch k {
+		case "budget", "tokens", "edges":
+			if n, ok := parseHeaderCount(v); ok {
+				if k == "edges" {
+					m.hdrEdges = n
+				}
+				if string(v) == "0" {
+					continue // a canonical v3 header omits it; any other spelling is kept
+				}
+			}
+		}
+		put(k, v)
+	}
+	for i, f := range ev.Fields {
+		known := false
+		for _, k := range order {
+			known = known || string(f) == k
+		}
+		if !known {
+			put(string(f), ev.Cells[i].Bytes)
+		}
+	}
+	return append(b, '\n')
+}
+
+func parseHeaderCount(v []byte) (int64, bool) {
+	n, err := strconv.ParseInt(string(v), 10, 64)
+	return n, err == nil && n >= 0
+}
+
+// symbol writes a node line (or a delta `## added` line, with distance 0).
+func (m *migrator) symbol(b []byte, ev *stream.Event) ([]byte, error) {
+	kind, score := &ev.Cells[0], &ev.Cells[2]
+	if !lexer.IsBareKey(string(kind.Bytes)) {
+		return b, &SyntaxError{Line: ev.Line, Column: kind.Col, Offset: ev.Offset + int64(kind.Col-1), Category: lexer.InvalidNodeLine,
+			Msg: "kind " + lexer.Quote(kind.Bytes) + " is not a v3 bare key: v3 cannot carry it"}
+	}
+	f, err := ev.Score()
+	if err != nil {
+		return b, err
+	}
+	if !m.delta {
+		m.count()
+	}
+	b = append(b, '@')
+	b = strconv.AppendInt(b, ev.ID, 10)
+	b = append(b, ' ')
+	b = append(b, kind.Bytes...)
+	b = append(b, ' ')
+	b = append(b, ev.Cells[1].Bytes...)
+	b = append(b, ' ')
+	at := len(b)
+	b = grAppendScore(b, f)
+	if back, err := strconv.ParseFloat(string(b[at:]), 64); err != nil || back != f {
+		return b, &SyntaxError{Line: ev.Line, Column: score.Col, Offset: ev.Offset + int64(score.Col-1), Category: lexer.InvalidScore,
+			Msg: "score " + lexer.Quote(score.Bytes) + " has more precision than the two decimals of a v3 score"}
+	}
+	b = append(b, ' ')
+	b = append(b, ev.Cells[3].Bytes...)
+	if m.delta {
+		b = append(b, " 0"...)
+	}
+	return append(b, '\n'), nil
+}
+
+// summary writes the v3 trailer: symbols, edges and the positional counts
+// of the distance groups and the edges (SPEC §8.4).
+func (m *migrator) summary(b []byte) []byte {
+	b = append(b, "##! summary"...)
+	if !m.delta {
+		b = append(b, " symbols="...)
+		b = strconv.AppendInt(b, m.symbols, 10)
+		b = append(b, " edges="...)
+		b = strconv.AppendInt(b, m.edges, 10)
+	}
+	b = append(b, " counts="...)
+	for _, n := range m.groups {
+		if n > 0 {
+			b = strconv.AppendInt(b, n, 10)
+			b = append(b, ',')
+		}
+	}
+	b = strconv.AppendInt(b, m.edges, 10)
+	return append(b, '\n')
+}

@@ -1,0 +1,442 @@
+package gcf
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// Wire selects the version of the GCF wire a decoder reads or an encoder
+// writes (WithWire). The default is WireV3.
+type Wire = stream.Wire
+
+// Wire versions.
+const (
+	// WireV3 is GCF v3.5.3, the default everywhere.
+	WireV3 = stream.WireV3
+	// WireV1 is the legacy GCF v1.x wire of the original product documents
+	// (SPEC-v1.1 as amended by SPEC-v1.4): graph headers `GCF tool=...`
+	// without a profile, headerless generic payloads, v1 sessions, deltas
+	// and `## _summary` streams. See docs/legacy-v1.md.
+	WireV1 = stream.WireV1
+)
+
+// WithWire selects the wire version: Decode, DecodeDelta, DecodeGeneric and
+// NewDecoder read it, Encode, EncodeWithSession, EncodeDelta,
+// EncodeGeneric and NewEncoder write it. Without it they use WireV3, and a
+// v3 decoder given a v1.x payload fails with missing_profile and the
+// advice to use WireV1 or `gcf migrate`.
+func WithWire(w Wire) Option { return func(c *config) { c.wire = w } }
+
+// bytesDecoder returns a pull decoder over data with c's limits and wire.
+func (c *config) bytesDecoder(data []byte) *stream.Decoder {
+	d := stream.NewBytesDecoder(data, c.limits)
+	d.SetWire(c.wire)
+	return d
+}
+
+// v1Generic lays out a normalized JSON-model value in the v1 generic
+// (tabular) profile (SPEC-v1.1 §6a, SPEC-v1.4 §6a) and writes it through
+// the encoder package's v1 formatting. See docs/legacy-v1.md for the
+// layout rules; what v1 cannot carry is an unsupported_value error.
+type v1Generic struct {
+	b   []byte
+	lim Limits
+}
+
+func appendGenericV1(dst []byte, v any, lim Limits) ([]byte, error) {
+	nv, _, err := normalizeDepth(v)
+	if err != nil {
+		return dst, err
+	}
+	e := v1Generic{b: dst, lim: lim}
+	switch x := nv.(type) {
+	case Object:
+		err = e.members(x, 0, 1, false)
+	case []any:
+		err = lexer.Errorf(lexer.UnsupportedValue, "the v1 wire has no root array form: encode the array as an object member")
+	default:
+		err = e.scalar(x, encoder.V1Root) // a root scalar is the whole payload, without a line end
+	}
+	if err == nil {
+		err = checkLines(e.b[len(dst):], lim.MaxLineBytes)
+	}
+	if err == nil {
+		err = checkSize(len(e.b)-len(dst), lim.MaxBytes)
+	}
+	if err != nil {
+		return dst, err
+	}
+	return e.b, nil
+}
+
+func (e *v1Generic) indent(level int) {
+	for i := 0; i < level; i++ {
+		e.b = append(e.b, "  "...)
+	}
+}
+
+func (e *v1Generic) key(k string) error {
+	if !utf8.ValidString(k) {
+		return lexer.Errorf(lexer.InvalidUTF8, "key %q is not valid UTF-8", k)
+	}
+	if !encoder.IsV1Key(k) {
+		return lexer.Errorf(lexer.UnsupportedValue, "key %q cannot be written on the v1 wire (v1 keys are letters, digits, _, - and ., and unquoted)", k)
+	}
+	e.b = append(e.b, k...)
+	return nil
+}
+
+// scalar appends a primitive in ctx.
+func (e *v1Generic) scalar(v any, ctx encoder.V1Context) error {
+	switch x := v.(type) {
+	case nil:
+		e.b = append(e.b, '-')
+	case bool:
+		e.b = strconv.AppendBool(e.b, x)
+	case int64:
+		e.b = strconv.AppendInt(e.b, x, 10)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return lexer.Errorf(lexer.OutOfRange, "number %v has no GCF form", x)
+		}
+		e.b = encoder.AppendV1Float(e.b, x)
+	case string:
+		if !utf8.ValidString(x) {
+			return lexer.Errorf(lexer.InvalidUTF8, "string %q is not valid UTF-8", x)
+		}
+		e.b = encoder.AppendV1String(e.b, x, ctx)
+	default:
+		return lexer.Errorf(lexer.UnsupportedValue, "value of type %T is not in the generic data model", v)
+	}
+	return nil
+}
+
+func (e *v1Generic) depth(d int) error {
+	if d > e.lim.MaxDepth {
+		return depthErr(e.lim.MaxDepth)
+	}
+	return nil
+}
+
+func (e *v1Generic) count(n int) error {
+	if n > e.lim.MaxElements {
+		return elementsErr(n, "container", e.lim.MaxElements)
+	}
+	return nil
+}
+
+// members writes an object's members at level; d is the nesting depth of
+// the object. flat writes only primitive members (the flat form of a
+// `## key` object in a row's nested block).
+func (e *v1Generic) members(o Object, level, d int, flat bool) error {
+	if err := e.depth(d); err != nil {
+		return err
+	}
+	if err := e.count(len(o)); err != nil {
+		return err
+	}
+	for _, m := range o {
+		e.indent(level)
+		switch x := m.Value.(type) {
+		case Object:
+			e.b = append(e.b, "## "...)
+			if err := e.key(m.Key); err != nil {
+				return err
+			}
+			e.b = append(e.b, '\n')
+			if err := e.object(x, level, d+1, false); err != nil {
+				return err
+			}
+		case []any:
+			if err := e.array(m.Key, x, level, d+1); err != nil {
+				return err
+			}
+		default:
+			if err := e.key(m.Key); err != nil {
+				return err
+			}
+			e.b = append(e.b, '=')
+			if err := e.scalar(x, encoder.V1Value); err != nil {
+				return err
+			}
+			e.b = append(e.b, '\n')
+		}
+	}
+	return nil
+}
+
+// object writes the members of a `## key` object whose header is at
+// level: beneath it, or (inRow, every member primitive) at its level.
+func (e *v1Generic) object(o Object, level, d int, inRow bool) error {
+	if inRow && len(o) > 0 && v1Flat(o) {
+		return e.members(o, level, d, true)
+	}
+	return e.members(o, level+1, d, false)
+}
+
+// v1Flat reports whether every member of o is a scalar or a non-empty
+// primitive array (the member lines of the flat form).
+func v1Flat(o Object) bool {
+	for _, m := range o {
+		switch x := m.Value.(type) {
+		case Object:
+			return false
+		case []any:
+			if len(x) == 0 || !geAllPrimitive(x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// array writes member key's array at level.
+func (e *v1Generic) array(key string, a []any, level, d int) error {
+	if err := e.depth(d); err != nil {
+		return err
+	}
+	if err := e.count(len(a)); err != nil {
+		return err
+	}
+	if len(a) > 0 && geAllPrimitive(a) {
+		if err := e.key(key); err != nil {
+			return err
+		}
+		e.b = append(e.b, '[')
+		e.b = strconv.AppendInt(e.b, int64(len(a)), 10)
+		e.b = append(e.b, "]: "...)
+		for i, v := range a {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			if err := e.scalar(v, encoder.V1Inline); err != nil {
+				return err
+			}
+		}
+		e.b = append(e.b, '\n')
+		return nil
+	}
+	e.b = append(e.b, "## "...)
+	if err := e.key(key); err != nil {
+		return err
+	}
+	e.b = append(e.b, " ["...)
+	e.b = strconv.AppendInt(e.b, int64(len(a)), 10)
+	e.b = append(e.b, ']')
+	if len(a) == 0 {
+		e.b = append(e.b, '\n')
+		return nil
+	}
+	if fields := v1TableFields(a); fields != nil {
+		return e.table(a, fields, level, d)
+	}
+	e.b = append(e.b, '\n')
+	for i, v := range a {
+		e.indent(level)
+		e.b = append(e.b, '@')
+		e.b = strconv.AppendInt(e.b, int64(i), 10)
+		switch x := v.(type) {
+		case Object:
+			e.b = append(e.b, '\n')
+			if err := e.members(x, level+1, d+1, false); err != nil {
+				return err
+			}
+		case []any:
+			return lexer.Errorf(lexer.UnsupportedValue, "%s[%d]: the v1 wire has no form for an array directly inside an array", key, i)
+		default:
+			e.b = append(e.b, ' ')
+			if err := e.scalar(x, encoder.V1Value); err != nil {
+				return err
+			}
+			e.b = append(e.b, '\n')
+		}
+	}
+	return nil
+}
+
+// v1TableFields returns the fields of a table for a: every element an
+// object with the same set of primitive members (at least one), which
+// become the columns in the first element's order; nested members go
+// beneath their row. It returns nil when a is not such an array.
+func v1TableFields(a []any) []string {
+	first, ok := a[0].(Object)
+	if !ok {
+		return nil
+	}
+	var fields []string
+	for _, m := range first {
+		if !geIsContainer(m.Value) {
+			fields = append(fields, m.Key)
+		}
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	for _, v := range a {
+		o, ok := v.(Object)
+		if !ok {
+			return nil
+		}
+		n := 0
+		for _, m := range o {
+			if geIsContainer(m.Value) {
+				continue
+			}
+			n++
+			if !slices.Contains(fields, m.Key) {
+				return nil
+			}
+		}
+		if n != len(fields) {
+			return nil
+		}
+	}
+	return fields
+}
+
+// table writes `{fields}` (the `## key [N]` is written) and the rows.
+func (e *v1Generic) table(a []any, fields []string, level, d int) error {
+	if len(fields) > e.lim.MaxFields {
+		return fieldsErr(len(fields), e.lim.MaxFields)
+	}
+	e.b = append(e.b, '{')
+	for i, f := range fields {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		if err := e.key(f); err != nil {
+			return err
+		}
+	}
+	e.b = append(e.b, "}\n"...)
+	for i, v := range a {
+		o := v.(Object)
+		nested := false
+		for _, m := range o {
+			nested = nested || geIsContainer(m.Value)
+		}
+		e.indent(level)
+		if nested {
+			e.b = append(e.b, '@')
+			e.b = strconv.AppendInt(e.b, int64(i), 10)
+			e.b = append(e.b, ' ')
+		}
+		for j, f := range fields {
+			if j > 0 {
+				e.b = append(e.b, '|')
+			}
+			x, _ := o.Get(f)
+			if err := e.scalar(x, encoder.V1Cell); err != nil {
+				return err
+			}
+		}
+		e.b = append(e.b, '\n')
+		if !nested {
+			continue
+		}
+		if err := e.depth(d + 1); err != nil {
+			return err
+		}
+		for _, m := range o {
+			switch x := m.Value.(type) {
+			case Object:
+				e.indent(level + 1)
+				e.b = append(e.b, "## "...)
+				if err := e.key(m.Key); err != nil {
+					return err
+				}
+				e.b = append(e.b, '\n')
+				if err := e.object(x, level+1, d+2, true); err != nil {
+					return err
+				}
+			case []any:
+				e.indent(level + 1)
+				if err := e.array(m.Key, x, level+1, d+2); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Wire returns the wire version d reads (WithWire).
+func (d *Decoder) Wire() Wire { return d.s.Wire() }
+
+// appendV1Cell appends a scalar streamed value on the v1 wire; Missing is
+// written `-` (v1 has one marker for null and missing).
+func appendV1Cell(b []byte, v any, ctx encoder.V1Context) ([]byte, error) {
+	if _, ok := v.(missing); ok {
+		return append(b, '-'), nil
+	}
+	nv, err := normalize(v)
+	if err != nil {
+		return b, err
+	}
+	switch x := nv.(type) {
+	case Object, []any:
+		return b, lexer.Errorf(lexer.UnsupportedValue, "a streamed cell must be a scalar, not %T", nv)
+	case string:
+		if bad := invalidAt(x); bad >= 0 {
+			return b, &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad), Msg: "invalid UTF-8"}
+		}
+	}
+	e := v1Generic{b: b}
+	err = e.scalar(nv, ctx)
+	return e.b, err
+}
+
+// v1AppendSummary appends the v1.4 trailer of streamed tables:
+// `## _summary rows=N sections=name:N,...` (rows only for a single table).
+func v1AppendSummary(b []byte, names []string, counts []int) []byte {
+	b = append(b, "## _summary"...)
+	if len(counts) == 1 {
+		b = append(b, " rows="...)
+		b = strconv.AppendInt(b, int64(counts[0]), 10)
+	}
+	b = append(b, " sections="...)
+	for i, n := range counts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, names[i]...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, '\n')
+}
+
+// v1AppendGraphSummary appends the v1.4 graph trailer
+// `## _summary symbols=N edges=M sections=targets:2,related:1,edges:M`.
+func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
+	b = append(b, "## _summary symbols="...)
+	b = strconv.AppendInt(b, int64(g.symbols), 10)
+	b = append(b, " edges="...)
+	b = strconv.AppendInt(b, int64(g.edges), 10)
+	b = append(b, " sections="...)
+	for _, gr := range g.groups {
+		b = grAppendGroupName(b, gr.distance)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(gr.count), 10)
+		b = append(b, ',')
+	}
+	b = append(b, "edges:"...)
+	b = strconv.AppendInt(b, int64(g.edges), 10)
+	return append(b, '\n')
+}
+
+// noV1 refuses WithWire(WireV1) for what the v1 wire has no form for (the
+// generic keyed tables and deltas of SPEC §10a), rather than writing or
+// reading v3 unasked.
+func noV1(opts []Option, fn string) error {
+	if newConfig(opts).wire == WireV1 {
+		return lexer.Errorf(lexer.UnsupportedValue, "%s: the v1 wire has no generic keyed tables or deltas (SPEC §10a is v3 only)", fn)
+	}
+	return nil
+}

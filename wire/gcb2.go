@@ -1,0 +1,1187 @@
+package wire
+
+import (
+	"encoding/hex"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gcfkit/gcf"
+)
+
+// GCB is GCB version 2: a compact binary layout that carries every
+// *gcf.Payload exactly (any string, kind, provenance, edge type, status,
+// distance and float64; pack roots; edges to names that are not symbols).
+// Its layout is specified byte by byte in docs/wire.md. Decode reads
+// version 1 streams too (see DecodeGCB).
+//
+// Empty and nil slices are the same payload: decoding yields empty,
+// non-nil Symbols and Edges. Components are kept as given (nil or not).
+type GCB struct {
+	Limits gcf.Limits // for Decode: MaxElements, MaxBytes (zero: defaults)
+	// Compact makes Encode search the whole window for repeats (an LZ77
+	// match finder) instead of copying only a signature's shared start and
+	// end with the previous signatures and its symbol's own name: about 3%
+	// of the JSON size smaller on signature-heavy payloads, several times
+	// slower to encode. Decoding is the same.
+	Compact bool
+}
+
+func (GCB) Name() string { return "gcb" }
+func (GCB) Binary() bool { return true }
+
+func (GCB) Description() string {
+	return "GCB version 2: compact, lossless binary for IPC and caches (reads version 1 too)"
+}
+
+func (c GCB) Encode(w io.Writer, p *gcf.Payload) error {
+	if err := checkEncodeLimits(p, c.Limits); err != nil {
+		return err
+	}
+	e := encPool.Get().(*v2enc)
+	b, err := e.append(e.out[:0], p, c.Compact)
+	if err == nil {
+		err = checkEncodedSize(len(b), c.Limits)
+	}
+	if err == nil {
+		_, err = w.Write(b)
+	}
+	e.out = b
+	e.release()
+	return err
+}
+
+// Append appends the version 2 encoding of p to dst.
+//
+// Encode and Append refuse, with the decoder's categories, a payload that
+// a decoder with the same Limits would reject (more symbols or edges than
+// MaxElements, an encoding larger than MaxBytes).
+func (c GCB) Append(dst []byte, p *gcf.Payload) ([]byte, error) {
+	if err := checkEncodeLimits(p, c.Limits); err != nil {
+		return dst, err
+	}
+	e := encPool.Get().(*v2enc)
+	b, err := e.append(dst, p, c.Compact)
+	if err == nil {
+		err = checkEncodedSize(len(b)-len(dst), c.Limits)
+	}
+	e.release()
+	if err != nil {
+		return dst, err
+	}
+	return b, nil
+}
+
+func (c GCB) Decode(r io.Reader) (*gcf.Payload, error) {
+	data, err := readAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return c.DecodeBytes(data)
+}
+
+// DecodeBytes decodes a GCB stream of either version held in memory.
+func (c GCB) DecodeBytes(data []byte) (*gcf.Payload, error) { return DecodeGCB(data, c.Limits) }
+
+// lzPrimer is the text every version 2 stream's back-references may reach
+// before its own text: fragments common in code signatures. It is part of
+// the format (docs/wire.md); changing it needs a new version byte.
+const lzPrimer = "func (s *) (ctx context.Context, opts ) ([]string, error) (*types.Hash, bool) " +
+	"map[string]any []byte int64 float64 interface{} type  struct interface " +
+	"def (self, ) -> None: async function (): Promise<void> class  extends  implements public static "
+
+// Version 2 constants.
+const (
+	v2MinSymbol   = 6   // shared, suffix length, kind, provenance, flags, score
+	v2MinEdge     = 3   // source, target, type and status
+	v2MaxShared   = 255 // longest prefix a name shares with the previous one
+	lzMinMatch    = 4
+	lzMaxMatch    = 130
+	lzMaxLiteral  = 128
+	v2MaxExpand   = 65 // text bytes per input byte, at most (a 2-byte match of 130)
+	numSmallMax   = 200
+	numDecimalLo  = 0xC9
+	numDecimalHi  = 0xEF
+	numRaw        = 0xFF
+	numDecimalMid = 0xDC // exponent 0
+	distEscape    = 63
+)
+
+var statusTable = []string{"", "added", "removed", "unchanged"}
+
+var statusIDs = indexOf(statusTable)
+
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// decimal is a float64 as ±m·10^e with m < 2^53, the fewest digits that
+// give the same double; ok is false when there is none (NaN, ±Inf, ...).
+type decimal struct {
+	m   uint64
+	e   int8
+	neg bool
+	ok  bool
+}
+
+func toDecimal(v float64) decimal {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return decimal{}
+	}
+	neg := math.Signbit(v)
+	a := math.Abs(v)
+	if a == 0 {
+		return decimal{neg: neg, ok: true}
+	}
+	if a < 1<<40 {
+		// Fast path for the usual two-decimal scores: if a is the double
+		// nearest m/100, no decimal with fewer digits but another value
+		// is (doubles this small are far closer than 0.01 apart), so
+		// stripping m's trailing zeros gives the shortest form.
+		if m := math.Round(a * 100); m/100 == a {
+			k := 2
+			u := uint64(m)
+			for k > 0 && u%10 == 0 {
+				u /= 10
+				k--
+			}
+			return decimal{m: u, e: int8(-k), neg: neg, ok: true}
+		}
+	}
+	if a < 1<<53 {
+		for k := 0; k <= 19; k++ {
+			x := a * pow10[k]
+			if x >= 1<<53 {
+				break
+			}
+			// m/10^k is one correctly rounded division of exact operands:
+			// the double nearest the decimal, as a parser would give.
+			if m := math.Round(x); m/pow10[k] == a {
+				return decimal{m: uint64(m), e: int8(-k), neg: neg, ok: true}
+			}
+		}
+		return decimal{}
+	}
+	for k := 19; k >= 1; k-- { // the largest exponent: the fewest mantissa digits
+		if m := math.Round(a / pow10[k]); m < 1<<53 && m*pow10[k] == a {
+			return decimal{m: uint64(m), e: int8(k), neg: neg, ok: true}
+		}
+	}
+	return decimal{}
+}
+
+// value is the double a decimal denotes.
+func (d decimal) value() float64 {
+	v := float64(d.m)
+	if d.e < 0 {
+		v /= pow10[-d.e]
+	} else {
+		v *= pow10[d.e]
+	}
+	if d.neg {
+		v = -v
+	}
+	return v
+}
+
+// small returns the one-byte form of d under the default exponent E, if
+// it has one.
+func (d decimal) small(E int) (byte, bool) {
+	if !d.ok || d.neg || int(d.e) < E {
+		return 0, false
+	}
+	m := d.m
+	for k := int(d.e) - E; k > 0; k-- {
+		m *= 10
+		if m > numSmallMax {
+			return 0, false
+		}
+	}
+	if m > numSmallMax {
+		return 0, false
+	}
+	return byte(m), true
+}
+
+// v2enc is the pooled state of one encode.
+type v2enc struct {
+	out   []byte
+	nums  []decimal
+	names nameTable
+	ends  []uint32 // resolved edge endpoints, two per edge
+	ext   []string // external endpoint names in order of first use
+	extIx map[string]uint32
+	dyn   [4]map[string]uint64
+	last  [4]enumEntry
+	qpos  []int32 // window position of each symbol's qualified name
+	refs  []windowRef
+	own   []windowRef
+	occ   []occurrence
+	// LZ state: text mirrors the decoder's arena (primer, then every text).
+	lzOn    bool
+	text    []byte
+	head    []int32
+	prev    []int32
+	indexed int
+}
+
+var encPool = sync.Pool{New: func() any { return &v2enc{extIx: map[string]uint32{}} }}
+
+func (e *v2enc) release() {
+	if cap(e.out) > 1<<20 {
+		e.out = nil
+	}
+	if cap(e.names.slots) > 1<<18 {
+		e.names.slots, e.names.names = nil, nil
+	}
+	clear(e.names.names) // drop the references to the payload's strings
+	clear(e.extIx)
+	for i := range e.dyn {
+		e.dyn[i] = nil
+		e.last[i].s, e.last[i].id = "", 0
+	}
+	clear(e.ext)
+	clear(e.refs)
+	clear(e.own)
+	e.ext, e.refs, e.own = e.ext[:0], e.refs[:0], e.own[:0]
+	e.lzOn = false
+	e.text = e.text[:0]
+	e.prev = e.prev[:0]
+	if cap(e.text) > 1<<20 {
+		e.text, e.prev = nil, nil
+	}
+	if cap(e.nums) > 1<<16 {
+		e.nums = nil
+	}
+	if cap(e.ends) > 1<<17 {
+		e.ends = nil
+	}
+	encPool.Put(e)
+}
+
+const (
+	tabKind = iota
+	tabProvenance
+	tabEdgeType
+	tabStatus
+)
+
+var staticTables = [4]struct {
+	names []string
+	ids   tableIndex
+}{{kindTable, kindIDs}, {provenanceTable, provenanceIDs}, {edgeTypeTable, edgeTypeIDs}, {statusTable, statusIDs}}
+
+// enum returns the table value of s: its static or dynamic id, or 0 when
+// s is new (the caller writes it as a literal, after which it has the next
+// dynamic id).
+func (e *v2enc) enum(t int, s string) uint64 {
+	if l := &e.last[t]; l.id != 0 && l.s == s {
+		return l.id
+	}
+	id, ok := staticID(t, s)
+	if !ok {
+		if id, ok = e.dyn[t][s]; !ok {
+			if e.dyn[t] == nil {
+				e.dyn[t] = map[string]uint64{}
+			}
+			e.dyn[t][s] = uint64(len(staticTables[t].names) + 1 + len(e.dyn[t]))
+			return 0
+		}
+	}
+	e.last[t] = enumEntry{s, id}
+	return id
+}
+
+// staticBuckets index the static tables by a cheap key of a string (its
+// length and first and last bytes), so that a lookup compares one or two
+// strings instead of hashing.
+var staticBuckets [4][256][]uint8
+
+func staticKey(s string) uint8 { return uint8(len(s)*31 + int(s[0])*7 + int(s[len(s)-1])) }
+
+func init() {
+	for t := range staticTables {
+		for i, s := range staticTables[t].names {
+			if s != "" {
+				k := staticKey(s)
+				staticBuckets[t][k] = append(staticBuckets[t][k], uint8(i+1))
+			}
+		}
+	}
+}
+
+// staticID returns the static table id of s in table t.
+func staticID(t int, s string) (uint64, bool) {
+	if s == "" {
+		if t == tabStatus {
+			return statusIDs[""], true
+		}
+		return 0, false
+	}
+	names := staticTables[t].names
+	for _, id := range staticBuckets[t][staticKey(s)] {
+		if names[id-1] == s {
+			return uint64(id), true
+		}
+	}
+	return 0, false
+}
+
+// enumEntry is a table string and its value, cached by an encoder.
+type enumEntry struct {
+	s  string
+	id uint64
+}
+
+func appendString(b []byte, s string) []byte {
+	b = appendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// appendEnum writes s as a table value (uvarint), with its literal when
+// it is new.
+func (e *v2enc) appendEnum(b []byte, t int, s string) []byte {
+	id := e.enum(t, s)
+	b = appendUvarint(b, id)
+	if id == 0 {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+func (e *v2enc) appendNum(b []byte, d decimal, v float64, E int) []byte {
+	if c, ok := d.small(E); ok {
+		return append(b, c)
+	}
+	if d.ok && d.e >= -19 && d.e <= 19 {
+		b = append(b, byte(numDecimalMid+int(d.e)))
+		u := d.m << 1
+		if d.neg {
+			u |= 1
+		}
+		return appendUvarint(b, u)
+	}
+	u := math.Float64bits(v)
+	return append(b, numRaw, byte(u), byte(u>>8), byte(u>>16), byte(u>>24), byte(u>>32), byte(u>>40), byte(u>>48), byte(u>>56))
+}
+
+// defaultExponent picks the exponent E in -6..0 under which the most
+// numbers take one byte.
+func defaultExponent(nums []decimal) int {
+	var count [7]int
+	for _, d := range nums {
+		if !d.ok || d.neg || d.e > 0 || d.e < -6 {
+			continue
+		}
+		m := d.m
+		for E := int(d.e); E >= -6 && m <= numSmallMax; E-- {
+			count[-E]++
+			m *= 10
+		}
+	}
+	best := 0
+	for i := 1; i < len(count); i++ {
+		if count[i] > count[best] {
+			best = i
+		}
+	}
+	return -best
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error) {
+	if p == nil {
+		return dst, &gcf.SyntaxError{Category: gcf.UnsupportedValue, Msg: "wire/gcb: nil payload"}
+	}
+	// Numbers first: their default exponent goes in the header.
+	e.names.reset(len(p.Symbols))
+	nums := e.nums[:0]
+	textLen := 0
+	for i := range p.Symbols {
+		s := &p.Symbols[i]
+		nums = append(nums, toDecimal(s.Score))
+		if c := s.Components; c != nil {
+			nums = append(nums, toDecimal(c.BlastRadius), toDecimal(c.Confidence), toDecimal(c.Recency), toDecimal(c.Distance))
+		}
+		textLen += len(s.QualifiedName) + len(s.Signature)
+		e.names.add(s.QualifiedName)
+	}
+	e.nums = nums
+	E := defaultExponent(nums)
+	// Edge endpoints: symbol indexes, or names outside the symbols.
+	ends := e.ends[:0]
+	nsym := uint32(len(p.Symbols))
+	endpoint := func(name string) uint32 {
+		if i := e.names.find(name); i >= 0 {
+			return uint32(i)
+		}
+		if k, ok := e.extIx[name]; ok {
+			return nsym + k
+		}
+		k := uint32(len(e.ext))
+		e.extIx[name] = k
+		e.ext = append(e.ext, name)
+		textLen += len(name)
+		return nsym + k
+	}
+	for i := range p.Edges {
+		ed := &p.Edges[i]
+		ends = append(ends, endpoint(ed.Source), endpoint(ed.Target))
+	}
+	e.ends = ends
+
+	b := append(dst, gcbMagic...)
+	b = append(b, gcbVersion2)
+	b = appendString(b, p.Tool)
+	b = appendUvarint(b, zigzag(int64(p.TokensUsed)))
+	b = appendUvarint(b, zigzag(int64(p.TokenBudget)))
+	switch pr := p.PackRoot; {
+	case pr == "":
+		b = append(b, 0)
+	case len(pr) == 64 && isLowerHex(pr):
+		b = append(b, 1)
+		b, _ = hex.AppendDecode(b, []byte(pr)) // checked: 64 lowercase hex digits
+	default:
+		b = appendUvarint(b, uint64(len(pr))+2)
+		b = append(b, pr...)
+	}
+	b = appendUvarint(b, zigzag(int64(E)))
+	b = appendUvarint(b, uint64(textLen))
+	b = appendUvarint(b, uint64(len(p.Symbols)))
+	b = appendUvarint(b, uint64(len(p.Edges)))
+
+	prev := ""
+	ni := 0
+	wpos := len(lzPrimer) // the decoder's window length
+	var prevSig [2]windowRef
+	e.qpos = e.qpos[:0]
+	for i := range p.Symbols {
+		s := &p.Symbols[i]
+		q := s.QualifiedName
+		shared := 0
+		for shared < len(prev) && shared < len(q) && shared < v2MaxShared && prev[shared] == q[shared] {
+			shared++
+		}
+		b = appendUvarint(b, uint64(shared))
+		b = appendString(b, q[shared:])
+		prev = q
+		b = e.appendEnum(b, tabKind, s.Kind)
+		b = e.appendEnum(b, tabProvenance, s.Provenance)
+		f := byte(0)
+		if s.Signature != "" {
+			f |= 1
+		}
+		if s.Components != nil {
+			f |= 2
+		}
+		if s.Distance >= 0 && s.Distance < distEscape {
+			b = append(b, f|byte(s.Distance)<<2)
+		} else {
+			b = append(b, f|distEscape<<2)
+			b = appendUvarint(b, zigzag(int64(s.Distance)))
+		}
+		b = e.appendNum(b, nums[ni], s.Score, E)
+		ni++
+		qpos := wpos
+		e.qpos = append(e.qpos, int32(qpos))
+		wpos += len(q)
+		switch {
+		case s.Signature != "" && compact:
+			e.startLZ(p, i)
+			e.text = append(e.text, q...)
+			start := len(e.text)
+			e.text = append(e.text, s.Signature...)
+			b = e.lz(b, start)
+		case s.Signature != "":
+			e.refs = append(e.refs[:0], prevSig[0], prevSig[1])
+			e.own = ownNames(e.own[:0], q, qpos)
+			b = fastText(b, s.Signature, wpos, e.refs, e.own, true, prevSig[0], &e.occ)
+			prevSig[1], prevSig[0] = prevSig[0], windowRef{wpos, s.Signature}
+		case e.lzOn:
+			e.text = append(e.text, q...)
+		}
+		wpos += len(s.Signature)
+		if c := s.Components; c != nil {
+			b = e.appendNum(b, nums[ni], c.BlastRadius, E)
+			b = e.appendNum(b, nums[ni+1], c.Confidence, E)
+			b = e.appendNum(b, nums[ni+2], c.Recency, E)
+			b = e.appendNum(b, nums[ni+3], c.Distance, E)
+			ni += 4
+		}
+	}
+	defined := uint32(0) // external names written so far
+	var prevExt windowRef
+	for i := range p.Edges {
+		ed := &p.Edges[i]
+		for _, x := range ends[2*i : 2*i+2] {
+			b = appendUvarint(b, uint64(x))
+			if x >= nsym && x-nsym == defined {
+				name := e.ext[defined]
+				if compact {
+					e.startLZ(p, len(p.Symbols))
+					start := len(e.text)
+					e.text = append(e.text, name...)
+					b = e.lz(b, start)
+				} else {
+					// Share a start with the previous external name, the
+					// edge's other endpoint or the last symbol.
+					e.refs = append(e.refs[:0], prevExt)
+					if other := ends[2*i+1]; other < nsym && other != x {
+						e.refs = append(e.refs, windowRef{int(e.qpos[other]), p.Symbols[other].QualifiedName})
+					}
+					if o := ends[2*i]; o < nsym && o != x {
+						e.refs = append(e.refs, windowRef{int(e.qpos[o]), p.Symbols[o].QualifiedName})
+					}
+					if n := len(p.Symbols); n > 0 {
+						e.refs = append(e.refs, windowRef{int(e.qpos[n-1]), p.Symbols[n-1].QualifiedName})
+					}
+					b = fastText(b, name, wpos, e.refs, nil, false, windowRef{}, &e.occ)
+					prevExt = windowRef{wpos, name}
+				}
+				wpos += len(name)
+				defined++
+			}
+		}
+		t := e.enum(tabEdgeType, ed.EdgeType)
+		st := uint64(3)
+		switch ed.Status {
+		case "":
+			st = 0
+		case "added":
+			st = 1
+		case "removed":
+			st = 2
+		}
+		b = appendUvarint(b, t<<2|st)
+		if t == 0 {
+			b = appendString(b, ed.EdgeType)
+		}
+		if st == 3 {
+			b = e.appendEnum(b, tabStatus, ed.Status)
+		}
+	}
+	return b, nil
+}
+
+// startLZ makes e.text hold the primer and the texts of the symbols before
+// symbol upTo, the first time a back-reference coding is needed.
+func (e *v2enc) startLZ(p *gcf.Payload, upTo int) {
+	if e.lzOn {
+		return
+	}
+	e.lzOn = true
+	e.text = append(e.text[:0], lzPrimer...)
+	for i := 0; i < upTo; i++ {
+		e.text = append(e.text, p.Symbols[i].QualifiedName...)
+		e.text = append(e.text, p.Symbols[i].Signature...)
+	}
+	if e.head == nil {
+		e.head = make([]int32, 1<<12)
+	} else {
+		clear(e.head)
+	}
+	e.prev = e.prev[:0]
+	e.indexed = 0
+}
+
+func hash4(b []byte) uint32 {
+	return (uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24) * 2654435761 >> 20
+}
+
+// indexTo enters the positions of e.text before pos into the
+// hash chains.
+func (e *v2enc) indexTo(pos int) {
+	t := e.text
+	for ; e.indexed < pos && e.indexed+lzMinMatch <= len(t); e.indexed++ {
+		h := hash4(t[e.indexed:])
+		for len(e.prev) <= e.indexed {
+			e.prev = append(e.prev, 0)
+		}
+		e.prev[e.indexed] = e.head[h]
+		e.head[h] = int32(e.indexed + 1)
+	}
+}
+
+// lz writes e.text[start:] as a length and back-reference operations.
+func (e *v2enc) lz(b []byte, start int) []byte {
+	t := e.text
+	end := len(t)
+	b = appendUvarint(b, uint64(end-start))
+	lit := start
+	for pos := start; pos < end; {
+		if pos+lzMinMatch > end {
+			pos++
+			continue
+		}
+		e.indexTo(pos)
+		bestLen, bestDist := 0, 0
+		cand := e.head[hash4(t[pos:])]
+		limit := min(end-pos, lzMaxMatch)
+		for n := 0; cand > 0 && n < 8; n++ {
+			c := int(cand - 1)
+			cand = e.prev[c]
+			if t[c+bestLen] != t[pos+bestLen] {
+				continue // cannot be longer than the best
+			}
+			l := 0
+			for l < limit && t[c+l] == t[pos+l] {
+				l++
+			}
+			if l > bestLen {
+				bestLen, bestDist = l, pos-c
+				if l >= 32 || l == limit {
+					break
+				}
+			}
+		}
+		if bestLen >= lzMinMatch && bestLen > 1+uvarintLen(uint64(bestDist)) {
+			b = appendLiterals(b, t[lit:pos])
+			b = append(b, 0x80|byte(bestLen-3))
+			b = appendUvarint(b, uint64(bestDist))
+			pos += bestLen
+			lit = pos
+			continue
+		}
+		pos++
+	}
+	return appendLiterals(b, t[lit:end])
+}
+
+// primerWords are the primer's most frequent signature words, which the
+// fast encoder looks for in every signature (position = offset in the
+// primer, the start of every window).
+var primerWords = func() []windowRef {
+	var out []windowRef
+	for _, w := range []string{"(ctx context.Context, ", "context.Context", ", error)", "map[string]any", "[]string",
+		"[]byte", "int64", "float64", "interface{}", " struct", " interface", "types."} {
+		i := strings.Index(lzPrimer, w)
+		if i < 0 {
+			panic("wire: primer word " + w + " is not in the primer")
+		}
+		out = append(out, windowRef{i, w})
+	}
+	return out
+}()
+
+func isIdent(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// primerByFirst lists the primer words by their first byte.
+var primerByFirst = func() (t [256][]uint8) {
+	for k, w := range primerWords {
+		t[w.s[0]] = append(t[w.s[0]], uint8(k))
+	}
+	return t
+}()
+
+// occurrence is a name found in a text: at its offset, names[k] (k >= 0)
+// or primerWords[-1-k].
+type occurrence struct{ at, k int }
+
+// windowRef is a text of the window and its position there.
+type windowRef struct {
+	pos int
+	s   string
+}
+
+// ownNames returns the pieces of a qualified name's last path segment
+// ("store.SQLiteStore.PutNode" -> store, SQLiteStore, PutNode) of at least
+// 4 bytes, with their window positions: the words a signature repeats.
+func ownNames(dst []windowRef, q string, qpos int) []windowRef {
+	start := strings.LastIndexByte(q, '/') + 1
+	for i := start; i <= len(q); i++ {
+		if i == len(q) || q[i] == '.' || q[i] == ':' || q[i] == '#' {
+			if i-start >= lzMinMatch {
+				dst = append(dst, windowRef{qpos + start, q[start:i]})
+			}
+			start = i + 1
+		}
+	}
+	return dst
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// appendCopy appends copy operations of n >= 3 bytes from dist back.
+func appendCopy(b []byte, n, dist int) []byte {
+	for n > lzMaxMatch {
+		k := lzMaxMatch
+		if n-k < 3 {
+			k = n - 3
+		}
+		b = append(b, 0x80|byte(k-3))
+		b = appendUvarint(b, uint64(dist))
+		n -= k
+	}
+	b = append(b, 0x80|byte(n-3))
+	return appendUvarint(b, uint64(dist))
+}
+
+// fastText writes s, which starts at window position wpos, as a text: a
+// copy of the longest start it shares with one of refs, copies of the
+// names it repeats, a copy of the end it shares with suffix, literals
+// between. It looks at a few known texts only, never searches the window.
+func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer bool, suffix windowRef, occp *[]occurrence) []byte {
+	b = appendUvarint(b, uint64(len(s)))
+	i, best, bestPos := 0, 0, 0
+	for _, r := range refs {
+		if l := commonPrefix(s, r.s); l > best {
+			best, bestPos = l, r.pos
+		}
+	}
+	if best >= lzMinMatch {
+		b = appendCopy(b, best, wpos-bestPos)
+		i = best
+	}
+	end := len(s)
+	suf := 0
+	if t := suffix.s; t != "" {
+		for suf < end-i && suf < len(t) && s[end-1-suf] == t[len(t)-1-suf] {
+			suf++
+		}
+		if suf < lzMinMatch {
+			suf = 0
+		}
+	}
+	end -= suf
+	lit := i
+	// Every occurrence of every name, found with one scan per name, then
+	// taken left to right (the longer first where two start together).
+	occ := (*occp)[:0]
+	if withPrimer {
+		// The primer's words, by their first byte: one pass over s.
+		for at := i; at < end; at++ {
+			if at > 0 && isIdent(s[at-1]) && isIdent(s[at]) {
+				continue // words start at a word's start or at punctuation
+			}
+			for _, k := range primerByFirst[s[at]] {
+				if w := primerWords[k].s; strings.HasPrefix(s[at:end], w) {
+					occ = append(occ, occurrence{at, -1 - int(k)})
+				}
+			}
+		}
+	}
+	for k, n := range names {
+		for off := i; off < end; {
+			j := strings.Index(s[off:end], n.s)
+			if j < 0 {
+				break
+			}
+			occ = append(occ, occurrence{off + j, k})
+			off += j + len(n.s)
+		}
+	}
+	name := func(k int) windowRef {
+		if k < 0 {
+			return primerWords[-1-k]
+		}
+		return names[k]
+	}
+	slices.SortFunc(occ, func(a, b occurrence) int {
+		if a.at != b.at {
+			return a.at - b.at
+		}
+		return len(name(b.k).s) - len(name(a.k).s)
+	})
+	for _, o := range occ {
+		if o.at < i {
+			continue
+		}
+		n := name(o.k)
+		b = appendLiterals(b, []byte(s[lit:o.at]))
+		b = appendCopy(b, len(n.s), wpos+o.at-n.pos)
+		i = o.at + len(n.s)
+		lit = i
+	}
+	*occp = occ
+	b = appendLiterals(b, []byte(s[lit:end]))
+	if suf > 0 {
+		b = appendCopy(b, suf, wpos+end-(suffix.pos+len(suffix.s)-suf))
+	}
+	return b
+}
+
+func appendLiterals(b, lit []byte) []byte {
+	for len(lit) > 0 {
+		n := min(len(lit), lzMaxLiteral)
+		b = append(b, byte(n-1))
+		b = append(b, lit[:n]...)
+		lit = lit[n:]
+	}
+	return b
+}
+
+// v2dec is the state of one version 2 decode.
+type v2dec struct {
+	r       *reader
+	arena   strings.Builder // the primer, then every text of the stream
+	textEnd int             // the arena's declared final length
+	dyn     [4][]string
+	E       int
+}
+
+func decodeV2(r *reader, l gcf.Limits) (*gcf.Payload, error) {
+	d := &v2dec{r: r}
+	p := &gcf.Payload{}
+	n, err := r.length("the tool length")
+	if err != nil {
+		return nil, err
+	}
+	p.Tool = string(r.b[r.off : r.off+n])
+	r.off += n
+	for _, f := range [...]struct {
+		dst  *int
+		what string
+	}{{&p.TokensUsed, "tokens used"}, {&p.TokenBudget, "the token budget"}} {
+		u, err := r.uvarint(f.what)
+		if err != nil {
+			return nil, err
+		}
+		*f.dst = int(unzigzag(u))
+	}
+	at := r.off
+	k, err := r.count("the pack root", r.rest()+2)
+	if err != nil {
+		return nil, err
+	}
+	switch k {
+	case 0:
+	case 1:
+		raw, err := r.bytesN(32, "the pack root")
+		if err != nil {
+			return nil, err
+		}
+		p.PackRoot = hex.EncodeToString(raw)
+	default:
+		if k-2 > r.rest() {
+			r.off = at
+			return nil, r.errf(gcf.InvalidCount, "the pack root length %d is more than the %d bytes that remain", k-2, r.rest())
+		}
+		p.PackRoot = string(r.b[r.off : r.off+k-2])
+		r.off += k - 2
+	}
+	at = r.off
+	u, err := r.uvarint("the default exponent")
+	if err != nil {
+		return nil, err
+	}
+	if E := unzigzag(u); E < -22 || E > 22 {
+		r.off = at
+		return nil, r.errf(gcf.InvalidScore, "the default exponent %d is outside -22..22", E)
+	} else {
+		d.E = int(E)
+	}
+	maxText := v2MaxExpand * r.rest()
+	if l.MaxBytes > 0 {
+		maxText = int(min(int64(maxText), l.MaxBytes))
+	}
+	T, err := r.count("the text length", maxText)
+	if err != nil {
+		return nil, err
+	}
+	maxEl := elementLimit(l)
+	nsym, err := r.count("the symbol count", min(maxEl, r.rest()/v2MinSymbol))
+	if err != nil {
+		return nil, err
+	}
+	nedge, err := r.count("the edge count", min(maxEl, (r.rest()-nsym*v2MinSymbol)/v2MinEdge))
+	if err != nil {
+		return nil, err
+	}
+	d.arena.Grow(len(lzPrimer) + min(T, 8*r.rest()))
+	d.arena.WriteString(lzPrimer)
+	d.textEnd = len(lzPrimer) + T
+
+	p.Symbols = make([]gcf.Symbol, nsym)
+	// The names again, compactly: edges look them up at random, and a
+	// 16-byte stride misses the cache far less than the symbols' 88.
+	names := make([]string, nsym)
+	var comps []gcf.Components
+	prevStart, prevLen := 0, 0
+	for i := range p.Symbols {
+		s := &p.Symbols[i]
+		at := r.off
+		shared, err := r.uvarint("a qualified name")
+		if err != nil {
+			return nil, err
+		}
+		if shared > uint64(min(prevLen, v2MaxShared)) {
+			r.off = at
+			return nil, r.errf(gcf.InvalidNodeLine, "symbol %d shares %d bytes with the previous name, which has %d (at most %d may be shared)",
+				i, shared, prevLen, v2MaxShared)
+		}
+		n, err := r.length("a qualified name")
+		if err != nil {
+			return nil, err
+		}
+		start := d.arena.Len()
+		if start+int(shared)+n > d.textEnd {
+			r.off = at
+			return nil, d.overText()
+		}
+		d.arena.WriteString(d.arena.String()[prevStart : prevStart+int(shared)])
+		d.arena.Write(r.b[r.off : r.off+n])
+		r.off += n
+		s.QualifiedName = d.arena.String()[start:]
+		prevStart, prevLen = start, len(s.QualifiedName)
+		names[i] = s.QualifiedName
+		if s.Kind, err = d.enum(tabKind, "kind"); err != nil {
+			return nil, err
+		}
+		if s.Provenance, err = d.enum(tabProvenance, "provenance"); err != nil {
+			return nil, err
+		}
+		f, err := r.byte1("symbol flags")
+		if err != nil {
+			return nil, err
+		}
+		if dist := int(f >> 2); dist < distEscape {
+			s.Distance = dist
+		} else {
+			u, err := r.uvarint("a distance")
+			if err != nil {
+				return nil, err
+			}
+			s.Distance = int(unzigzag(u))
+		}
+		if s.Score, err = d.num(); err != nil {
+			return nil, err
+		}
+		if f&1 != 0 {
+			if s.Signature, err = d.lzText("a signature"); err != nil {
+				return nil, err
+			}
+		}
+		if f&2 != 0 {
+			if comps == nil {
+				comps = make([]gcf.Components, nsym-i)
+			}
+			c := &comps[0]
+			comps = comps[1:]
+			for _, x := range [...]*float64{&c.BlastRadius, &c.Confidence, &c.Recency, &c.Distance} {
+				if *x, err = d.num(); err != nil {
+					return nil, err
+				}
+			}
+			s.Components = c
+		}
+	}
+	p.Edges = make([]gcf.Edge, nedge)
+	var ext []string
+	endpoint := func(i int) (string, error) {
+		at := r.off
+		v, err := r.uvarint("an edge endpoint")
+		if err != nil {
+			return "", err
+		}
+		if v < uint64(nsym) {
+			return names[v], nil
+		}
+		k := v - uint64(nsym)
+		switch {
+		case k < uint64(len(ext)):
+			return ext[k], nil
+		case k == uint64(len(ext)):
+			s, err := d.lzText("an edge endpoint name")
+			ext = append(ext, s)
+			return s, err
+		}
+		r.off = at
+		return "", r.errf(gcf.UnknownEdgeReference, "edge %d refers to endpoint %d; there are %d symbols and %d names so far", i, v, nsym, len(ext))
+	}
+	for i := range p.Edges {
+		e := &p.Edges[i]
+		// Fast path: both endpoints are symbols below 128, one byte each.
+		if r.off+1 < len(r.b) && uint64(r.b[r.off]) < uint64(min(nsym, 128)) && uint64(r.b[r.off+1]) < uint64(min(nsym, 128)) {
+			e.Source, e.Target = names[r.b[r.off]], names[r.b[r.off+1]]
+			r.off += 2
+		} else {
+			if e.Source, err = endpoint(i); err != nil {
+				return nil, err
+			}
+			if e.Target, err = endpoint(i); err != nil {
+				return nil, err
+			}
+		}
+		at := r.off
+		f, err := r.uvarint("an edge type")
+		if err != nil {
+			return nil, err
+		}
+		if e.EdgeType, err = d.enumValue(tabEdgeType, "edge type", f>>2, at); err != nil {
+			return nil, err
+		}
+		switch f & 3 {
+		case 1:
+			e.Status = "added"
+		case 2:
+			e.Status = "removed"
+		case 3:
+			if e.Status, err = d.enum(tabStatus, "status"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if d.arena.Len() != d.textEnd {
+		return nil, r.errf(gcf.CountMismatch, "the stream declares %d bytes of text and holds %d", T, d.arena.Len()-len(lzPrimer))
+	}
+	if err := r.end(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (d *v2dec) overText() error {
+	return d.r.errf(gcf.CountMismatch, "the text runs past the %d bytes the stream declares", d.textEnd-len(lzPrimer))
+}
+
+func (d *v2dec) enum(t int, what string) (string, error) {
+	at := d.r.off
+	v, err := d.r.uvarint(what)
+	if err != nil {
+		return "", err
+	}
+	return d.enumValue(t, what, v, at)
+}
+
+// enumValue resolves table value v (read at offset at): a static or
+// dynamic entry, or 0 for a literal that follows and joins the table.
+func (d *v2dec) enumValue(t int, what string, v uint64, at int) (string, error) {
+	r := d.r
+	static := staticTables[t].names
+	switch {
+	case v == 0:
+		n, err := r.length("a " + what + " literal")
+		if err != nil {
+			return "", err
+		}
+		s := string(r.b[r.off : r.off+n])
+		r.off += n
+		d.dyn[t] = append(d.dyn[t], s)
+		return s, nil
+	case v <= uint64(len(static)):
+		return static[v-1], nil
+	case v-uint64(len(static))-1 < uint64(len(d.dyn[t])):
+		return d.dyn[t][v-uint64(len(static))-1], nil
+	}
+	r.off = at
+	c := gcf.InvalidNodeLine
+	if t >= tabEdgeType {
+		c = gcf.InvalidEdgeSyntax
+	}
+	return "", r.errf(c, "%s value %d is not in its table (%d entries so far)", what, v, len(static)+len(d.dyn[t]))
+}
+
+// num reads one number (see docs/wire.md).
+func (d *v2dec) num() (float64, error) {
+	r := d.r
+	if r.off >= len(r.b) {
+		return 0, r.eof("a number")
+	}
+	c := r.b[r.off]
+	r.off++
+	switch {
+	case c <= numSmallMax:
+		v := float64(c)
+		if d.E < 0 {
+			return v / pow10[-d.E], nil
+		}
+		return v * pow10[d.E], nil
+	case c <= numDecimalHi:
+		at := r.off - 1
+		u, err := r.uvarint("a number")
+		if err != nil {
+			return 0, err
+		}
+		if u>>1 >= 1<<53 {
+			r.off = at
+			return 0, r.errf(gcf.InvalidScore, "decimal mantissa %d is 2^53 or more", u>>1)
+		}
+		return decimal{m: u >> 1, e: int8(int(c) - numDecimalMid), neg: u&1 != 0}.value(), nil
+	case c == numRaw:
+		b, err := r.bytesN(8, "a number")
+		if err != nil {
+			return 0, err
+		}
+		return math.Float64frombits(uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56), nil
+	}
+	r.off--
+	return 0, r.errf(gcf.InvalidScore, "number code 0x%02X is reserved", c)
+}
+
+// lzText reads a length and back-reference operations, appends the text
+// to the arena and returns it.
+func (d *v2dec) lzText(what string) (string, error) {
+	r := d.r
+	at := r.off
+	L, err := r.uvarint(what)
+	if err != nil {
+		return "", err
+	}
+	start := d.arena.Len()
+	if L > uint64(d.textEnd-start) {
+		r.off = at
+		return "", d.overText()
+	}
+	end := start + int(L)
+	for d.arena.Len() < end {
+		op, err := r.byte1(what)
+		if err != nil {
+			return "", err
+		}
+		cur := d.arena.Len()
+		if op < 0x80 {
+			n := int(op) + 1
+			if n > end-cur {
+				r.off--
+				return "", r.errf(gcf.CountMismatch, "%s: a literal of %d bytes runs past its length %d", what, n, L)
+			}
+			if n > r.rest() {
+				r.off = len(r.b)
+				return "", r.eof(what)
+			}
+			d.arena.Write(r.b[r.off : r.off+n])
+			r.off += n
+			continue
+		}
+		n := int(op&0x7f) + 3
+		opAt := r.off - 1
+		dist, err := r.uvarint(what)
+		if err != nil {
+			return "", err
+		}
+		if n > end-cur || dist == 0 || dist > uint64(cur) {
+			r.off = opAt
+			if n > end-cur {
+				return "", r.errf(gcf.CountMismatch, "%s: a copy of %d bytes runs past its length %d", what, n, L)
+			}
+			return "", r.errf(gcf.OutOfRange, "%s: a copy from %d bytes back, where %d bytes precede", what, dist, cur)
+		}
+		src := cur - int(dist)
+		for n > 0 {
+			k := min(n, int(dist))
+			d.arena.WriteString(d.arena.String()[src : src+k])
+			src += k
+			n -= k
+		}
+	}
+	return d.arena.String()[start:end], nil
+}
