@@ -1,6 +1,6 @@
 module github.com/gcfkit/gcf/bench/wire-format
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/gcfkit/gcf v0.0.0

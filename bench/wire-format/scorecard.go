@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -35,6 +36,7 @@ type measure struct {
 type caseResult struct {
 	name                  string
 	json, minified, gcf   measure
+	gcfV1                 measure // the legacy v1.x wire (gcf-v1), on what GCF v3 carries
 	gcb1, gcb, gcbCompact int
 	gcfDropped            string // what GCF v3 could not carry at all
 	fidelity              map[string]string
@@ -184,6 +186,11 @@ func runCase(c benchCase, o, cl *tokens.Counter) (*caseResult, error) {
 		return nil, fmt.Errorf("%s: gcf: %w", c.name, err)
 	}
 	r.gcf = measureText(gcfText, o, cl)
+	v1Text, err := wire.EncodeWith("gcf-v1", carried)
+	if err != nil {
+		return nil, fmt.Errorf("%s: gcf-v1: %w", c.name, err)
+	}
+	r.gcfV1 = measureText(v1Text, o, cl)
 	gcb1, err := wire.GCB1{Lossy: true}.Append(nil, c.p)
 	if err != nil {
 		return nil, err
@@ -218,6 +225,17 @@ func runCase(c benchCase, o, cl *tokens.Counter) (*caseResult, error) {
 		f = dropped + ", " + f
 	}
 	r.fidelity["gcf"] = f
+	backV1, err := wire.DecodeWith("gcf-v1", v1Text)
+	if err != nil {
+		return nil, err
+	}
+	// v1 orders edge lines by target, then source (docs/legacy-v1.md):
+	// compare the edges as a set.
+	f = lost(edgesSorted(canonicalFull(c.p, want)), edgesSorted(backV1))
+	if dropped != "" {
+		f = dropped + ", " + f
+	}
+	r.fidelity["gcf-v1"] = f
 	b1, err := wire.DecodeWith("gcb1", gcb1)
 	if err != nil {
 		return nil, err
@@ -260,6 +278,18 @@ func canonicalFull(p, want *gcf.Payload) *gcf.Payload {
 	return &q
 }
 
+// edgesSorted is p with its edges sorted by source, target, type and
+// status, for comparing edge sets written in different orders.
+func edgesSorted(p *gcf.Payload) *gcf.Payload {
+	q := *p
+	q.Edges = slices.Clone(p.Edges)
+	slices.SortFunc(q.Edges, func(a, b gcf.Edge) int {
+		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Target, b.Target),
+			cmp.Compare(a.EdgeType, b.EdgeType), cmp.Compare(a.Status, b.Status))
+	})
+	return &q
+}
+
 func saving(x, base int) float64 { return 100 * (1 - float64(x)/float64(base)) }
 
 func median(v []float64) float64 {
@@ -283,8 +313,8 @@ func scorecard(results []*caseResult) string {
 	p("- **JSON** is the product's JSON export (its `json` codec: snake_case, two-space indent), the\n")
 	p("  baseline of its published figures; **min JSON** is the same JSON without white space.\n")
 	p("- **GCF** is GCF v3.5.3, graph profile (`gcf.Encode`). GCF carries no signatures or score\n")
-	p("  components, and cases 02, 05 and 06 hold edges it cannot carry (see Fidelity). GCF v1 (the\n")
-	p("  legacy wire) gets its columns when the `gcf-v1` codec is registered.\n")
+	p("  components, and cases 02, 05 and 06 hold edges it cannot carry (see Fidelity). **GCF v1** is\n")
+	p("  the legacy v1.x wire (codec `gcf-v1`, docs/legacy-v1.md) on the same payload as GCF.\n")
 	p("- **gcb1** is the product's binary GCB1, byte-identical (with `GCB1{Lossy: true}`, the product's\n")
 	p("  behaviour); **gcb** is GCB version 2, lossless (docs/wire.md), with the default encoder and\n")
 	p("  with `GCB{Compact: true}` (an LZ77 match finder; the decoder is the same).\n")
@@ -294,14 +324,14 @@ func scorecard(results []*caseResult) string {
 	p("  space none); its figures, and ours under the same estimate (*est.*), are shown beside them.\n\n")
 
 	p("## Sizes\n\n")
-	p("| Case | JSON B | JSON o200k | JSON cl100k | min JSON B | min o200k | min cl100k | GCF B | GCF o200k | GCF cl100k | gcb1 B | gcb B | gcb Compact B |\n")
-	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	p("| Case | JSON B | JSON o200k | JSON cl100k | min JSON B | min o200k | min cl100k | GCF B | GCF o200k | GCF cl100k | GCF v1 B | GCF v1 o200k | GCF v1 cl100k | gcb1 B | gcb B | gcb Compact B |\n")
+	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	var tot caseResult
 	for _, r := range results {
-		p("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", r.name,
+		p("| %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n", r.name,
 			r.json.bytes, r.json.o200k, r.json.cl100k, r.minified.bytes, r.minified.o200k, r.minified.cl100k,
-			r.gcf.bytes, r.gcf.o200k, r.gcf.cl100k, r.gcb1, r.gcb, r.gcbCompact)
-		for _, m := range [][2]*measure{{&tot.json, &r.json}, {&tot.minified, &r.minified}, {&tot.gcf, &r.gcf}} {
+			r.gcf.bytes, r.gcf.o200k, r.gcf.cl100k, r.gcfV1.bytes, r.gcfV1.o200k, r.gcfV1.cl100k, r.gcb1, r.gcb, r.gcbCompact)
+		for _, m := range [][2]*measure{{&tot.json, &r.json}, {&tot.minified, &r.minified}, {&tot.gcf, &r.gcf}, {&tot.gcfV1, &r.gcfV1}} {
 			m[0].bytes += m[1].bytes
 			m[0].o200k += m[1].o200k
 			m[0].cl100k += m[1].cl100k
@@ -311,28 +341,29 @@ func scorecard(results []*caseResult) string {
 		tot.gcb += r.gcb
 		tot.gcbCompact += r.gcbCompact
 	}
-	p("| **total** | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n\n",
+	p("| **total** | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d |\n\n",
 		tot.json.bytes, tot.json.o200k, tot.json.cl100k, tot.minified.bytes, tot.minified.o200k, tot.minified.cl100k,
-		tot.gcf.bytes, tot.gcf.o200k, tot.gcf.cl100k, tot.gcb1, tot.gcb, tot.gcbCompact)
+		tot.gcf.bytes, tot.gcf.o200k, tot.gcf.cl100k, tot.gcfV1.bytes, tot.gcfV1.o200k, tot.gcfV1.cl100k, tot.gcb1, tot.gcb, tot.gcbCompact)
 
 	p("## Savings against the product's JSON\n\n")
-	p("| Case | GCF tokens o200k | GCF tokens cl100k | vs min JSON o200k | GCF tokens est. | published GCF est. | gcb1 bytes | published GCB | gcb bytes | gcb vs min JSON | gcb Compact bytes |\n")
-	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	var cols [10][]float64
+	p("| Case | GCF tokens o200k | GCF tokens cl100k | vs min JSON o200k | GCF tokens est. | published GCF est. | gcb1 bytes | published GCB | gcb bytes | gcb vs min JSON | gcb Compact bytes | GCF v1 tokens o200k | GCF v1 tokens cl100k |\n")
+	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	const ncols = 12
+	var cols [ncols][]float64
 	for _, r := range results {
 		pub := published[r.name]
-		v := [10]float64{saving(r.gcf.o200k, r.json.o200k), saving(r.gcf.cl100k, r.json.cl100k), saving(r.gcf.o200k, r.minified.o200k),
+		v := [ncols]float64{saving(r.gcf.o200k, r.json.o200k), saving(r.gcf.cl100k, r.json.cl100k), saving(r.gcf.o200k, r.minified.o200k),
 			saving(r.gcf.heuristic, r.json.heuristic), pub[0], saving(r.gcb1, r.json.bytes), pub[1], saving(r.gcb, r.json.bytes),
-			saving(r.gcb, r.minified.bytes), saving(r.gcbCompact, r.json.bytes)}
+			saving(r.gcb, r.minified.bytes), saving(r.gcbCompact, r.json.bytes), saving(r.gcfV1.o200k, r.json.o200k), saving(r.gcfV1.cl100k, r.json.cl100k)}
 		p("| %s |", r.name)
-		for i := 0; i < 10; i++ {
+		for i := 0; i < ncols; i++ {
 			cols[i] = append(cols[i], v[i])
 			p(" %.1f%% |", v[i])
 		}
 		p("\n")
 	}
 	p("| **median** |")
-	for i := 0; i < 10; i++ {
+	for i := 0; i < ncols; i++ {
 		switch i { // the product's medians, from its unrounded figures
 		case 4:
 			p(" **%.1f%%** |", publishedGCFMedian)
@@ -346,12 +377,13 @@ func scorecard(results []*caseResult) string {
 	p("The product published a median of %.1f%% GCF token savings (its estimate) and %.1f%% GCB\n", publishedGCFMedian, publishedGCBMedian)
 	p("byte savings. Measured here: GCF v3 saves a median **%.1f%%** of o200k tokens (%.1f%% cl100k;\n", median(cols[0]), median(cols[1]))
 	p("%.1f%% by the product's estimate), gcb1 reproduces %.1f%% of bytes, and gcb saves **%.1f%%** of\n", median(cols[3]), median(cols[5]), median(cols[7]))
-	p("bytes while losing nothing (%.1f%% with `Compact`; target: 82%%, stretch 85%%).\n\n", median(cols[9]))
+	p("bytes while losing nothing (%.1f%% with `Compact`; target: 82%%, stretch 85%%). The legacy\n", median(cols[9]))
+	p("GCF v1 wire saves %.1f%% of o200k tokens (%.1f%% cl100k).\n\n", median(cols[10]), median(cols[11]))
 
 	p("## Fidelity (decode of each codec's output against the input)\n\n")
-	p("| Case | gcb | gcb Compact | gcb1 | gcf | json |\n|---|---|---|---|---|---|\n")
+	p("| Case | gcb | gcb Compact | gcb1 | gcf | gcf-v1 | json |\n|---|---|---|---|---|---|---|\n")
 	for _, r := range results {
-		p("| %s | %s | %s | %s | %s | %s |\n", r.name, r.fidelity["gcb"], r.fidelity["gcb Compact"], r.fidelity["gcb1"], r.fidelity["gcf"], r.fidelity["json"])
+		p("| %s | %s | %s | %s | %s | %s | %s |\n", r.name, r.fidelity["gcb"], r.fidelity["gcb Compact"], r.fidelity["gcb1"], r.fidelity["gcf"], r.fidelity["gcf-v1"], r.fidelity["json"])
 	}
 	p("\nField names with the number of symbols or edges whose value changed. gcb1's scores and\n")
 	p("components come back as float32 values (0.78 -> 0.7799999713897705); its endpoints change\n")
