@@ -69,14 +69,24 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 // extended slice. On error it returns dst truncated to its original length
 // (bytes past it, within dst's capacity, may have been overwritten).
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
-	if newConfig(opts).wire == WireV1 {
+	c := newConfig(opts)
+	if c.wire == WireV1 {
 		return appendGenericV1(dst, v, encodeLimits(opts))
+	}
+	if c.size == Smallest {
+		return appendSmallest(dst, v, encodeLimits(opts), c.cost)
 	}
 	return appendGeneric(dst, v, encodeLimits(opts))
 }
 
 // appendGeneric is AppendGeneric with the limits resolved.
 func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
+	return appendLayout(dst, v, lim, nil)
+}
+
+// appendLayout is appendGeneric with the layout decisions of sz (nil:
+// canonical).
+func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
 	slabs := getNormSlabs()
 	defer putNormSlabs(slabs) // nv is dead once this returns
 	nv, deepest, err := normalizeDepth(v, slabs)
@@ -86,6 +96,9 @@ func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
 	start := len(dst)
 	e := getGE()
 	e.lim = lim
+	if e.sz = sz; sz != nil {
+		sz.setRoot(nv)
+	}
 	if deepest > lim.MaxDepth {
 		// deepest bounds the decoder's nesting from above; only now is the
 		// exact count, which depends on the layout, worth computing.
@@ -256,6 +269,7 @@ type geEncoder struct {
 	objs  []Object       // flattening analysis
 	path  []byte         // flattened column path prefix (escaped, unquoted)
 	seen  map[string]int // union index for large unions
+	sz    *sizer         // layout chooser of the Smallest size (nil: canonical)
 
 	// Limits (SPEC §12), checked at each line end: a line ending past
 	// check breaks MaxLineBytes or MaxBytes, or fail was called.
@@ -281,6 +295,7 @@ func putGE(e *geEncoder) {
 	e.strs, e.kinds, e.flags, e.att = e.strs[:0], e.kinds[:0], e.flags[:0], e.att[:0]
 	e.objs, e.path = e.objs[:0], e.path[:0]
 	e.seen = nil
+	e.sz = nil
 	e.invalid = false
 	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || cap(e.objs) > 1<<16 || cap(e.flags) > 1<<16 {
 		return // do not keep huge scratch space alive
@@ -403,7 +418,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			}
 		case []any:
 			e.buf = encoder.AppendIndent(e.buf, d)
-			if len(x) > 0 && geAllPrimitive(x) {
+			if len(x) > 0 && geAllPrimitive(x) || len(x) == 0 && e.sz != nil && e.sz.emptyInline(m.Key) {
 				// Named inline primitive array: `key[N]: v1,v2` (SPEC §7.5).
 				e.key(m.Key)
 				if err := e.inline(x); err != nil {
@@ -432,16 +447,18 @@ func (e *geEncoder) members(o Object, d int) error {
 	return nil
 }
 
-// inline writes `[N]: v1,v2,...` and the line end for a non-empty
-// all-primitive array.
+// inline writes `[N]: v1,v2,...` and the line end for an all-primitive
+// array (`[0]:` when empty, which only the Smallest size writes).
 func (e *geEncoder) inline(a []any) error {
 	if err := e.count(len(a), false); err != nil {
 		return err
 	}
-	e.buf = append(e.buf, ':', ' ')
+	e.buf = append(e.buf, ':') // nothing follows when a is empty (SPEC §4.2)
 	for i, v := range a {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
+		} else {
+			e.buf = append(e.buf, ' ')
 		}
 		if err := e.scalar(v, encoder.Element); err != nil {
 			return err
@@ -530,7 +547,10 @@ func (e *geEncoder) tabularOK(a []any) bool {
 			cols = geHasColumnKey(o)
 		}
 	}
-	return cols && e.rowZeroSafe(geRows{arr: a})
+	if !cols || !e.rowZeroSafe(geRows{arr: a}) {
+		return false
+	}
+	return e.sz == nil || e.sz.tabular(a)
 }
 
 // keyedOK reports whether an object is encoded as a keyed table (SPEC
@@ -538,7 +558,7 @@ func (e *geEncoder) tabularOK(a []any) bool {
 // usable as a column (the values are not all empty, nor all fields
 // '>'-named), and the shared-schema check passes.
 func (e *geEncoder) keyedOK(o Object) bool {
-	if len(o) < 2 {
+	if len(o) < 2 && (e.sz == nil || len(o) == 0) {
 		return false
 	}
 	cols := false
@@ -551,7 +571,10 @@ func (e *geEncoder) keyedOK(o Object) bool {
 			cols = geHasColumnKey(v)
 		}
 	}
-	return cols && e.rowZeroSafe(geRows{obj: o, keyed: true})
+	if !cols || !e.rowZeroSafe(geRows{obj: o, keyed: true}) {
+		return false
+	}
+	return e.sz == nil || e.sz.keyed(o)
 }
 
 // rowZeroSafe reports whether the rows can be written as one tabular
@@ -704,15 +727,18 @@ func (e *geEncoder) newPlan(src geRows) gePlan {
 		case f != "" && e.kinds[p.kb+fi] == geHasObject:
 			// Only objects (and nulls): a flattening candidate.
 			k = int32(e.flatLeaves(src, f, fi))
+			if k > 0 && e.sz != nil && !e.sz.flatten(src, f) {
+				k = geColumn
+			}
 		}
 		e.kinds[p.kb+fi] = k
 		var fl uint8
 		switch {
 		case k > 0:
 			// flattened: neither an array nor an attachment
-		case e.sharedArrays(src, f, fi):
+		case e.sz == nil && e.sharedArrays(src, f, fi), e.sz != nil && e.sz.shared(e, src, f, fi):
 			fl = geShared
-		case k == geColumn && e.inlineSchema(src, f, fi):
+		case k == geColumn && e.inlineSchema(src, f, fi) && (e.sz == nil || e.sz.inline(src, f)):
 			fl = geInline
 		}
 		e.flags = append(e.flags, fl)
@@ -1310,7 +1336,7 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 		}
 		return e.members(x, d+2)
 	case []any:
-		if i > 0 && fl&geShared != 0 {
+		if i > 0 && fl&geShared != 0 && (e.sz == nil || e.sz.sharedFits(p.src, e.strs[p.ub+fi], fi, x)) {
 			// Non-empty, tabular and with row 0's field union (sharedArrays).
 			return e.table(geRows{arr: x}, d+2, true)
 		}

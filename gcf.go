@@ -99,6 +99,8 @@ type Option func(*config)
 
 type config struct {
 	limits Limits
+	size   Size             // layout of EncodeGeneric (smallest.go)
+	cost   func(string) int // cost model of Smallest (nil: EstimateTokens)
 	wire   Wire
 }
 

@@ -109,6 +109,18 @@ func BenchmarkGeneric(b *testing.B) {
 					}
 				}
 			})
+			b.Run("GCF/EncodeSmallest", func(b *testing.B) {
+				// The Smallest size with its default cost model
+				// (gcf.EstimateTokens); issue 18 asks for at most twice
+				// the time of GCF/Encode.
+				b.ReportAllocs()
+				b.SetBytes(int64(len(ds.gcf)))
+				for b.Loop() {
+					if _, err := gcf.EncodeGeneric(ds.model, gcf.WithSize(gcf.Smallest)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 			b.Run("JSON/Encode", func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(ds.json)))

@@ -32,6 +32,8 @@
 //	-fields a,b    -stream: the table's fields (default: the first record's keys)
 //	-table name    -stream: the table's name (default: the root array)
 //	-progress      -stream: report bytes and rows per second on stderr
+//	-smallest      the layout with the fewest tokens, not the canonical one
+//	-tokenizer v   -smallest: o200k (default) or cl100k tokens
 //	-wire w        v3 (the default) or v1: the legacy GCF v1.x wire
 //	-codec c       the graph payload's output codec: gcf (the default), gcb (binary,
 //	               lossless), gcb1 (the product's binary) or json; any but gcf

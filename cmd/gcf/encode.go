@@ -12,6 +12,7 @@ import (
 
 	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/stream"
+	"github.com/gcfkit/gcf/tokens"
 	"github.com/gcfkit/gcf/wire"
 )
 
@@ -42,6 +43,11 @@ is not valid JSON, stops the encoding with an error naming the record and
 its line:column. Then -o leaves nothing at the destination, and on stdout
 the error says how many records were written.
 
+With -smallest the generic encoding is not the canonical one: per container
+it takes, among the layouts every conformant decoder reads to the same value,
+the one with the fewest tokens of -tokenizer's vocabulary (o200k_base by
+default), and never one with more tokens than the canonical encoding.
+
 The encoder refuses, with the decoder's categories, anything a decoder with
 the same limit flags would reject.`,
 	example: "gcf encode -stream -fields id,name,total -table orders -o orders.gcf orders.ndjson",
@@ -57,6 +63,8 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	fieldList := fs.String("fields", "", "-stream: the table's `fields`, comma-separated (default: the first record's keys)")
 	table := fs.String("table", "", "-stream: the table's `name` (default: the root array)")
 	showProgress := fs.Bool("progress", false, "-stream: report bytes and rows per second on stderr")
+	smallest := fs.Bool("smallest", false, "generic profile: per container, the valid layout with the fewest tokens instead of the canonical one")
+	tokenizer := fs.String("tokenizer", "o200k", "-smallest: the `vocabulary` whose tokens are counted: o200k (o200k_base) or cl100k (cl100k_base)")
 	lossy := fs.Bool("lossy", false, "-codec gcb1: write what the product's GCB1 writes where it loses data, instead of refusing")
 	codec := fs.String("codec", "gcf", "`codec` of a graph payload's output: "+wire.ListNames()+" (any but gcf implies -profile graph)")
 	var lim limitFlags
@@ -107,6 +115,23 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 		if err := lim.check(); err != nil {
 			return e.usageError(encodeCommand, "%v", err)
 		}
+		opts := lim.options()
+		if *smallest {
+			if *streaming || *profile != "generic" || wireMode.value == "v1" {
+				return e.usageError(encodeCommand, "-smallest applies to the generic profile of the v3 wire, without -stream")
+			}
+			enc, err := tokens.ParseEncoding(*tokenizer)
+			if err != nil {
+				return e.usageError(encodeCommand, "-tokenizer: %v", err)
+			}
+			counter, err := tokens.New(enc)
+			if err != nil {
+				return e.usageError(encodeCommand, "-tokenizer: %v", err)
+			}
+			opts = append(opts, gcf.WithSize(gcf.Smallest), gcf.WithCost(counter.Count))
+		} else if set["tokenizer"] {
+			return e.usageError(encodeCommand, "-tokenizer applies only with -smallest")
+		}
 		arg, ok := e.oneInput(encodeCommand, args)
 		if !ok {
 			return exitUsage
@@ -131,7 +156,7 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
 			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
 		}
-		return e.encodeBuffered(in, o, *profile, append(lim.options(), wireMode.options()...), *quiet)
+		return e.encodeBuffered(in, o, *profile, append(opts, wireMode.options()...), *quiet)
 	}
 }
 

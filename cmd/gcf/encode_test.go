@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -158,5 +159,67 @@ func TestEncodeSizeLine(t *testing.T) {
 		if _, stderr, code := runCLI(t, `[{"a":1}]`, args...); code != 0 || stderr != "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
+	}
+}
+
+// encode -smallest writes a layout with fewer tokens than the canonical
+// one where there is one, which decodes to the same value; -tokenizer
+// selects the vocabulary; both are usage errors where they do not apply.
+func TestEncodeSmallest(t *testing.T) {
+	in := `{"a":{"x":1,"y":2,"z":3},"b":{"p":"q","r":"s","t":"u"},"tags":[]}`
+	canon, _, code := runCLI(t, in, "encode", "-q")
+	if code != 0 {
+		t.Fatalf("canonical: exit %d", code)
+	}
+	for _, args := range [][]string{{"encode", "-q", "-smallest"}, {"encode", "-q", "-smallest", "-tokenizer", "cl100k"}} {
+		out, stderr, code := runCLI(t, in, args...)
+		if code != 0 || out == canon || !strings.Contains(out, "## a\n  x=1\n") {
+			t.Fatalf("%v: exit %d, %q, %q (canonical %q)", args, code, out, stderr, canon)
+		}
+		back, _, code := runCLI(t, out, "decode")
+		if code != 0 || strings.TrimSpace(back) != in {
+			t.Fatalf("%v: decode: exit %d, %q", args, code, back)
+		}
+	}
+	for _, args := range [][]string{
+		{"encode", "-smallest", "-stream"},
+		{"encode", "-smallest", "-profile", "graph"},
+		{"encode", "-smallest", "-codec", "json"},
+		{"encode", "-smallest", "-wire", "v1"},
+		{"encode", "-tokenizer", "cl100k"},
+		{"encode", "-smallest", "-tokenizer", "p50k"},
+	} {
+		if _, stderr, code := runCLI(t, in, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (usage); %q", args, code, stderr)
+		}
+	}
+}
+
+// gcf stats shows the smallest GCF beside canonical GCF for a generic
+// payload, never with more tokens.
+func TestStatsSmallestRow(t *testing.T) {
+	in := `{"a":{"x":1,"y":2,"z":3},"b":{"p":"q","r":"s","t":"u"},"tags":[]}`
+	out, stderr, code := runCLI(t, in, "stats", "-json", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var files []struct {
+		Rows []struct {
+			Format string `json:"format"`
+			Tokens *int   `json:"tokens"`
+		} `json:"formats"`
+	}
+	if err := json.Unmarshal([]byte(out), &files); err != nil || len(files) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	tok := map[string]int{}
+	for _, r := range files[0].Rows {
+		if r.Tokens != nil {
+			tok[r.Format] = *r.Tokens
+		}
+	}
+	s, ok := tok["GCF smallest"]
+	if !ok || s > tok["GCF"] || s == 0 {
+		t.Fatalf("rows %v", tok)
 	}
 }

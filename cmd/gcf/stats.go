@@ -20,7 +20,8 @@ var statsCommand = &command{
 	doc: `Stats reads each file, JSON, GCF or GCB (told apart by the content; "-" is stdin),
 and prints, for the same payload, the bytes and the tokens a model's
 tokenizer counts in pretty JSON (two-space indent), minified JSON, canonical
-GCF and, for a graph payload, GCB (binary: bytes only), each with its savings
+GCF, for a generic payload the smallest GCF (encode -smallest, priced in the
+same tokens) and, for a graph payload, GCB (binary: bytes only), each with its savings
 against both JSONs. A JSON object with "symbols" is read as a graph payload
 (the fixtures' field names or the product's snake_case); anything else is a
 generic value. Tokens are counted with a real BPE vocabulary, o200k_base by
@@ -188,6 +189,15 @@ func stats(data []byte, counter *tokens.Counter) (*statFile, error) {
 		sf.Rows = append(sf.Rows, statRow{Format: "GCF", Note: "cannot encode: " + gcfErr.Error()})
 	} else {
 		sf.Rows = append(sf.Rows, row("GCF", gcfText, true))
+	}
+	if graph == nil && gcfErr == nil {
+		// The Smallest layout (gcf encode -smallest), priced in the same
+		// tokenizer's tokens: never more than canonical GCF.
+		small, err := gcf.EncodeGeneric(generic, gcf.WithSize(gcf.Smallest), gcf.WithCost(counter.Count))
+		if err != nil {
+			return nil, err
+		}
+		sf.Rows = append(sf.Rows, row("GCF smallest", small, true))
 	}
 	if graph != nil {
 		gcb, err := wire.EncodeWith("gcb", graph)
