@@ -120,20 +120,21 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits, complete bool) ErrorLis
 		}
 		seen := int64(0)
 		for _, ln := range sec.Lines {
+			seen++
+			if count >= 0 && seen == count+1 {
+				// A surplus line is one even when it is also malformed, as
+				// the pull decoder counts it (it reports the count first).
+				add(ln.Pos, lexer.CountMismatch, "group on line "+strconv.Itoa(h.Pos.Line)+" declares "+strconv.FormatInt(count, 10)+" lines; this one is more")
+			}
 			if ln.Bad != nil {
 				// A rejected line still stands for what its section holds,
 				// so that the counts after it do not cascade.
-				seen++
 				if h.Name == "edges" {
 					edges++
 				} else if !delta {
 					symbols++
 				}
 				continue
-			}
-			seen++
-			if count >= 0 && seen == count+1 {
-				add(ln.Pos, lexer.CountMismatch, "group on line "+strconv.Itoa(h.Pos.Line)+" declares "+strconv.FormatInt(count, 10)+" lines; this one is more")
 			}
 			if seen > int64(withDefault(limits.MaxElements, stream.DefaultMaxElements)) {
 				add(ln.Pos, lexer.TooManyElements, "graph section exceeds the element limit")
