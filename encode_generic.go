@@ -81,6 +81,9 @@ func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 
 // appendGeneric is AppendGeneric with the limits resolved.
 func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
+	if out, ok := appendStructs(dst, v, lim); ok {
+		return out, nil // typed fast path (encode_structs.go)
+	}
 	return appendLayout(dst, v, lim, nil)
 }
 

@@ -1,0 +1,231 @@
+package gcf
+
+import (
+	"bytes"
+	"math"
+	"math/rand"
+	"testing"
+	"unicode/utf8"
+)
+
+type fsFlat struct {
+	ID     int    `json:"id"`
+	Name   string `json:"name"`
+	Dept   string `json:"department"`
+	Salary int64  `json:"salary"`
+	Active bool   `json:"active"`
+}
+
+type fsEmb struct {
+	X int8 `json:"x"`
+	Y string
+}
+
+type fsFlat2 struct {
+	fsEmb
+	U      uint64  `json:"u"`
+	F      float64 `json:"f"`
+	F32    float32 `json:"f32"`
+	S      string  `json:"s,omitempty"`
+	Skip   string  `json:"-"`
+	AsStr  int     `json:",string"`
+	hidden int
+	U8     uint8 `json:"u8"`
+}
+
+type fsRoot struct {
+	Title  string    `json:"title"`
+	Count  int       `json:"count,omitempty"`
+	Rows   []fsFlat  `json:"rows"`
+	Others []fsFlat2 `json:"others,omitempty"`
+	Ratio  float64   `json:"ratio"`
+	Fixed  [2]fsFlat `json:"fixed"`
+	Zero   int       `json:"zero,omitzero"`
+}
+
+type fsGen struct{ r *rand.Rand }
+
+var fsPieces = []string{"", " ", "-", "a|b", "x,y", "#h", "@a", ".d", "\"q\"", "back\\slash", "line\nbreak",
+	"tab\t", "é", "日本", "\xff", "true", "null", "12", "-3.5", "~", "^", "plain", "a b", "{x}", "[1]", "=", ":", "k>v"}
+
+func (g fsGen) str() string {
+	n := g.r.Intn(3)
+	s := ""
+	for i := 0; i < n; i++ {
+		s += fsPieces[g.r.Intn(len(fsPieces))]
+	}
+	if g.r.Intn(40) != 0 {
+		for !utf8.ValidString(s) {
+			s = fsPieces[g.r.Intn(len(fsPieces)-1)]
+			if s == "\xff" {
+				s = "ok"
+			}
+		}
+	}
+	return s
+}
+
+func (g fsGen) int64() int64 {
+	switch g.r.Intn(8) {
+	case 0:
+		return math.MaxInt64
+	case 1:
+		return math.MinInt64
+	case 2:
+		return 0
+	}
+	return g.r.Int63n(2000000) - 1000000
+}
+
+func (g fsGen) float() float64 {
+	switch g.r.Intn(60) {
+	case 0:
+		return math.NaN()
+	case 1:
+		return math.Inf(1 - 2*g.r.Intn(2))
+	}
+	switch g.r.Intn(6) {
+	case 0:
+		return 0
+	case 1:
+		return math.Copysign(0, -1)
+	case 2:
+		return 1e300
+	case 3:
+		return 1.5e-7
+	}
+	return g.r.NormFloat64() * 1e4
+}
+
+func (g fsGen) flat() fsFlat {
+	return fsFlat{int(g.int64()), g.str(), g.str(), g.int64(), g.r.Intn(2) == 0}
+}
+
+func (g fsGen) flat2() fsFlat2 {
+	u := uint64(g.r.Int63())
+	if g.r.Intn(40) == 0 {
+		u = math.MaxUint64
+	}
+	s := "set"
+	if g.r.Intn(30) == 0 {
+		s = "" // omitted: rows not uniform
+	}
+	return fsFlat2{fsEmb{int8(g.r.Intn(256) - 128), g.str()}, u, g.float(), float32(g.float()), s, "x", g.r.Intn(100), 7, uint8(g.r.Intn(256))}
+}
+
+func (g fsGen) flats(max int) []fsFlat {
+	switch g.r.Intn(5) {
+	case 0:
+		return nil
+	case 1:
+		return []fsFlat{}
+	}
+	out := make([]fsFlat, 1+g.r.Intn(max))
+	for i := range out {
+		out[i] = g.flat()
+	}
+	return out
+}
+
+func (g fsGen) flats2(max int) []fsFlat2 {
+	switch g.r.Intn(5) {
+	case 0:
+		return nil
+	case 1:
+		return []fsFlat2{}
+	}
+	out := make([]fsFlat2, 1+g.r.Intn(max))
+	for i := range out {
+		out[i] = g.flat2()
+	}
+	return out
+}
+
+func (g fsGen) value() any {
+	switch g.r.Intn(7) {
+	case 0:
+		return g.flats(6)
+	case 1:
+		v := g.flats2(6)
+		return &v
+	case 2:
+		m := map[string][]fsFlat2{}
+		for i := g.r.Intn(4); i > 0; i-- {
+			m[g.str()] = g.flats2(4)
+		}
+		return m
+	case 3:
+		r := fsRoot{Title: g.str(), Count: g.r.Intn(2), Rows: g.flats(5), Others: g.flats2(4), Ratio: g.float()}
+		r.Fixed[0], r.Fixed[1] = g.flat(), g.flat()
+		return &r
+	case 4:
+		r := fsRoot{Title: g.str(), Rows: g.flats(5), Ratio: 1}
+		return r // not addressable: the array falls back
+	case 5:
+		a := [2]fsFlat{g.flat(), g.flat()}
+		return &a
+	}
+	return struct {
+		A []fsFlat  `json:"a"`
+		B []fsFlat2 `json:"b"`
+		C uint      `json:"c"`
+		D float32   `json:"d"`
+	}{g.flats(3), g.flats2(3), uint(g.r.Intn(9)), float32(g.float())}
+}
+
+func (g fsGen) limits() Limits {
+	lim := encodeLimits(nil)
+	if g.r.Intn(2) == 0 {
+		return lim
+	}
+	switch g.r.Intn(5) {
+	case 0:
+		lim.MaxLineBytes = 10 + g.r.Intn(80)
+	case 1:
+		lim.MaxElements = g.r.Intn(6)
+	case 2:
+		lim.MaxFields = g.r.Intn(8)
+	case 3:
+		lim.MaxBytes = int64(20 + g.r.Intn(400))
+	case 4:
+		lim.MaxDepth = 1 + g.r.Intn(10)
+	}
+	return lim
+}
+
+// TestStructFastPathSameBytes: the typed fast path writes exactly the bytes
+// of the general path (normalize + appendLayout), and where it hands a
+// value back the result (bytes or error) is the general path's.
+func TestStructFastPathSameBytes(t *testing.T) {
+	g := fsGen{rand.New(rand.NewSource(17))}
+	fast, fell := 0, 0
+	for i := 0; i < 6000; i++ {
+		v := g.value()
+		lim := g.limits()
+		want, werr := appendLayout([]byte("pre"), v, lim, nil)
+		got, ok := appendStructs([]byte("pre"), v, lim)
+		if ok {
+			fast++
+			if werr != nil {
+				t.Fatalf("case %d: fast path wrote %q, general path failed: %v (%#v, %+v)", i, got, werr, v, lim)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("case %d: fast path\n%s\ngeneral path\n%s\n(%#v)", i, got, want, v)
+			}
+		} else {
+			fell++
+		}
+		// The entry point gives the general path's result either way.
+		out, err := appendGeneric([]byte("pre"), v, lim)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("case %d: error %v, general path %v", i, err, werr)
+		}
+		if !bytes.Equal(out, want) && werr == nil {
+			t.Fatalf("case %d: entry point\n%s\ngeneral path\n%s", i, out, want)
+		}
+	}
+	if fast < 1000 || fell < 500 {
+		t.Fatalf("fast path took %d values, fell back on %d: the generator does not exercise both", fast, fell)
+	}
+	t.Logf("fast path: %d, fallback: %d", fast, fell)
+}
