@@ -161,11 +161,17 @@ func (g *graphBuilder) presize(nsym, nedge int) ([]Symbol, []Edge) {
 	if g.data == nil { // a stream: its size is unknown, so trust no count
 		return []Symbol{}, []Edge{}
 	}
-	if nsym < 0 {
-		nsym = bytes.Count(g.data, []byte("\n@"))
-	}
-	if nedge < 0 {
-		nedge = bytes.Count(g.data, []byte("<@"))
+	if nsym < 0 || nedge < 0 {
+		// Edge lines ("@0<@1 calls") start with '@' too, so the node
+		// lines are the '@' lines less the edges. A name holding "<@"
+		// only makes the hint low (append then grows the slice).
+		edges := bytes.Count(g.data, []byte("<@"))
+		if nsym < 0 {
+			nsym = max(0, bytes.Count(g.data, []byte("\n@"))-edges)
+		}
+		if nedge < 0 {
+			nedge = edges
+		}
 	}
 	nsym = min(nsym, len(g.data)/13)  // "@0 k q 0.00 p\n" is the shortest node line
 	nedge = min(nedge, len(g.data)/8) // "@0<@0 t\n"
