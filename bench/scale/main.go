@@ -4,6 +4,9 @@
 // WriteSymbol/WriteEdge and BeginTable/WriteRow, generated on the fly) into
 // a temporary file, reads each back through gcf.NewDecoder event by event,
 // and prints bytes, seconds, MB/s and peak resident memory per phase.
+// decodebuffered-graph reads the graph stream into memory and decodes it
+// with the buffered gcf.Decode, reporting peak RSS (input bytes included)
+// as a multiple of the input size.
 //
 // Every phase runs in a child process (this program re-executed with
 // -phase), so each peak RSS is that phase's own: the parent reads it from
@@ -69,7 +72,7 @@ var (
 	heapFlag     = flag.String("heapprofile", "", "if set, each phase writes a heap profile `dir/<phase>.heap` at its end")
 	maxElemsFlag = flag.Int("maxelements", math.MaxInt32, "MaxElements (rows/edges per section) of the encoder, the decoder and the gcf command; 0 keeps the library default of 16,777,216, which a 1 GB stream exceeds")
 	keepFlag     = flag.Bool("keep", false, "keep the stream files")
-	phaseFlag    = flag.String("phase", "", "internal: run one phase (encode-graph, decode-graph, encode-table, decode-table)")
+	phaseFlag    = flag.String("phase", "", "internal: run one phase (encode-graph, decode-graph, decodebuffered-graph, encode-table, decode-table)")
 	fileFlag     = flag.String("file", "", "internal: stream file of the phase")
 	nFlag        = flag.Int("n", 0, "internal: symbols (graph) or rows (table) to generate")
 	cliFlag      = flag.Bool("cli", true, "also run the gcf command (validate, decode, decode -ndjson) on the streams and on a -size long line and string")
