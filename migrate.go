@@ -116,6 +116,9 @@ func (m *migrator) event(ev *stream.Event) error {
 	b := m.out.Buf()
 	switch ev.Kind {
 	case stream.KindHeader:
+		if err := m.checkHeader(ev); err != nil {
+			return err
+		}
 		b = m.header(b, ev)
 	case stream.KindGroup:
 		b = append(b, "## "...)
@@ -252,6 +255,29 @@ func (m *migrator) header(b []byte, ev *stream.Event) []byte {
 		}
 	}
 	return append(b, '\n')
+}
+
+// checkHeader refuses a delta header whose tokens= is not a non-negative
+// integer, as DecodeDelta does (headerInt), so that migrate fails where
+// decoding the v1 delta fails. A payload header's counts are carried as
+// they are: the event stream reads them as text, and v3's Decode refuses
+// the same malformed values v1's Decode does.
+func (m *migrator) checkHeader(ev *stream.Event) error {
+	delta := false
+	for i, f := range ev.Fields {
+		delta = delta || string(f) == "delta" && string(ev.Cells[i].Bytes) == "true"
+	}
+	if !delta {
+		return nil
+	}
+	for i, f := range ev.Fields {
+		if string(f) == "tokens" {
+			if _, err := headerInt(ev, i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func parseHeaderCount(v []byte) (int64, bool) {
