@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"strings"
 	"unicode"
 
 	plexer "github.com/alecthomas/participle/v2/lexer"
@@ -119,7 +120,18 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits, complete bool) ErrorLis
 			count, _ = strconv.ParseInt(h.Count.Text[1:len(h.Count.Text)-1], 10, 64)
 		}
 		seen := int64(0)
+		ended := false // a malformed group header ended the section
 		for _, ln := range sec.Lines {
+			if ln.Bad != nil && strings.HasPrefix(ln.Bad.Text, "## ") {
+				// The scanner keeps a group header it rejects in the
+				// section before it; the pull decoder reads it as the start
+				// of a new group and checks the declared count there first.
+				if count >= 0 && seen < count {
+					add(ln.Pos, lexer.CountMismatch, "group on line "+strconv.Itoa(h.Pos.Line)+" declares "+strconv.FormatInt(count, 10)+" lines but has "+strconv.FormatInt(seen, 10))
+				}
+				ended = true
+				break
+			}
 			seen++
 			if count >= 0 && seen == count+1 {
 				// A surplus line is one even when it is also malformed, as
@@ -163,10 +175,17 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits, complete bool) ErrorLis
 				edges++
 			}
 		}
-		if count >= 0 && seen < count && (complete || si < len(t.Sections)-1) {
+		if !ended && count >= 0 && seen < count && (complete || si < len(t.Sections)-1) {
 			at := h.Pos
 			if len(sec.Lines) > 0 {
 				at = sec.Lines[len(sec.Lines)-1].Pos
+			}
+			if si < len(t.Sections)-1 {
+				// The section ends at the next group header (or the summary
+				// trailer), where the pull decoder reports the count.
+				at = t.Sections[si+1].Header.Pos
+			} else if t.Summary != nil {
+				at = t.Summary.Pos
 			}
 			add(at, lexer.CountMismatch, "group on line "+strconv.Itoa(h.Pos.Line)+" declares "+strconv.FormatInt(count, 10)+" lines but has "+strconv.FormatInt(seen, 10))
 		}
