@@ -34,7 +34,17 @@ type fixture struct {
 var laterWork = map[string]string{}
 
 func loadFixtures(t *testing.T, dir string) []fixture {
-	var out []fixture
+	return loadJSON(t, dir, func(f *fixture, path string, raw []byte) { f.path, f.raw = path, raw })
+}
+
+// loadJSON decodes every .json file under dir into a T, in the order of
+// their paths relative to dir; set gives each one its path and bytes.
+func loadJSON[T any](t *testing.T, dir string, set func(f *T, path string, raw []byte)) []T {
+	type item struct {
+		path string
+		f    T
+	}
+	var items []item
 	err := filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
 		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".json") {
 			return err
@@ -43,19 +53,23 @@ func loadFixtures(t *testing.T, dir string) []fixture {
 		if err != nil {
 			return err
 		}
-		var f fixture
-		if err := json.Unmarshal(data, &f); err != nil {
+		var it item
+		if err := json.Unmarshal(data, &it.f); err != nil {
 			return fmt.Errorf("%s: %v", p, err)
 		}
-		f.path, _ = filepath.Rel(dir, p)
-		f.raw = data
-		out = append(out, f)
+		it.path, _ = filepath.Rel(dir, p)
+		set(&it.f, it.path, data)
+		items = append(items, it)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	sort.Slice(items, func(i, j int) bool { return items[i].path < items[j].path })
+	out := make([]T, len(items))
+	for i := range items {
+		out[i] = items[i].f
+	}
 	return out
 }
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -32,29 +31,10 @@ type v1Fixture struct {
 }
 
 func loadV1Fixtures(t *testing.T, dir string) []v1Fixture {
-	var out []v1Fixture
-	err := filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
-		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".json") {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		var f v1Fixture
-		if err := json.Unmarshal(data, &f); err != nil {
-			return fmt.Errorf("%s: %v", p, err)
-		}
-		f.path, _ = filepath.Rel(dir, p)
-		f.group = strings.SplitN(filepath.ToSlash(f.path), "/", 2)[0]
-		out = append(out, f)
-		return nil
+	return loadJSON(t, dir, func(f *v1Fixture, path string, _ []byte) {
+		f.path = path
+		f.group = strings.SplitN(filepath.ToSlash(path), "/", 2)[0]
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
-	return out
 }
 
 // TestConformanceV1 runs the legacy v1 suite and prints one summary line
