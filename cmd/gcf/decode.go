@@ -68,19 +68,11 @@ func setupDecode(fs *flag.FlagSet) func(*env, []string) int {
 		if err := lim.check(); err != nil {
 			return e.usageError(decodeCommand, "%v", err)
 		}
-		arg, ok := e.oneInput(decodeCommand, args)
-		if !ok {
-			return exitUsage
-		}
-		in, err := openInput(e, arg, lim.bytes)
-		if err != nil {
-			return e.report(nil, err, nil)
+		in, o, status := e.openOne(decodeCommand, args, lim.bytes, *out)
+		if in == nil {
+			return status
 		}
 		defer in.close()
-		o, err := createOutput(e, *out)
-		if err != nil {
-			return e.report(in, err, nil)
-		}
 		if *codec != "gcf" {
 			return e.decodeCodec(in, o, c, lim, *indent)
 		}

@@ -153,6 +153,27 @@ func (e *env) oneInput(c *command, args []string) (string, bool) {
 	return "", false
 }
 
+// openOne opens the single input argument and the output (-o) of a
+// command that reads one payload and writes one result. When it fails it
+// has reported the problem and returns the exit status; otherwise the
+// caller closes in and commits or aborts o.
+func (e *env) openOne(c *command, args []string, maxBytes int64, outPath string) (in *input, o *output, status int) {
+	arg, ok := e.oneInput(c, args)
+	if !ok {
+		return nil, nil, exitUsage
+	}
+	in, err := openInput(e, arg, maxBytes)
+	if err != nil {
+		return nil, nil, e.report(nil, err, nil)
+	}
+	if o, err = createOutput(e, outPath); err != nil {
+		status = e.report(in, err, nil)
+		in.close()
+		return nil, nil, status
+	}
+	return in, o, exitOK
+}
+
 // setFlags is the set of flags given on the command line.
 func setFlags(fs *flag.FlagSet) map[string]bool {
 	set := map[string]bool{}

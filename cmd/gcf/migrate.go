@@ -38,19 +38,11 @@ func setupMigrate(fs *flag.FlagSet) func(*env, []string) int {
 		if err := lim.check(); err != nil {
 			return e.usageError(migrateCommand, "%v", err)
 		}
-		arg, ok := e.oneInput(migrateCommand, args)
-		if !ok {
-			return exitUsage
-		}
-		in, err := openInput(e, arg, lim.bytes)
-		if err != nil {
-			return e.report(nil, err, nil)
+		in, o, status := e.openOne(migrateCommand, args, lim.bytes, *out)
+		if in == nil {
+			return status
 		}
 		defer in.close()
-		o, err := createOutput(e, *out)
-		if err != nil {
-			return e.report(in, err, nil)
-		}
 		if err := gcf.Migrate(in.r, o, lim.options()...); err != nil {
 			o.abort()
 			return e.report(in, err, o)
