@@ -422,3 +422,17 @@ func TestPooledScratchForgetsNames(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphEncodeEdgesWithoutSymbols: a payload with edges and no symbols
+// is unknown_edge_reference (the name join once indexed an empty array).
+func TestGraphEncodeEdgesWithoutSymbols(t *testing.T) {
+	p := &Payload{Edges: []Edge{{Source: "a", Target: "b", EdgeType: "calls"}}}
+	if _, err := Encode(p); CategoryOf(err) != "unknown_edge_reference" {
+		t.Fatalf("Encode = %v, want unknown_edge_reference", err)
+	}
+	p.Tool = "t"
+	out, err := Encode(p, WithWire(WireV1))
+	if err != nil || string(out) != "GCF tool=t budget=0 tokens=0 symbols=0 edges=0\n## edges [0]\n" {
+		t.Fatalf("v1 Encode = %q, %v", out, err)
+	}
+}

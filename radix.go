@@ -17,6 +17,9 @@ type radixItem struct {
 // whose digit is the same for every item are skipped, so small keys (ids,
 // distances) cost one or two passes. tmp must be as long as items.
 func radixSort(items, tmp []radixItem) []radixItem {
+	if len(items) == 0 {
+		return items
+	}
 	const bits = 11
 	const mask = 1<<bits - 1
 	var counts [1 << bits]int32
@@ -131,6 +134,9 @@ type joinItem struct {
 // radixSortJoin sorts items by key, stably, with LSD passes of 11 bits
 // over the low keyBits bits; tmp must be as long as items.
 func radixSortJoin(items, tmp []joinItem, keyBits uint) []joinItem {
+	if len(items) == 0 {
+		return items
+	}
 	const bits = 11
 	const mask = 1<<bits - 1
 	var counts [1 << bits]int32
