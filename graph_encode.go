@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/strid"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -147,16 +148,12 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		}
 		lines[pos] = grLine{sym: si, id: id, ref: ref}
 	}
-	edges, shift, err := grResolveEdges(sc, p, lines, wire)
+	edges, shift, edgeBytes, edgeLongest, err := grResolveEdges(sc, p, lines, wire)
 	if err != nil {
 		return dst, err
 	}
-
-	for i := range p.Edges {
-		n := len(p.Edges[i].EdgeType) + len(p.Edges[i].Status)
-		size += n + 20
-		longest = max(longest, n)
-	}
+	size += edgeBytes
+	longest = max(longest, edgeLongest)
 	if err := grCheckElements(p.Symbols, lines, len(edges), lim.MaxElements); err != nil {
 		return dst, err
 	}
@@ -328,19 +325,29 @@ func grIndexNames(x *nameIndex, syms []Symbol, order []int) *nameIndex {
 // of lines (the symbols in emission order) and returns them sorted by
 // source ID, target ID, edge type and status: each item packs source and
 // target ids in its key and indexes p.Edges. On WireV1 the key packs
-// (target, source), the order v1 lines are written and sorted in.
+// (target, source), the order v1 lines are written and sorted in. It also
+// returns the bytes the edge types and statuses add to the output and the
+// longest of them.
 //
 // An endpoint names the first symbol in emission order with that
-// qualified name. Names are matched by a hash join that sorts instead of
-// probing a table: the symbols' and the endpoints' name hashes are
-// radix-sorted and merged, so apart from reading the names the work is
-// sequential and does not need a table of all names to stay in cache.
-func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) ([]radixItem, uint, error) {
+// qualified name. Names are matched by joins that sort instead of probing a
+// table, so the work is sequential and needs no table of all names to stay
+// in cache:
+//
+//  1. The symbols' name hashes are radix-sorted; runs of equal hashes give
+//     each symbol the id of the first symbol with its name (canon).
+//  2. An endpoint that is the very string of a symbol's name (same memory,
+//     same length: strid) takes that symbol's canon id. Edges built from
+//     the symbols, and decoded payloads, share their strings this way; the
+//     join compares 64-bit identities, not names.
+//  3. The other endpoints are hashed and merged with the symbols' hashes,
+//     and compared by name.
+func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) (keys []radixItem, shift uint, edgeBytes, longest int, err error) {
 	if len(p.Edges) == 0 {
-		return nil, 0, nil
+		return nil, 0, 0, 0, nil
 	}
 	if len(p.Edges) > math.MaxInt32 || len(lines) > math.MaxInt32 {
-		return nil, 0, elementsErr(len(p.Edges), "edge section", math.MaxInt32)
+		return nil, 0, 0, 0, elementsErr(len(p.Edges), "edge section", math.MaxInt32)
 	}
 	// Pack (source, target) into as few bits as the largest id needs, so
 	// the radix sort makes as few passes as possible.
@@ -348,117 +355,53 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) ([]rad
 	for i := range lines {
 		maxID = max(maxID, lines[i].id)
 	}
-	shift := uint(bits.Len(uint(maxID)))
-
-	// Hash keys of about 8 bits more than the symbol count needs (so that
-	// few names share one), rounded up to whole radix passes.
-	keyBits := (uint(bits.Len(uint(len(lines)))) + 8 + 10) / 11 * 11
-	keyBits = min(keyBits, 32)
-	if grJoinKeyBits > 0 {
-		keyBits = grJoinKeyBits
+	if maxID >= math.MaxUint32-1 {
+		return nil, 0, 0, 0, elementsErr(maxID, "symbol id", math.MaxUint32-2)
 	}
-	if sc.seed == (maphash.Seed{}) {
-		sc.seed = maphash.MakeSeed()
-	}
-	seed, drop := sc.seed, 64-keyBits
-	symBuf := grow(&sc.symJoin, 2*len(lines))
-	sy := symBuf[:len(lines)]
-	for pos := range lines {
-		h := maphash.String(seed, p.Symbols[lines[pos].sym].QualifiedName)
-		sy[pos] = joinItem{key: uint32(h >> drop), ref: uint32(pos)}
-	}
-	sy = radixSortJoin(sy, symBuf[len(lines):], keyBits)
-	// The symbols in key order, name and id side by side: a check below
-	// reads one of them per endpoint.
-	named := grow(&sc.named, len(sy))
-	for j, it := range sy {
-		ln := &lines[it.ref]
-		named[j] = grNamed{p.Symbols[ln.sym].QualifiedName, ln.id}
-	}
-
-	// Sources, then targets: sort the endpoints' keys and merge them with
-	// the symbols'. cand[2i] and cand[2i+1] are the first symbol (in key
-	// order) whose key is edge i's source's or target's, or none.
-	const none = ^uint32(0)
-	cand := grow(&sc.cand, 2*len(p.Edges))
-	epBuf := grow(&sc.epJoin, 2*len(p.Edges))
-	for side := range 2 {
-		ep := epBuf[:len(p.Edges)]
-		for i := range p.Edges {
-			name := p.Edges[i].Source
-			if side == 1 {
-				name = p.Edges[i].Target
-			}
-			ep[i] = joinItem{key: uint32(maphash.String(seed, name) >> drop), ref: uint32(2*i + side)}
-		}
-		ep = radixSortJoin(ep, epBuf[len(p.Edges):], keyBits)
-		for j, k := 0, 0; k < len(ep); {
-			h := ep[k].key
-			for j < len(sy) && sy[j].key < h {
-				j++
-			}
-			c := none
-			if j < len(sy) && sy[j].key == h {
-				c = uint32(j)
-			}
-			for ; k < len(ep) && ep[k].key == h; k++ {
-				cand[ep[k].ref] = c
-			}
-		}
-	}
-	resolve := func(name string, c uint32) (int, bool) {
-		if c == none {
-			return 0, false
-		}
-		if named[c].name == name {
-			return named[c].id, true
-		}
-		for j := int(c) + 1; j < len(sy) && sy[j].key == sy[c].key; j++ {
-			if named[j].name == name {
-				return named[j].id, true
-			}
-		}
-		return 0, false
+	shift = uint(bits.Len(uint(maxID)))
+	cand, err := sc.joinNames(p, lines)
+	if err != nil {
+		return nil, 0, 0, 0, err
 	}
 
 	items := grow(&sc.items, 2*len(p.Edges))
-	keys := items[:0:len(p.Edges)]
-	// Edge types repeat: the last type seen valid is not checked again.
-	// The few distinct (type, status) pairs get a number in sc.kinds, which
-	// the edge lines are written from without reading p.Edges again.
-	checked, haveChecked := "", false
+	keys = items[:0:len(p.Edges)]
+	// The few distinct (type, status) pairs get a number in sc.kinds; a
+	// pair is validated when it is numbered, and the edge lines are written
+	// from sc.kinds without reading p.Edges again. Past 64 pairs, the
+	// others are validated edge by edge (aux 0).
 	sc.kinds = sc.kinds[:0]
 	var last grEdgeKind // the type and status numbered aux
 	aux := int32(-1)
 	for i := range p.Edges {
 		e := &p.Edges[i]
-		if !haveChecked || e.EdgeType != checked || e.Status != "" {
-			ce := e
-			if wire == WireV1 && e.Status == "unchanged" {
-				c := *e // v1 omits the status "unchanged" (fixture encode/007)
-				c.Status, ce = "", &c
+		if aux <= 0 || e.EdgeType != last.typ || e.Status != last.status {
+			aux = sc.findKind(e)
+			if aux == 0 {
+				ce := e
+				if wire == WireV1 && e.Status == "unchanged" {
+					c := *e // v1 omits the status "unchanged" (fixture encode/007)
+					c.Status, ce = "", &c
+				}
+				if err := grCheckEdge(ce, i); err != nil {
+					return nil, 0, 0, 0, err
+				}
+				aux = sc.addKind(e)
 			}
-			if err := grCheckEdge(ce, i); err != nil {
-				return nil, 0, err
-			}
-			checked, haveChecked = e.EdgeType, true
+			last = grEdgeKind{e.EdgeType, e.Status}
 		}
-		if aux < 0 || e.EdgeType != last.typ || e.Status != last.status {
-			aux, last = sc.edgeKind(e), grEdgeKind{e.EdgeType, e.Status}
-		}
-		src, ok := resolve(e.Source, cand[2*i])
-		if wire == WireV1 && !ok {
+		n := len(e.EdgeType) + len(e.Status)
+		edgeBytes += n + 20
+		longest = max(longest, n)
+		src, tgt := cand[2*i], cand[2*i+1]
+		if wire == WireV1 && (src == grNoSymbol || tgt == grNoSymbol) {
 			continue // v1 encoders skip an edge to a symbol not in the payload (fixture encode/008)
 		}
-		if !ok {
-			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the payload", i, e.Source)
+		if src == grNoSymbol {
+			return nil, 0, 0, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the payload", i, e.Source)
 		}
-		tgt, ok := resolve(e.Target, cand[2*i+1])
-		if wire == WireV1 && !ok {
-			continue
-		}
-		if !ok {
-			return nil, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
+		if tgt == grNoSymbol {
+			return nil, 0, 0, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
 		}
 		if wire == WireV1 {
 			// v1 lines read @target<@source, and v1 encoders order them as
@@ -472,7 +415,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) ([]rad
 	// then order runs of equal keys by type and status. Equal edges are
 	// identical on the wire, so the result is deterministic.
 	if len(keys) == 0 {
-		return keys, shift, nil // v1: every edge skipped
+		return keys, shift, edgeBytes, longest, nil // v1: every edge skipped
 	}
 	keys = radixSort(keys, items[len(p.Edges):len(p.Edges)+len(keys)])
 	for lo := 0; lo < len(keys); {
@@ -491,8 +434,292 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) ([]rad
 		}
 		lo = hi
 	}
-	return keys, shift, nil
+	return keys, shift, edgeBytes, longest, nil
 }
+
+// grNoSymbol marks an endpoint that names no symbol; grUnjoined one not
+// resolved yet.
+const (
+	grNoSymbol = ^uint32(0)
+	grUnjoined = grNoSymbol - 1
+)
+
+// joinNames resolves every endpoint of p.Edges to the wire id of the
+// first symbol in emission order with its name (see grResolveEdges):
+// cand[2i] and cand[2i+1] are edge i's source and target, or grNoSymbol.
+func (sc *grScratch) joinNames(p *Payload, lines []grLine) ([]uint32, error) {
+	// Hash keys of about 8 bits more than the symbol count needs (so that
+	// few names share one), rounded up to whole radix passes.
+	keyBits := (uint(bits.Len(uint(len(lines)))) + 8 + 10) / 11 * 11
+	keyBits = min(keyBits, 32)
+	if grJoinKeyBits > 0 {
+		keyBits = grJoinKeyBits
+	}
+	if sc.seed == (maphash.Seed{}) {
+		sc.seed = maphash.MakeSeed()
+	}
+	seed, drop := sc.seed, 64-keyBits
+	nsym := len(p.Symbols)
+
+	// 1. The symbols' name hashes, read in input order (sequential), then
+	// sorted with the emission position as the reference: the radix sort is
+	// stable, so a run of equal keys lists its symbols in emission order.
+	hashes := grow(&sc.hashes, nsym)
+	for i := range p.Symbols {
+		hashes[i] = uint32(maphash.String(seed, p.Symbols[i].QualifiedName) >> drop)
+	}
+	symBuf := grow(&sc.symJoin, 2*nsym)
+	sy := symBuf[:nsym]
+	for pos := range lines {
+		sy[pos] = joinItem{key: hashes[lines[pos].sym], ref: uint32(pos)}
+	}
+	sy = radixSortJoin(sy, symBuf[nsym:], keyBits)
+	// canon[i]: the id of the first symbol in emission order named as
+	// symbol i (input index); named[j]: sy[j]'s name and canon id.
+	canon := grow(&sc.canon, nsym)
+	named := grow(&sc.named, nsym)
+	for lo := 0; lo < len(sy); {
+		hi := lo + 1
+		for hi < len(sy) && sy[hi].key == sy[lo].key {
+			hi++
+		}
+		for j := lo; j < hi; j++ {
+			ln := &lines[sy[j].ref]
+			name := p.Symbols[ln.sym].QualifiedName
+			id := uint32(ln.id)
+			for k := lo; k < j; k++ {
+				if named[k].name == name {
+					id = named[k].id
+					break
+				}
+			}
+			canon[ln.sym] = id
+			named[j] = grNamed{name, id}
+		}
+		lo = hi
+	}
+
+	cand := grow(&sc.cand, 2*len(p.Edges))
+	pending := len(cand)
+	if strid.Enabled && sc.joinIdentities(p, canon, cand) {
+		pending = 0
+		for _, c := range cand {
+			if c == grUnjoined {
+				pending++
+			}
+		}
+	} else {
+		for i := range cand {
+			cand[i] = grUnjoined
+		}
+	}
+	if pending == 0 {
+		return cand, nil
+	}
+
+	// 3. The endpoints left: hash their names, sort, merge with the
+	// symbols' keys, compare names within a run of equal keys.
+	epBuf := grow(&sc.epJoin, 2*pending)
+	ep := epBuf[:0:pending]
+	for i := range p.Edges {
+		e := &p.Edges[i]
+		if cand[2*i] == grUnjoined {
+			ep = append(ep, joinItem{key: uint32(maphash.String(seed, e.Source) >> drop), ref: uint32(2 * i)})
+		}
+		if cand[2*i+1] == grUnjoined {
+			ep = append(ep, joinItem{key: uint32(maphash.String(seed, e.Target) >> drop), ref: uint32(2*i + 1)})
+		}
+	}
+	ep = radixSortJoin(ep, epBuf[pending:2*pending], keyBits)
+	for j, k := 0, 0; k < len(ep); {
+		h := ep[k].key
+		for j < len(sy) && sy[j].key < h {
+			j++
+		}
+		hi := j
+		for hi < len(sy) && sy[hi].key == h {
+			hi++
+		}
+		for ; k < len(ep) && ep[k].key == h; k++ {
+			e := &p.Edges[ep[k].ref/2]
+			name := e.Source
+			if ep[k].ref%2 == 1 {
+				name = e.Target
+			}
+			c := grNoSymbol
+			for x := j; x < hi; x++ {
+				if named[x].name == name {
+					c = named[x].id
+					break
+				}
+			}
+			cand[ep[k].ref] = c
+		}
+	}
+	return cand, nil
+}
+
+// joinIdentities resolves the endpoints that are the very string of some
+// symbol's name (strid), writing canon ids into cand and grUnjoined
+// elsewhere. It first checks a sample of edges and gives up, returning
+// false with cand untouched, when few of them share the symbols' strings
+// (a payload decoded from JSON, say), where it would only cost time.
+//
+// The symbols' identities go into open-addressing tables of at most
+// 2^grPartBits symbols each: a large payload's symbols and endpoints are
+// first partitioned by the top bits of their identities (one pass each,
+// sequential writes into a few streams), and each partition's endpoints
+// probe only their partition's table, which stays in cache.
+func (sc *grScratch) joinIdentities(p *Payload, canon, cand []uint32) bool {
+	nsym := len(p.Symbols)
+	var part uint // partition bits
+	if l := uint(bits.Len(uint(nsym))); l > grPartBits {
+		part = l - grPartBits
+	}
+	nparts := 1 << part
+	pshift := 64 - part // f >> pshift is f's partition (0 when part is 0)
+
+	// The symbols, partitioned (when there is more than one partition).
+	counts := grow(&sc.partCounts, nparts+1)
+	clear(counts)
+	for i := range p.Symbols {
+		if x, ok := strid.Of(p.Symbols[i].QualifiedName); ok {
+			counts[(x*identMul)>>pshift+1]++
+		}
+	}
+	largest := uint32(0)
+	for k := 1; k <= nparts; k++ {
+		largest = max(largest, counts[k])
+		counts[k] += counts[k-1]
+	}
+	if largest == 0 {
+		return false
+	}
+	symF := grow(&sc.symFull, int(counts[nparts]))
+	symI := grow(&sc.symID, len(symF))
+	next := grow(&sc.partNext, nparts)
+	copy(next, counts[:nparts])
+	for i := range p.Symbols {
+		if x, ok := strid.Of(p.Symbols[i].QualifiedName); ok {
+			f := x * identMul
+			k := f >> pshift
+			symF[next[k]], symI[next[k]] = f, canon[i]
+			next[k]++
+		}
+	}
+	// One table per partition, each 2^tb slots; a slot holds an identity
+	// (0 is empty: no identity multiplies to 0) and its canon id.
+	tb := uint(max(4, bits.Len32(2*largest-1)))
+	tabF := grow(&sc.tabFull, nparts<<tb)
+	tabI := grow(&sc.tabID, len(tabF))
+	clear(tabF)
+	hshift, mask := 64-tb, uint64(1)<<tb-1
+	for k := range nparts {
+		base := uint64(k) << tb
+		for j := counts[k]; j < counts[k+1]; j++ {
+			f := symF[j]
+			h := (f << part) >> hshift
+			for tabF[base+h] != 0 && tabF[base+h] != f {
+				h = (h + 1) & mask
+			}
+			if tabF[base+h] == 0 { // the same string named twice: one canon id
+				tabF[base+h], tabI[base+h] = f, symI[j]
+			}
+		}
+	}
+	probe := func(f uint64) uint32 {
+		base := (f >> pshift) << tb
+		for h := (f << part) >> hshift; ; h = (h + 1) & mask {
+			switch tabF[base+h] {
+			case f:
+				return tabI[base+h]
+			case 0:
+				return grUnjoined
+			}
+		}
+	}
+
+	// The sample: up to 32 sources spread over the edges.
+	step := max(1, len(p.Edges)/32)
+	sampled, hits := 0, 0
+	for i := 0; i < len(p.Edges); i += step {
+		sampled++
+		if x, ok := strid.Of(p.Edges[i].Source); ok && probe(x*identMul) != grUnjoined {
+			hits++
+		}
+	}
+	if 4*hits < sampled {
+		return false
+	}
+
+	if nparts == 1 { // one table, in cache: probe in edge order
+		for i := range p.Edges {
+			e := &p.Edges[i]
+			c := grUnjoined
+			if x, ok := strid.Of(e.Source); ok {
+				c = probe(x * identMul)
+			}
+			cand[2*i] = c
+			c = grUnjoined
+			if x, ok := strid.Of(e.Target); ok {
+				c = probe(x * identMul)
+			}
+			cand[2*i+1] = c
+		}
+		return true
+	}
+	// Partition the endpoints, then probe partition by partition.
+	clear(counts)
+	for i := range p.Edges {
+		e := &p.Edges[i]
+		if x, ok := strid.Of(e.Source); ok {
+			counts[(x*identMul)>>pshift+1]++
+		} else {
+			cand[2*i] = grUnjoined
+		}
+		if x, ok := strid.Of(e.Target); ok {
+			counts[(x*identMul)>>pshift+1]++
+		} else {
+			cand[2*i+1] = grUnjoined
+		}
+	}
+	for k := 1; k <= nparts; k++ {
+		counts[k] += counts[k-1]
+	}
+	epF := grow(&sc.epFull, int(counts[nparts]))
+	epR := grow(&sc.epRef, len(epF))
+	copy(next, counts[:nparts])
+	for i := range p.Edges {
+		e := &p.Edges[i]
+		if x, ok := strid.Of(e.Source); ok {
+			f := x * identMul
+			k := f >> pshift
+			epF[next[k]], epR[next[k]] = f, uint32(2*i)
+			next[k]++
+		}
+		if x, ok := strid.Of(e.Target); ok {
+			f := x * identMul
+			k := f >> pshift
+			epF[next[k]], epR[next[k]] = f, uint32(2*i+1)
+			next[k]++
+		}
+	}
+	for j, f := range epF {
+		cand[epR[j]] = probe(f)
+	}
+	return true
+}
+
+// grPartBits: the identity join's tables hold at most about 2^grPartBits
+// symbols each (2^(grPartBits+1) slots of 12 bytes, 384 KB), so that one
+// stays in cache while its endpoints probe it. Tests set it lower to make
+// many partitions of small payloads.
+var grPartBits uint = 14
+
+// identMul spreads a string identity (strid.Of) over all 64 bits; being
+// odd, multiplying by it is a bijection, so products are equal exactly when
+// the identities are.
+const identMul = 0x9E3779B97F4A7C15
 
 // grCheckHeader validates the header fields shared by buffered, session,
 // streaming and delta payloads.
@@ -759,36 +986,53 @@ type grScratch struct {
 	lines []grLine
 	items []radixItem
 
-	// The hash join of edge endpoints with symbol names (grResolveEdges).
+	// The joins of edge endpoints with symbol names (grResolveEdges).
 	seed    maphash.Seed
+	hashes  []uint32
 	symJoin []joinItem
 	epJoin  []joinItem
-	cand    []uint32
-	named   []grNamed
-	kinds   []grEdgeKind // distinct (type, status) pairs; radixItem.aux is index+1
+	canon   []uint32
+	// The identity join (joinIdentities).
+	partCounts []uint32
+	partNext   []uint32
+	symFull    []uint64
+	symID      []uint32
+	tabFull    []uint64
+	tabID      []uint32
+	epFull     []uint64
+	epRef      []uint32
+	cand       []uint32
+	named      []grNamed
+	kinds      []grEdgeKind // distinct (type, status) pairs; radixItem.aux is index+1
 }
 
 // grJoinKeyBits, when set by a test, replaces the join's key size (a few
 // bits make many names share a key).
 var grJoinKeyBits uint
 
-// grNamed is a symbol's qualified name and wire id.
+// grNamed is a symbol's qualified name and the canon id of that name.
 type grNamed struct {
 	name string
-	id   int
+	id   uint32
 }
 
 // grEdgeKind is an edge's type and status.
 type grEdgeKind struct{ typ, status string }
 
-// edgeKind returns the number (index+1) of e's type and status in
-// sc.kinds, adding them while there are few; 0 when there are too many.
-func (sc *grScratch) edgeKind(e *Edge) int32 {
+// findKind returns the number (index+1) of e's type and status in
+// sc.kinds, or 0.
+func (sc *grScratch) findKind(e *Edge) int32 {
 	for i, k := range sc.kinds {
 		if k.typ == e.EdgeType && k.status == e.Status {
 			return int32(i + 1)
 		}
 	}
+	return 0
+}
+
+// addKind numbers e's type and status (validated) in sc.kinds while there
+// are few and returns the number; 0 when there are too many.
+func (sc *grScratch) addKind(e *Edge) int32 {
 	if len(sc.kinds) == 64 {
 		return 0
 	}
@@ -805,7 +1049,7 @@ var grScratchPool = sync.Pool{New: func() any { return new(grScratch) }}
 func getGrScratch() *grScratch { return grScratchPool.Get().(*grScratch) }
 
 func putGrScratch(sc *grScratch) {
-	if cap(sc.items) > maxScratchItems || cap(sc.epJoin) > maxScratchItems {
+	if cap(sc.items) > maxScratchItems || cap(sc.epJoin) > maxScratchItems || cap(sc.epFull) > maxScratchItems {
 		return
 	}
 	// The pool must not keep the caller's names alive.

@@ -174,8 +174,16 @@ func randomGraphPayload(r *rand.Rand) *Payload {
 			Distance:      dists[r.IntN(len(dists))],
 		})
 	}
+	copies := r.IntN(4) // 0: endpoints are copies of the names; 1: their strings; else mixed
 	name := func() string {
-		switch k := r.IntN(20); {
+		k := r.IntN(20)
+		if n > 0 && copies == 0 && k > 0 {
+			return strings.Clone(p.Symbols[r.IntN(n)].QualifiedName)
+		}
+		if n > 0 && copies == 1 && k > 0 {
+			return p.Symbols[r.IntN(n)].QualifiedName
+		}
+		switch {
 		case k == 0:
 			return "unknown.X" + strconv.Itoa(r.IntN(3))
 		case k < 8 && n > 0:
@@ -203,8 +211,10 @@ func randomGraphPayload(r *rand.Rand) *Payload {
 }
 
 // TestGraphEncodeMatchesReference: Encode (radix sorts, sort-merge name
-// join) writes the reference's bytes, and reports the same error, on
-// random payloads, on both wires.
+// joins by identity and by hash) writes the reference's bytes, and reports
+// the same error, on random payloads, on both wires, with join keys of the
+// normal size and of a few bits (many names per key), and with the identity
+// join in one table or partitioned.
 func TestGraphEncodeMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 2026))
 	iters := 300
@@ -212,8 +222,11 @@ func TestGraphEncodeMatchesReference(t *testing.T) {
 		iters = 80
 	}
 	var compared, failed int
+	defer func() { grJoinKeyBits, grPartBits = 0, 14 }()
 	for it := range iters {
 		p := randomGraphPayload(r)
+		grJoinKeyBits = []uint{0, 0, 1, 3}[r.IntN(4)] // few key bits: many names share a key
+		grPartBits = []uint{14, 14, 0, 2, 6}[r.IntN(5)] // many partitions of the identity join
 		for _, wire := range []Wire{WireV3, WireV1} {
 			if wire == WireV1 && r.IntN(3) > 0 {
 				for i := range p.Edges {
