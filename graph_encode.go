@@ -124,22 +124,31 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	if p.PackRoot != "" && !grIsToken(p.PackRoot) {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "pack_root %q is not a header value (printable non-whitespace ASCII)", p.PackRoot)
 	}
-	// One pass validates the symbols and sizes their lines (ids and scores
-	// generously), so the output is allocated once.
-	size := 128 + len(p.Tool) + len(p.PackRoot) + 64*8
-	longest := len(p.Tool) + len(p.PackRoot) // names on the longest line, roughly
-	for i := range p.Symbols {
-		s := &p.Symbols[i]
-		if err := grCheckSymbol(s, i); err != nil {
-			return dst, err
-		}
-		n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind)
-		size += n + 24
-		longest = max(longest, n)
-	}
+	// One pass validates the symbols and sizes their lines (without the
+	// ids), so the output is allocated once. Kinds and provenances repeat:
+	// one equal to the last validated one is not checked again.
 	sc := getGrScratch()
 	defer putGrScratch(sc)
-	order := sc.sortSymbols(p.Symbols)
+	size := 128 + len(p.Tool) + len(p.PackRoot) + 64*8
+	longest := len(p.Tool) + len(p.PackRoot) // names on the longest line, roughly
+	lineLen := grow(&sc.lineLen, len(p.Symbols))
+	var okKind, okProv string // validated
+	for i := range p.Symbols {
+		s := &p.Symbols[i]
+		if s.Kind == "" || s.Kind != okKind || s.Provenance != okProv || !grIsName(s.QualifiedName) ||
+			math.IsNaN(s.Score) || math.IsInf(s.Score, 0) || s.Distance < 0 {
+			if err := grCheckSymbol(s, i); err != nil {
+				return dst, err
+			}
+			okKind, okProv = s.Kind, s.Provenance
+		}
+		n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind)
+		// '@', four separators and the newline around the id and fields
+		lineLen[i] = 6 + len(KindAbbrev(s.Kind)) + len(s.QualifiedName) + grScoreLen(s.Score) + len(s.Provenance)
+		size += lineLen[i] + 10 + 3 // + the id, + a group header's share
+		longest = max(longest, n)
+	}
+	order, dists := sc.sortSymbolsDist(p.Symbols)
 	lines := grow(&sc.lines, len(order))
 	for pos, si := range order {
 		id, ref := pos, false
@@ -181,23 +190,27 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	}
 	b = append(b, '\n')
 
-	group := -1
-	for _, ln := range lines {
-		s := &p.Symbols[ln.sym]
-		if s.Distance != group {
-			group = s.Distance
-			b = append(b, "## "...)
-			b = grAppendGroupName(b, group)
+	if plan == nil {
+		b = sc.appendNodes(b, p.Symbols, order, dists, lineLen)
+	} else {
+		group := -1
+		for _, ln := range lines {
+			s := &p.Symbols[ln.sym]
+			if s.Distance != group {
+				group = s.Distance
+				b = append(b, "## "...)
+				b = grAppendGroupName(b, group)
+				b = append(b, '\n')
+			}
+			if ln.ref {
+				b = append(b, '@')
+				b = appendID(b, ln.id)
+				b = append(b, "  # previously transmitted\n"...)
+				continue
+			}
+			b = grAppendNode(b, ln.id, s)
 			b = append(b, '\n')
 		}
-		if ln.ref {
-			b = append(b, '@')
-			b = appendID(b, ln.id)
-			b = append(b, "  # previously transmitted\n"...)
-			continue
-		}
-		b = grAppendNode(b, ln.id, s)
-		b = append(b, '\n')
 	}
 	if len(edges) > 0 || v1Edges {
 		b = append(b, "## edges "...)
@@ -235,6 +248,88 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	return b, nil
 }
 
+// appendNodes appends the group headers and node lines of the symbols in
+// emission order (order, with their distances dists; ids are positions).
+// lineLen[i] is symbol i's line length without its id. The lines are
+// placed by offset and written in input order, so the symbols and their
+// names are read sequentially, not in emission order; b must have room for
+// the whole section.
+func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen []int) []byte {
+	off := grow(&sc.offs, len(syms))
+	base := len(b)
+	cur := base
+	group := -1
+	heads := sc.heads[:0]
+	for pos, si := range order {
+		if d := dists[pos]; d != group {
+			group = d
+			heads = append(heads, grHead{cur, d})
+			cur += len("## ") + grGroupNameLen(d) + 1
+		}
+		off[si] = cur
+		cur += lineLen[si] + grIDLen(pos)
+	}
+	sc.heads = heads
+	if cur > cap(b) {
+		b = slices.Grow(b, cur-len(b)) // not reached: the caller sized b from lineLen
+	}
+	b = b[:cur]
+	for _, h := range heads {
+		w := grAppendGroupName(append(b[h.off:h.off], "## "...), h.dist)
+		_ = append(w, '\n')
+	}
+	ids := grow(&sc.ids, len(syms))
+	for pos, si := range order {
+		ids[si] = pos
+	}
+	for i := range syms {
+		o := off[i]
+		w := grAppendNode(b[o:o], ids[i], &syms[i])
+		_ = append(w, '\n')
+	}
+	return b
+}
+
+// grHead is a group header's offset and distance (appendNodes).
+type grHead struct{ off, dist int }
+
+// grGroupNameLen is len(grAppendGroupName(nil, distance)).
+func grGroupNameLen(distance int) int {
+	switch distance {
+	case 0, 1:
+		return len("targets")
+	case 2:
+		return len("extended")
+	}
+	return len("distance_") + grIDLen(distance)
+}
+
+// grIDLen is the number of decimal digits of a non-negative n.
+func grIDLen(n int) int {
+	d := 1
+	for n >= 100 {
+		n /= 100
+		d += 2
+	}
+	if n >= 10 {
+		d++
+	}
+	return d
+}
+
+// grScoreLen is len(grAppendScore(nil, v)) for a finite v.
+func grScoreLen(v float64) int {
+	if n, neg, ok := grScoreCents(v); ok {
+		l := 3 + grIDLen(int(n/100))
+		if neg {
+			l++
+		}
+		return l
+	}
+	var tmp [48]byte
+	return len(grAppendScore(tmp[:0], v))
+}
+
 // grCheckElements checks the symbols of each distance group (in emission
 // order, lines) and the edges against the element limit.
 func grCheckElements(syms []Symbol, lines []grLine, edges, limit int) error {
@@ -267,7 +362,15 @@ func grOrder(syms []Symbol) []int {
 // sortSymbols is grOrder into the scratch's buffers; the result is valid
 // until the scratch is reused.
 func (sc *grScratch) sortSymbols(syms []Symbol) []int {
-	order := grow(&sc.order, len(syms))
+	order, _ := sc.sortSymbolsDist(syms)
+	return order
+}
+
+// sortSymbolsDist is sortSymbols, also returning the distance of each
+// symbol in emission order.
+func (sc *grScratch) sortSymbolsDist(syms []Symbol) (order, dists []int) {
+	order = grow(&sc.order, len(syms))
+	dists = grow(&sc.dists, len(syms))
 	if len(syms) < 64 {
 		for i := range order {
 			order[i] = i
@@ -279,7 +382,10 @@ func (sc *grScratch) sortSymbols(syms []Symbol) []int {
 			}
 			return cmp.Compare(sb.Score, sa.Score)
 		})
-		return order
+		for pos, si := range order {
+			dists[pos] = syms[si].Distance
+		}
+		return order, dists
 	}
 	// Two stable radix sorts: by score descending, then by distance. The
 	// items start in input order, so ties keep it.
@@ -299,9 +405,9 @@ func (sc *grScratch) sortSymbols(syms []Symbol) []int {
 	}
 	a = radixSort(a, tmp)
 	for i, it := range a {
-		order[i] = int(it.idx)
+		order[i], dists[i] = int(it.idx), int(it.key)
 	}
-	return order
+	return order, dists
 }
 
 // grFirstByName maps each qualified name to the index of its first symbol
@@ -908,14 +1014,30 @@ func grAppendNode(b []byte, id int, s *Symbol) []byte {
 // "-0.00" is written "0.00": it denotes zero, and SPEC §2.3.1 forbids a
 // negative zero on the wire.
 func grAppendScore(b []byte, v float64) []byte {
-	a := math.Abs(v)
-	if a >= 1<<44 {
+	n, neg, ok := grScoreCents(v)
+	if !ok {
 		start := len(b)
 		b = strconv.AppendFloat(b, v, 'f', 2, 64)
 		if string(b[start:]) == "-0.00" {
 			b = append(b[:start], "0.00"...)
 		}
 		return b
+	}
+	if neg {
+		b = append(b, '-')
+	}
+	b = appendID(b, int(n/100))
+	return append(b, '.', byte('0'+n%100/10), byte('0'+n%10))
+}
+
+// grScoreCents returns |v| in hundredths, rounded half-to-even on the
+// exact binary value, and whether the written score has a minus sign (not
+// for a result of zero); ok is false for |v| >= 2^44, which grAppendScore
+// formats with strconv.
+func grScoreCents(v float64) (n uint64, neg, ok bool) {
+	a := math.Abs(v)
+	if a >= 1<<44 {
+		return 0, false, false
 	}
 	// Exact fast path. y is a*100 rounded; the FMA gives the product's
 	// rounding error exactly, so the exact value a*100 = y + e is rounded
@@ -927,12 +1049,8 @@ func grAppendScore(b []byte, v float64) []byte {
 	case f > 0.5, f == 0.5 && e > 0, f == 0.5 && e == 0 && math.Mod(r, 2) == 1:
 		r++
 	}
-	n := uint64(r)
-	if v < 0 && n != 0 {
-		b = append(b, '-')
-	}
-	b = strconv.AppendUint(b, n/100, 10)
-	return append(b, '.', byte('0'+n%100/10), byte('0'+n%10))
+	n = uint64(r)
+	return n, v < 0 && n != 0, true
 }
 
 // grAppendEdge appends `@target<@source type[ status]` and a newline.
@@ -957,34 +1075,47 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 // appendID appends a non-negative id in decimal, two digits at a time;
 // ids are the most frequent numbers on graph lines.
 func appendID(b []byte, n int) []byte {
+	if uint(n) < 10 {
+		return append(b, byte('0'+n))
+	}
 	if n < 0 || n >= 1e8 {
 		return strconv.AppendInt(b, int64(n), 10)
 	}
-	var tmp [8]byte
-	i := len(tmp)
+	// Write the digits in place, from the last (no copy from a buffer).
+	l := len(b)
+	d := grIDLen(n)
+	if cap(b)-l < d {
+		b = slices.Grow(b, d)
+	}
+	b = b[:l+d]
+	w := b[l:]
+	i := d
 	for n >= 100 {
 		q := n / 100
 		r := (n - q*100) * 2
 		i -= 2
-		tmp[i], tmp[i+1] = digitPairs[r], digitPairs[r+1]
+		w[i], w[i+1] = digitPairs[r], digitPairs[r+1]
 		n = q
 	}
 	if n >= 10 {
-		i -= 2
-		tmp[i], tmp[i+1] = digitPairs[2*n], digitPairs[2*n+1]
+		w[0], w[1] = digitPairs[2*n], digitPairs[2*n+1]
 	} else {
-		i--
-		tmp[i] = byte('0' + n)
+		w[0] = byte('0' + n)
 	}
-	return append(b, tmp[i:]...)
+	return b
 }
 
 // grScratch holds the working arrays of one graph encode. They are pooled,
 // so encoding a large payload again allocates only its output.
 type grScratch struct {
-	order []int
-	lines []grLine
-	items []radixItem
+	order   []int
+	dists   []int
+	lineLen []int
+	offs    []int
+	ids     []int
+	heads   []grHead
+	lines   []grLine
+	items   []radixItem
 
 	// The joins of edge endpoints with symbol names (grResolveEdges).
 	seed    maphash.Seed

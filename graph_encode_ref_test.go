@@ -225,7 +225,7 @@ func TestGraphEncodeMatchesReference(t *testing.T) {
 	defer func() { grJoinKeyBits, grPartBits = 0, 14 }()
 	for it := range iters {
 		p := randomGraphPayload(r)
-		grJoinKeyBits = []uint{0, 0, 1, 3}[r.IntN(4)] // few key bits: many names share a key
+		grJoinKeyBits = []uint{0, 0, 1, 3}[r.IntN(4)]   // few key bits: many names share a key
 		grPartBits = []uint{14, 14, 0, 2, 6}[r.IntN(5)] // many partitions of the identity join
 		for _, wire := range []Wire{WireV3, WireV1} {
 			if wire == WireV1 && r.IntN(3) > 0 {
