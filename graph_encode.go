@@ -145,10 +145,21 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind)
 		// '@', four separators and the newline around the id and fields
 		lineLen[i] = 6 + len(KindAbbrev(s.Kind)) + len(s.QualifiedName) + grScoreLen(s.Score) + len(s.Provenance)
-		size += lineLen[i] + 10 + 3 // + the id, + a group header's share
+		size += lineLen[i]
 		longest = max(longest, n)
 	}
 	order, dists := sc.sortSymbolsDist(p.Symbols)
+	// The ids and group headers, exactly when the ids are the positions.
+	for pos, d := range dists {
+		if pos == 0 || d != dists[pos-1] {
+			size += len("## \n") + grGroupNameLen(d)
+		}
+		if plan == nil {
+			size += grIDLen(pos)
+		} else {
+			size += 40 // an id of up to 10 digits, or a reference line
+		}
+	}
 	lines := grow(&sc.lines, len(order))
 	for pos, si := range order {
 		id, ref := pos, false
@@ -216,18 +227,33 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		b = append(b, "## edges "...)
 		b = encoder.AppendCount(b, len(edges), false)
 		b = append(b, '\n')
+		// The numbered kinds' line ends (` type[ status]` and the newline),
+		// kind k's at tailBuf[tails[k-1]:tails[k]].
+		tailBuf, tails := sc.tailBuf[:0], append(sc.tails[:0], 0)
+		for _, k := range sc.kinds {
+			tailBuf = append(append(tailBuf, ' '), k.typ...)
+			if k.status != "" && (wire != WireV1 || k.status != "unchanged") { // v1 omits the status "unchanged" (fixture encode/007)
+				tailBuf = append(append(tailBuf, ' '), k.status...)
+			}
+			tailBuf = append(tailBuf, '\n')
+			tails = append(tails, len(tailBuf))
+		}
+		sc.tailBuf, sc.tails = tailBuf, tails
 		for _, k := range edges {
-			var kind grEdgeKind
-			if k.aux > 0 {
-				kind = sc.kinds[k.aux-1]
-			} else {
-				e := &p.Edges[k.idx]
-				kind = grEdgeKind{e.EdgeType, e.Status}
-			}
-			ge := grEdge{src: int(k.key >> shift), tgt: int(k.key & (1<<shift - 1)), typ: kind.typ, status: kind.status}
+			src, tgt := int(k.key>>shift), int(k.key&(1<<shift-1))
 			if wire == WireV1 {
-				ge.src, ge.tgt = ge.tgt, ge.src // v1 keys are (target, source): see grResolveEdges
+				src, tgt = tgt, src // v1 keys are (target, source): see grResolveEdges
 			}
+			if k.aux > 0 {
+				b = append(b, '@')
+				b = appendID(b, tgt)
+				b = append(b, '<', '@')
+				b = appendID(b, src)
+				b = append(b, tailBuf[tails[k.aux-1]:tails[k.aux]]...)
+				continue
+			}
+			e := &p.Edges[k.idx]
+			ge := grEdge{src: src, tgt: tgt, typ: e.EdgeType, status: e.Status}
 			if wire == WireV1 && ge.status == "unchanged" {
 				ge.status = "" // v1 omits the status "unchanged" (fixture encode/007)
 			}
@@ -476,7 +502,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) (keys 
 	// pair is validated when it is numbered, and the edge lines are written
 	// from sc.kinds without reading p.Edges again. Past 64 pairs, the
 	// others are validated edge by edge (aux 0).
-	sc.kinds = sc.kinds[:0]
+	sc.kinds, sc.kindIDs = sc.kinds[:0], sc.kindIDs[:0]
 	var last grEdgeKind // the type and status numbered aux
 	aux := int32(-1)
 	for i := range p.Edges {
@@ -496,9 +522,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) (keys 
 			}
 			last = grEdgeKind{e.EdgeType, e.Status}
 		}
-		n := len(e.EdgeType) + len(e.Status)
-		edgeBytes += n + 20
-		longest = max(longest, n)
+		longest = max(longest, len(e.EdgeType)+len(e.Status))
 		src, tgt := cand[2*i], cand[2*i+1]
 		if wire == WireV1 && (src == grNoSymbol || tgt == grNoSymbol) {
 			continue // v1 encoders skip an edge to a symbol not in the payload (fixture encode/008)
@@ -514,6 +538,11 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) (keys 
 			// written: by target ID, then source ID (fixtures encode/007 and
 			// 010; docs/legacy-v1.md on SPEC-v1.4 §12.1's wording).
 			src, tgt = tgt, src
+		}
+		// `@tgt<@src type[ status]` and the newline
+		edgeBytes += 5 + grIDLen(int(src)) + grIDLen(int(tgt)) + len(e.EdgeType)
+		if e.Status != "" && (wire != WireV1 || e.Status != "unchanged") {
+			edgeBytes += 1 + len(e.Status)
 		}
 		keys = append(keys, radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i), aux: aux})
 	}
@@ -589,6 +618,13 @@ func (sc *grScratch) joinNames(p *Payload, lines []grLine) ([]uint32, error) {
 		for hi < len(sy) && sy[hi].key == sy[lo].key {
 			hi++
 		}
+		if hi-lo == 1 { // a key of one name; named[lo] is filled when needed, below
+			ln := &lines[sy[lo].ref]
+			canon[ln.sym] = uint32(ln.id)
+			named[lo].name = ""
+			lo = hi
+			continue
+		}
 		for j := lo; j < hi; j++ {
 			ln := &lines[sy[j].ref]
 			name := p.Symbols[ln.sym].QualifiedName
@@ -645,6 +681,12 @@ func (sc *grScratch) joinNames(p *Payload, lines []grLine) ([]uint32, error) {
 		hi := j
 		for hi < len(sy) && sy[hi].key == h {
 			hi++
+		}
+		for x := j; x < hi; x++ {
+			if named[x].name == "" { // a name alone under its key (names are never empty)
+				ln := &lines[sy[x].ref]
+				named[x] = grNamed{p.Symbols[ln.sym].QualifiedName, uint32(ln.id)}
+			}
 		}
 		for ; k < len(ep) && ep[k].key == h; k++ {
 			e := &p.Edges[ep[k].ref/2]
@@ -1135,6 +1177,9 @@ type grScratch struct {
 	cand       []uint32
 	named      []grNamed
 	kinds      []grEdgeKind // distinct (type, status) pairs; radixItem.aux is index+1
+	kindIDs    []grKindID   // their identities (strid), when they have them
+	tailBuf    []byte       // their line ends (appendGraph)
+	tails      []int
 }
 
 // grJoinKeyBits, when set by a test, replaces the join's key size (a few
@@ -1150,9 +1195,23 @@ type grNamed struct {
 // grEdgeKind is an edge's type and status.
 type grEdgeKind struct{ typ, status string }
 
+// grKindID is an edge kind's type and status identities (strid.Of; 0 for
+// none), which find an edge's kind without comparing bytes.
+type grKindID struct{ typ, status uint64 }
+
 // findKind returns the number (index+1) of e's type and status in
 // sc.kinds, or 0.
 func (sc *grScratch) findKind(e *Edge) int32 {
+	if t, ok := strid.Of(e.EdgeType); ok {
+		st, ok := strid.Of(e.Status)
+		if ok || e.Status == "" { // no status has the identity 0
+			for i, k := range sc.kindIDs {
+				if k.typ == t && k.status == st {
+					return int32(i + 1)
+				}
+			}
+		}
+	}
 	for i, k := range sc.kinds {
 		if k.typ == e.EdgeType && k.status == e.Status {
 			return int32(i + 1)
@@ -1168,6 +1227,12 @@ func (sc *grScratch) addKind(e *Edge) int32 {
 		return 0
 	}
 	sc.kinds = append(sc.kinds, grEdgeKind{e.EdgeType, e.Status})
+	t, _ := strid.Of(e.EdgeType)
+	st, ok := strid.Of(e.Status)
+	if !ok && e.Status != "" {
+		t = 0 // a status without an identity: found by comparing bytes only
+	}
+	sc.kindIDs = append(sc.kindIDs, grKindID{t, st})
 	return int32(len(sc.kinds))
 }
 
