@@ -132,15 +132,16 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	size := 128 + len(p.Tool) + len(p.PackRoot) + 64*8
 	longest := len(p.Tool) + len(p.PackRoot) // names on the longest line, roughly
 	lineLen := grow(&sc.lineLen, len(p.Symbols))
-	var okKind, okProv string // validated
+	var okKinds, okProvs grSeen // validated
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
-		if s.Kind == "" || s.Kind != okKind || s.Provenance != okProv || !grIsName(s.QualifiedName) ||
+		if !okKinds.has(s.Kind) || !okProvs.has(s.Provenance) || !grIsName(s.QualifiedName) ||
 			math.IsNaN(s.Score) || math.IsInf(s.Score, 0) || s.Distance < 0 {
 			if err := grCheckSymbol(s, i); err != nil {
 				return dst, err
 			}
-			okKind, okProv = s.Kind, s.Provenance
+			okKinds.add(s.Kind)
+			okProvs.add(s.Provenance)
 		}
 		n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind)
 		// '@', four separators and the newline around the id and fields
@@ -316,6 +317,42 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 	return b
 }
 
+// grSeen remembers up to 8 strings (kinds, provenances) by identity
+// (strid), so that one seen before is known without comparing bytes.
+type grSeen struct {
+	ids [8]uint64
+	n   int
+}
+
+// has reports whether s was added (false for a string without identity).
+func (g *grSeen) has(s string) bool {
+	id, ok := strid.Of(s)
+	if !ok {
+		return false
+	}
+	for _, x := range g.ids[:g.n] {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// add remembers s, replacing the oldest when full.
+func (g *grSeen) add(s string) {
+	id, ok := strid.Of(s)
+	if !ok || g.has(s) {
+		return
+	}
+	if g.n < len(g.ids) {
+		g.ids[g.n] = id
+		g.n++
+		return
+	}
+	copy(g.ids[:], g.ids[1:])
+	g.ids[len(g.ids)-1] = id
+}
+
 // grHead is a group header's offset and distance (appendNodes).
 type grHead struct{ off, dist int }
 
@@ -417,12 +454,19 @@ func (sc *grScratch) sortSymbolsDist(syms []Symbol) (order, dists []int) {
 	// items start in input order, so ties keep it.
 	items := grow(&sc.items, 2*len(syms))
 	a, tmp := items[:len(syms)], items[len(syms):]
+	small := true // every distance fits in aux: the second sort need not read syms
 	for i := range syms {
-		a[i] = radixItem{key: descFloatKey(syms[i].Score), idx: int32(i)}
+		d := syms[i].Distance
+		small = small && d <= math.MaxInt32
+		a[i] = radixItem{key: descFloatKey(syms[i].Score), idx: int32(i), aux: int32(min(d, math.MaxInt32))}
 	}
 	a = radixSort(a, tmp)
 	for i := range a {
-		a[i].key = uint64(syms[a[i].idx].Distance) // non-negative, checked
+		if small {
+			a[i].key = uint64(a[i].aux)
+		} else {
+			a[i].key = uint64(syms[a[i].idx].Distance) // non-negative, checked
+		}
 	}
 	if &a[0] == &items[0] {
 		tmp = items[len(syms):]
@@ -503,24 +547,19 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) (keys 
 	// from sc.kinds without reading p.Edges again. Past 64 pairs, the
 	// others are validated edge by edge (aux 0).
 	sc.kinds, sc.kindIDs = sc.kinds[:0], sc.kindIDs[:0]
-	var last grEdgeKind // the type and status numbered aux
-	aux := int32(-1)
 	for i := range p.Edges {
 		e := &p.Edges[i]
-		if aux <= 0 || e.EdgeType != last.typ || e.Status != last.status {
-			aux = sc.findKind(e)
-			if aux == 0 {
-				ce := e
-				if wire == WireV1 && e.Status == "unchanged" {
-					c := *e // v1 omits the status "unchanged" (fixture encode/007)
-					c.Status, ce = "", &c
-				}
-				if err := grCheckEdge(ce, i); err != nil {
-					return nil, 0, 0, 0, err
-				}
-				aux = sc.addKind(e)
+		aux := sc.findKind(e)
+		if aux == 0 {
+			ce := e
+			if wire == WireV1 && e.Status == "unchanged" {
+				c := *e // v1 omits the status "unchanged" (fixture encode/007)
+				c.Status, ce = "", &c
 			}
-			last = grEdgeKind{e.EdgeType, e.Status}
+			if err := grCheckEdge(ce, i); err != nil {
+				return nil, 0, 0, 0, err
+			}
+			aux = sc.addKind(e)
 		}
 		longest = max(longest, len(e.EdgeType)+len(e.Status))
 		src, tgt := cand[2*i], cand[2*i+1]

@@ -3,6 +3,7 @@ package gcf
 import (
 	"hash/maphash"
 	"math"
+	"math/bits"
 )
 
 // radixItem is an element of a radix sort: a 64-bit key and the index of
@@ -13,20 +14,33 @@ type radixItem struct {
 	aux int32 // a caller's extra datum, carried along (it fills padding)
 }
 
-// radixSort sorts items by key, stably, with LSD passes of 11 bits. Passes
-// whose digit is the same for every item are skipped, so small keys (ids,
-// distances) cost one or two passes. tmp must be as long as items.
+// radixSort sorts items by key, stably, with LSD passes over the bits the
+// keys use. Digits are as wide as the item count makes worthwhile (8 to 14
+// bits), evened out over the passes, and a pass whose digit is the same for
+// every item is skipped, so small keys (ids, distances) cost one or two
+// passes. tmp must be as long as items.
 func radixSort(items, tmp []radixItem) []radixItem {
 	if len(items) == 0 {
 		return items
 	}
-	const bits = 11
-	const mask = 1<<bits - 1
-	var counts [1 << bits]int32
-	for shift := uint(0); shift < 64; shift += bits {
-		clear(counts[:])
-		for _, it := range items {
-			counts[(it.key>>shift)&mask]++
+	var or uint64
+	for i := range items {
+		or |= items[i].key
+	}
+	nb := bits.Len64(or)
+	if nb == 0 {
+		return items
+	}
+	width := min(14, max(8, bits.Len(uint(len(items)))))
+	passes := (nb + width - 1) / width
+	width = (nb + passes - 1) / passes
+	mask := uint64(1)<<width - 1
+	var countBuf [1 << 14]int32
+	counts := countBuf[:1<<width]
+	for shift := 0; shift < nb; shift += width {
+		clear(counts)
+		for i := range items {
+			counts[(items[i].key>>shift)&mask]++
 		}
 		if int(counts[(items[0].key>>shift)&mask]) == len(items) {
 			continue // every item has this digit: the pass would not move anything
