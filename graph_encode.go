@@ -460,7 +460,7 @@ func (sc *grScratch) sortSymbolsDist(syms []Symbol) (order, dists []int) {
 		small = small && d <= math.MaxInt32
 		a[i] = radixItem{key: descFloatKey(syms[i].Score), idx: int32(i), aux: int32(min(d, math.MaxInt32))}
 	}
-	a = radixSort(a, tmp)
+	a = radixSort(a, tmp, &sc.counts)
 	for i := range a {
 		if small {
 			a[i].key = uint64(a[i].aux)
@@ -473,7 +473,7 @@ func (sc *grScratch) sortSymbolsDist(syms []Symbol) (order, dists []int) {
 	} else {
 		tmp = items[:len(syms)]
 	}
-	a = radixSort(a, tmp)
+	a = radixSort(a, tmp, &sc.counts)
 	for i, it := range a {
 		order[i], dists[i] = int(it.idx), int(it.key)
 	}
@@ -591,7 +591,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) (keys 
 	if len(keys) == 0 {
 		return keys, shift, edgeBytes, longest, nil // v1: every edge skipped
 	}
-	keys = radixSort(keys, items[len(p.Edges):len(p.Edges)+len(keys)])
+	keys = radixSort(keys, items[len(p.Edges):len(p.Edges)+len(keys)], &sc.counts)
 	for lo := 0; lo < len(keys); {
 		hi := lo + 1
 		for hi < len(keys) && keys[hi].key == keys[lo].key {
@@ -649,33 +649,26 @@ func (sc *grScratch) joinNames(p *Payload, lines []grLine) ([]uint32, error) {
 	}
 	sy = radixSortJoin(sy, symBuf[nsym:], keyBits)
 	// canon[i]: the id of the first symbol in emission order named as
-	// symbol i (input index); named[j]: sy[j]'s name and canon id.
+	// symbol i (input index).
 	canon := grow(&sc.canon, nsym)
-	named := grow(&sc.named, nsym)
 	for lo := 0; lo < len(sy); {
 		hi := lo + 1
 		for hi < len(sy) && sy[hi].key == sy[lo].key {
 			hi++
 		}
-		if hi-lo == 1 { // a key of one name; named[lo] is filled when needed, below
-			ln := &lines[sy[lo].ref]
-			canon[ln.sym] = uint32(ln.id)
-			named[lo].name = ""
-			lo = hi
-			continue
-		}
 		for j := lo; j < hi; j++ {
 			ln := &lines[sy[j].ref]
-			name := p.Symbols[ln.sym].QualifiedName
 			id := uint32(ln.id)
-			for k := lo; k < j; k++ {
-				if named[k].name == name {
-					id = named[k].id
-					break
+			if hi-lo > 1 { // names share the key: the first equal one gives the id
+				name := p.Symbols[ln.sym].QualifiedName
+				for k := lo; k < j; k++ {
+					if lk := &lines[sy[k].ref]; p.Symbols[lk.sym].QualifiedName == name {
+						id = canon[lk.sym]
+						break
+					}
 				}
 			}
 			canon[ln.sym] = id
-			named[j] = grNamed{name, id}
 		}
 		lo = hi
 	}
@@ -712,6 +705,9 @@ func (sc *grScratch) joinNames(p *Payload, lines []grLine) ([]uint32, error) {
 		}
 	}
 	ep = radixSortJoin(ep, epBuf[pending:2*pending], keyBits)
+	// named[j]: sy[j]'s name and canon id, filled for the keys endpoints
+	// have (a pooled named is all empty: putGrScratch clears it).
+	named := grow(&sc.named, nsym)
 	for j, k := 0, 0; k < len(ep); {
 		h := ep[k].key
 		for j < len(sy) && sy[j].key < h {
@@ -722,9 +718,9 @@ func (sc *grScratch) joinNames(p *Payload, lines []grLine) ([]uint32, error) {
 			hi++
 		}
 		for x := j; x < hi; x++ {
-			if named[x].name == "" { // a name alone under its key (names are never empty)
-				ln := &lines[sy[x].ref]
-				named[x] = grNamed{p.Symbols[ln.sym].QualifiedName, uint32(ln.id)}
+			if named[x].name == "" { // not filled yet (names are never empty)
+				sym := lines[sy[x].ref].sym
+				named[x] = grNamed{p.Symbols[sym].QualifiedName, canon[sym]}
 			}
 		}
 		for ; k < len(ep) && ep[k].key == h; k++ {
@@ -794,48 +790,50 @@ func (sc *grScratch) joinIdentities(p *Payload, canon, cand []uint32) bool {
 			next[k]++
 		}
 	}
-	// One table per partition, each 2^tb slots; a slot holds an identity
-	// (0 is empty: no identity multiplies to 0) and its canon id.
+	// A table of 2^tb slots, refilled for each partition; a slot holds an
+	// identity (0 is empty: no identity multiplies to 0) and its canon id.
 	tb := uint(max(4, bits.Len32(2*largest-1)))
-	tabF := grow(&sc.tabFull, nparts<<tb)
+	tabF := grow(&sc.tabFull, 1<<tb)
 	tabI := grow(&sc.tabID, len(tabF))
-	clear(tabF)
 	hshift, mask := 64-tb, uint64(1)<<tb-1
-	for k := range nparts {
-		base := uint64(k) << tb
+	fill := func(k int) {
+		clear(tabF)
 		for j := counts[k]; j < counts[k+1]; j++ {
 			f := symF[j]
 			h := (f << part) >> hshift
-			for tabF[base+h] != 0 && tabF[base+h] != f {
+			for tabF[h] != 0 && tabF[h] != f {
 				h = (h + 1) & mask
 			}
-			if tabF[base+h] == 0 { // the same string named twice: one canon id
-				tabF[base+h], tabI[base+h] = f, symI[j]
+			if tabF[h] == 0 { // the same string named twice: one canon id
+				tabF[h], tabI[h] = f, symI[j]
 			}
 		}
 	}
 	probe := func(f uint64) uint32 {
-		base := (f >> pshift) << tb
 		for h := (f << part) >> hshift; ; h = (h + 1) & mask {
-			switch tabF[base+h] {
+			switch tabF[h] {
 			case f:
-				return tabI[base+h]
+				return tabI[h]
 			case 0:
 				return grUnjoined
 			}
 		}
 	}
 
-	// The sample: up to 32 sources spread over the edges.
-	step := max(1, len(p.Edges)/32)
+	// The sample: up to 32 sources of partition 0 (a random subset of the
+	// names), from edges spread over the payload.
+	fill(0)
+	step := max(1, len(p.Edges)/(32<<part))
 	sampled, hits := 0, 0
-	for i := 0; i < len(p.Edges); i += step {
-		sampled++
-		if x, ok := strid.Of(p.Edges[i].Source); ok && probe(x*identMul) != grUnjoined {
-			hits++
+	for i := 0; i < len(p.Edges) && sampled < 32; i += step {
+		if x, ok := strid.Of(p.Edges[i].Source); ok && (x*identMul)>>pshift == 0 {
+			sampled++
+			if probe(x*identMul) != grUnjoined {
+				hits++
+			}
 		}
 	}
-	if 4*hits < sampled {
+	if sampled > 0 && 4*hits < sampled {
 		return false
 	}
 
@@ -856,26 +854,27 @@ func (sc *grScratch) joinIdentities(p *Payload, canon, cand []uint32) bool {
 		return true
 	}
 	// Partition the endpoints, then probe partition by partition.
-	clear(counts)
+	ecounts := grow(&sc.partECounts, nparts+1)
+	clear(ecounts)
 	for i := range p.Edges {
 		e := &p.Edges[i]
 		if x, ok := strid.Of(e.Source); ok {
-			counts[(x*identMul)>>pshift+1]++
+			ecounts[(x*identMul)>>pshift+1]++
 		} else {
 			cand[2*i] = grUnjoined
 		}
 		if x, ok := strid.Of(e.Target); ok {
-			counts[(x*identMul)>>pshift+1]++
+			ecounts[(x*identMul)>>pshift+1]++
 		} else {
 			cand[2*i+1] = grUnjoined
 		}
 	}
 	for k := 1; k <= nparts; k++ {
-		counts[k] += counts[k-1]
+		ecounts[k] += ecounts[k-1]
 	}
-	epF := grow(&sc.epFull, int(counts[nparts]))
+	epF := grow(&sc.epFull, int(ecounts[nparts]))
 	epR := grow(&sc.epRef, len(epF))
-	copy(next, counts[:nparts])
+	copy(next, ecounts[:nparts])
 	for i := range p.Edges {
 		e := &p.Edges[i]
 		if x, ok := strid.Of(e.Source); ok {
@@ -891,15 +890,20 @@ func (sc *grScratch) joinIdentities(p *Payload, canon, cand []uint32) bool {
 			next[k]++
 		}
 	}
-	for j, f := range epF {
-		cand[epR[j]] = probe(f)
+	for k := range nparts {
+		if k > 0 {
+			fill(k)
+		}
+		for j := ecounts[k]; j < ecounts[k+1]; j++ {
+			cand[epR[j]] = probe(epF[j])
+		}
 	}
 	return true
 }
 
-// grPartBits: the identity join's tables hold at most about 2^grPartBits
-// symbols each (2^(grPartBits+1) slots of 12 bytes, 384 KB), so that one
-// stays in cache while its endpoints probe it. Tests set it lower to make
+// grPartBits: the identity join's table holds at most about 2^grPartBits
+// symbols (2^(grPartBits+1) slots of 12 bytes, 384 KB), so that it stays in
+// cache while a partition's endpoints probe it. Tests set it lower to make
 // many partitions of small payloads.
 var grPartBits uint = 14
 
@@ -1197,6 +1201,7 @@ type grScratch struct {
 	heads   []grHead
 	lines   []grLine
 	items   []radixItem
+	counts  []int32 // radixSort's digit counts
 
 	// The joins of edge endpoints with symbol names (grResolveEdges).
 	seed    maphash.Seed
@@ -1205,20 +1210,21 @@ type grScratch struct {
 	epJoin  []joinItem
 	canon   []uint32
 	// The identity join (joinIdentities).
-	partCounts []uint32
-	partNext   []uint32
-	symFull    []uint64
-	symID      []uint32
-	tabFull    []uint64
-	tabID      []uint32
-	epFull     []uint64
-	epRef      []uint32
-	cand       []uint32
-	named      []grNamed
-	kinds      []grEdgeKind // distinct (type, status) pairs; radixItem.aux is index+1
-	kindIDs    []grKindID   // their identities (strid), when they have them
-	tailBuf    []byte       // their line ends (appendGraph)
-	tails      []int
+	partCounts  []uint32
+	partECounts []uint32
+	partNext    []uint32
+	symFull     []uint64
+	symID       []uint32
+	tabFull     []uint64
+	tabID       []uint32
+	epFull      []uint64
+	epRef       []uint32
+	cand        []uint32
+	named       []grNamed
+	kinds       []grEdgeKind // distinct (type, status) pairs; radixItem.aux is index+1
+	kindIDs     []grKindID   // their identities (strid), when they have them
+	tailBuf     []byte       // their line ends (appendGraph)
+	tails       []int
 }
 
 // grJoinKeyBits, when set by a test, replaces the join's key size (a few
@@ -1276,8 +1282,14 @@ func (sc *grScratch) addKind(e *Edge) int32 {
 }
 
 // maxScratchItems bounds what a pooled scratch may keep (in elements of
-// its largest array); a scratch grown past it is dropped.
-const maxScratchItems = 1 << 20
+// its largest array, twice the edge count); a scratch grown past it is
+// dropped. It keeps the working arrays of payloads up to 2M edges (about
+// 230 MB at that size), so encoding large payloads one after another does
+// not allocate and clear them afresh each time, which cost more than the
+// encode itself at 500k symbols (docs/benchmarks.md, "Scaling"). A pooled
+// scratch is freed by the garbage collector when it goes unused for two
+// collection cycles (sync.Pool).
+const maxScratchItems = 1 << 22
 
 var grScratchPool = sync.Pool{New: func() any { return new(grScratch) }}
 

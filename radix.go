@@ -16,10 +16,11 @@ type radixItem struct {
 
 // radixSort sorts items by key, stably, with LSD passes over the bits the
 // keys use. Digits are as wide as the item count makes worthwhile (8 to 14
-// bits), evened out over the passes, and a pass whose digit is the same for
-// every item is skipped, so small keys (ids, distances) cost one or two
-// passes. tmp must be as long as items.
-func radixSort(items, tmp []radixItem) []radixItem {
+// bits; 11 above 2^16 items), evened out over the passes, and a pass whose
+// digit is the same for every item is skipped, so small keys (ids,
+// distances) cost one or two passes. tmp must be as long as items; counts
+// is scratch for the digit counts (grown as needed, returned).
+func radixSort(items, tmp []radixItem, counts *[]int32) []radixItem {
 	if len(items) == 0 {
 		return items
 	}
@@ -31,29 +32,34 @@ func radixSort(items, tmp []radixItem) []radixItem {
 	if nb == 0 {
 		return items
 	}
+	// Wide digits save passes while the arrays stay in cache; past that,
+	// each of 2^width destinations is a separate stream of writes, and
+	// more than 2^11 of them thrash the TLB.
 	width := min(14, max(8, bits.Len(uint(len(items)))))
+	if len(items) > 1<<16 {
+		width = 11
+	}
 	passes := (nb + width - 1) / width
 	width = (nb + passes - 1) / passes
 	mask := uint64(1)<<width - 1
-	var countBuf [1 << 14]int32
-	counts := countBuf[:1<<width]
+	cnt := grow(counts, 1<<width)
 	for shift := 0; shift < nb; shift += width {
-		clear(counts)
+		clear(cnt)
 		for i := range items {
-			counts[(items[i].key>>shift)&mask]++
+			cnt[(items[i].key>>shift)&mask]++
 		}
-		if int(counts[(items[0].key>>shift)&mask]) == len(items) {
+		if int(cnt[(items[0].key>>shift)&mask]) == len(items) {
 			continue // every item has this digit: the pass would not move anything
 		}
 		pos := int32(0)
-		for d, c := range counts {
-			counts[d] = pos
+		for d, c := range cnt {
+			cnt[d] = pos
 			pos += c
 		}
 		for _, it := range items {
 			d := (it.key >> shift) & mask
-			tmp[counts[d]] = it
-			counts[d]++
+			tmp[cnt[d]] = it
+			cnt[d]++
 		}
 		items, tmp = tmp, items
 	}
