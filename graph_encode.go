@@ -132,7 +132,8 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	size := 128 + len(p.Tool) + len(p.PackRoot) + 64*8
 	longest := len(p.Tool) + len(p.PackRoot) // names on the longest line, roughly
 	lineLen := grow(&sc.lineLen, len(p.Symbols))
-	var okKinds, okProvs grSeen // validated
+	cents := grow(&sc.cents, len(p.Symbols)) // scores in hundredths (grScoreCents; bit 63 the sign)
+	var okKinds, okProvs grSeen              // validated
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
 		if !okKinds.has(s.Kind) || !okProvs.has(s.Provenance) || !grIsName(s.QualifiedName) ||
@@ -145,7 +146,18 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		}
 		n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind)
 		// '@', four separators and the newline around the id and fields
-		lineLen[i] = 6 + len(KindAbbrev(s.Kind)) + len(s.QualifiedName) + grScoreLen(s.Score) + len(s.Provenance)
+		lineLen[i] = 6 + len(KindAbbrev(s.Kind)) + len(s.QualifiedName) + len(s.Provenance)
+		if c, neg, ok := grScoreCents(s.Score); ok {
+			lineLen[i] += 3 + grIDLen(int(c/100))
+			if neg {
+				lineLen[i]++
+				c |= 1 << 63
+			}
+			cents[i] = c
+		} else {
+			lineLen[i] += grScoreLen(s.Score)
+			cents[i] = grSlowScore
+		}
 		size += lineLen[i]
 		longest = max(longest, n)
 	}
@@ -203,7 +215,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	b = append(b, '\n')
 
 	if plan == nil {
-		b = sc.appendNodes(b, p.Symbols, order, dists, lineLen)
+		b = sc.appendNodes(b, p.Symbols, order, dists, lineLen, cents)
 	} else {
 		group := -1
 		for _, ln := range lines {
@@ -281,7 +293,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 // placed by offset and written in input order, so the symbols and their
 // names are read sequentially, not in emission order; b must have room for
 // the whole section.
-func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen []int) []byte {
+func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen []int, cents []uint64) []byte {
 	off := grow(&sc.offs, len(syms))
 	base := len(b)
 	cur := base
@@ -311,11 +323,30 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 	}
 	for i := range syms {
 		o := off[i]
-		w := grAppendNode(b[o:o], ids[i], &syms[i])
-		_ = append(w, '\n')
+		s := &syms[i]
+		if cents[i] == grSlowScore {
+			_ = append(grAppendNode(b[o:o], ids[i], s), '\n')
+			continue
+		}
+		// grAppendNode, with the score rounded in the validation pass
+		w := appendID(append(b[o:o], '@'), ids[i])
+		w = append(append(w, ' '), KindAbbrev(s.Kind)...)
+		w = append(append(w, ' '), s.QualifiedName...)
+		w = append(w, ' ')
+		c := cents[i]
+		if c>>63 == 1 {
+			w, c = append(w, '-'), c&^(1<<63)
+		}
+		w = appendID(w, int(c/100))
+		w = append(w, '.', byte('0'+c%100/10), byte('0'+c%10), ' ')
+		_ = append(append(w, s.Provenance...), '\n')
 	}
 	return b
 }
+
+// grSlowScore marks a score appendNodes formats with grAppendScore (|v| >=
+// 2^44); no rounded score has every bit set.
+const grSlowScore = ^uint64(0)
 
 // grSeen remembers up to 8 strings (kinds, provenances) by identity
 // (strid), so that one seen before is known without comparing bytes.
@@ -549,7 +580,21 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) (keys 
 	sc.kinds, sc.kindIDs = sc.kinds[:0], sc.kindIDs[:0]
 	for i := range p.Edges {
 		e := &p.Edges[i]
-		aux := sc.findKind(e)
+		aux := int32(0)
+		// The kind by identity first (inlined findKind for the common case).
+		if t, ok := strid.Of(e.EdgeType); ok {
+			if st, ok := strid.Of(e.Status); ok || e.Status == "" {
+				for j, k := range sc.kindIDs {
+					if k.typ == t && k.status == st {
+						aux = int32(j + 1)
+						break
+					}
+				}
+			}
+		}
+		if aux == 0 {
+			aux = sc.findKind(e)
+		}
 		if aux == 0 {
 			ce := e
 			if wire == WireV1 && e.Status == "unchanged" {
@@ -1196,6 +1241,7 @@ type grScratch struct {
 	order   []int
 	dists   []int
 	lineLen []int
+	cents   []uint64
 	offs    []int
 	ids     []int
 	heads   []grHead
