@@ -105,6 +105,9 @@ type config struct {
 }
 
 func newConfig(opts []Option) config {
+	if len(opts) == 0 {
+		return config{} // no options: c below would escape to the heap (o(&c))
+	}
 	var c config
 	for _, o := range opts {
 		if o != nil {
