@@ -178,14 +178,21 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		}
 	}
 	lines := grow(&sc.lines, len(order))
+	ids := grow(&sc.ids, len(order)) // ids[i]: symbol i's wire id
+	posOf := ids                     // posOf[i]: symbol i's emission position
+	if plan != nil {
+		posOf = grow(&sc.posOf, len(order))
+	}
 	for pos, si := range order {
 		id, ref := pos, false
 		if plan != nil {
 			id, ref = plan.assign(&p.Symbols[si])
+			posOf[si] = pos
 		}
 		lines[pos] = grLine{sym: si, id: id, ref: ref}
+		ids[si] = id
 	}
-	edges, shift, edgeBytes, edgeLongest, err := grResolveEdges(sc, p, lines, wire)
+	edges, shift, edgeBytes, edgeLongest, err := grResolveEdges(sc, p, lines, ids, posOf, wire)
 	if err != nil {
 		return dst, err
 	}
@@ -224,7 +231,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	b = append(b, '\n')
 
 	if plan == nil {
-		b = sc.appendNodes(b, p.Symbols, order, dists, lineLen, cents)
+		b = sc.appendNodes(b, p.Symbols, order, dists, lineLen, cents, ids)
 	} else {
 		group := -1
 		for _, ln := range lines {
@@ -297,12 +304,13 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 }
 
 // appendNodes appends the group headers and node lines of the symbols in
-// emission order (order, with their distances dists; ids are positions).
+// emission order (order, with their distances dists; ids[i] is symbol i's
+// id, its position).
 // lineLen[i] is symbol i's line length without its id. The lines are
 // placed by offset and written in input order, so the symbols and their
 // names are read sequentially, not in emission order; b must have room for
 // the whole section.
-func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen []int, cents []uint64) []byte {
+func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen []int, cents []uint64, ids []int) []byte {
 	off := grow(&sc.offs, len(syms))
 	base := len(b)
 	cur := base
@@ -325,10 +333,6 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 	for _, h := range heads {
 		w := grAppendGroupName(append(b[h.off:h.off], "## "...), h.dist)
 		_ = append(w, '\n')
-	}
-	ids := grow(&sc.ids, len(syms))
-	for pos, si := range order {
-		ids[si] = pos
 	}
 	for i := range syms {
 		o := off[i]
@@ -558,7 +562,7 @@ func grIndexNames(x *nameIndex, syms []Symbol, order []int) *nameIndex {
 //     join compares 64-bit identities, not names.
 //  3. The other endpoints are hashed and merged with the symbols' hashes,
 //     and compared by name.
-func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) (keys []radixItem, shift uint, edgeBytes, longest int, err error) {
+func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int, wire Wire) (keys []radixItem, shift uint, edgeBytes, longest int, err error) {
 	if len(p.Edges) == 0 {
 		return nil, 0, 0, 0, nil
 	}
@@ -575,7 +579,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, wire Wire) (keys 
 		return nil, 0, 0, 0, elementsErr(maxID, "symbol id", math.MaxUint32-2)
 	}
 	shift = uint(bits.Len(uint(maxID)))
-	cand, err := sc.joinNames(p, lines)
+	cand, err := sc.joinNames(p, ids, posOf)
 	if err != nil {
 		return nil, 0, 0, 0, err
 	}
@@ -675,10 +679,10 @@ const (
 // joinNames resolves every endpoint of p.Edges to the wire id of the
 // first symbol in emission order with its name (see grResolveEdges):
 // cand[2i] and cand[2i+1] are edge i's source and target, or grNoSymbol.
-func (sc *grScratch) joinNames(p *Payload, lines []grLine) ([]uint32, error) {
+func (sc *grScratch) joinNames(p *Payload, ids, posOf []int) ([]uint32, error) {
 	// Hash keys of about 8 bits more than the symbol count needs (so that
 	// few names share one), rounded up to whole radix passes.
-	keyBits := (uint(bits.Len(uint(len(lines)))) + 8 + 10) / 11 * 11
+	keyBits := (uint(bits.Len(uint(len(ids)))) + 8 + 10) / 11 * 11
 	keyBits = min(keyBits, 32)
 	if grJoinKeyBits > 0 {
 		keyBits = grJoinKeyBits
@@ -689,40 +693,37 @@ func (sc *grScratch) joinNames(p *Payload, lines []grLine) ([]uint32, error) {
 	seed, drop := sc.seed, 64-keyBits
 	nsym := len(p.Symbols)
 
-	// 1. The symbols' name hashes, read in input order (sequential), then
-	// sorted with the emission position as the reference: the radix sort is
-	// stable, so a run of equal keys lists its symbols in emission order.
-	hashes := grow(&sc.hashes, nsym)
-	for i := range p.Symbols {
-		hashes[i] = uint32(maphash.String(seed, p.Symbols[i].QualifiedName) >> drop)
-	}
+	// 1. The symbols' name hashes, in input order (sequential reads), sorted.
 	symBuf := grow(&sc.symJoin, 2*nsym)
 	sy := symBuf[:nsym]
-	for pos := range lines {
-		sy[pos] = joinItem{key: hashes[lines[pos].sym], ref: uint32(pos)}
+	for i := range p.Symbols {
+		sy[i] = joinItem{key: uint32(maphash.String(seed, p.Symbols[i].QualifiedName) >> drop), ref: uint32(i)}
 	}
 	sy = radixSortJoin(sy, symBuf[nsym:], keyBits)
 	// canon[i]: the id of the first symbol in emission order named as
-	// symbol i (input index).
+	// symbol i. A name alone under its key is its own; in a run of names
+	// sharing a key (rare), in emission order, the first equal name gives it.
 	canon := grow(&sc.canon, nsym)
+	for i, id := range ids {
+		canon[i] = uint32(id)
+	}
 	for lo := 0; lo < len(sy); {
 		hi := lo + 1
 		for hi < len(sy) && sy[hi].key == sy[lo].key {
 			hi++
 		}
-		for j := lo; j < hi; j++ {
-			ln := &lines[sy[j].ref]
-			id := uint32(ln.id)
-			if hi-lo > 1 { // names share the key: the first equal one gives the id
-				name := p.Symbols[ln.sym].QualifiedName
-				for k := lo; k < j; k++ {
-					if lk := &lines[sy[k].ref]; p.Symbols[lk.sym].QualifiedName == name {
-						id = canon[lk.sym]
+		if hi-lo > 1 {
+			run := sy[lo:hi]
+			slices.SortFunc(run, func(a, b joinItem) int { return cmp.Compare(posOf[a.ref], posOf[b.ref]) })
+			for j := 1; j < len(run); j++ {
+				name := p.Symbols[run[j].ref].QualifiedName
+				for k := 0; k < j; k++ {
+					if p.Symbols[run[k].ref].QualifiedName == name {
+						canon[run[j].ref] = canon[run[k].ref]
 						break
 					}
 				}
 			}
-			canon[ln.sym] = id
 		}
 		lo = hi
 	}
@@ -773,7 +774,7 @@ func (sc *grScratch) joinNames(p *Payload, lines []grLine) ([]uint32, error) {
 		}
 		for x := j; x < hi; x++ {
 			if named[x].name == "" { // not filled yet (names are never empty)
-				sym := lines[sy[x].ref].sym
+				sym := sy[x].ref
 				named[x] = grNamed{p.Symbols[sym].QualifiedName, canon[sym]}
 			}
 		}
@@ -1253,6 +1254,7 @@ type grScratch struct {
 	cents   []uint64
 	offs    []int
 	ids     []int
+	posOf   []int
 	heads   []grHead
 	lines   []grLine
 	items   []radixItem

@@ -314,3 +314,20 @@ func TestSessionResend(t *testing.T) {
 		t.Fatal("p.A not transmitted after its new declaration")
 	}
 }
+
+// TestSessionEdgeNamesFirstEmitted: with a session, ids are not emission
+// positions; an edge's name still resolves to the first symbol emitted
+// with it (here the new symbol, id 1, emitted before the one transmitted
+// earlier with id 0).
+func TestSessionEdgeNamesFirstEmitted(t *testing.T) {
+	s := NewSession()
+	sessTestEncode(t, s, &Payload{Symbols: []Symbol{sessTestSym("p.X", "function", 0.1, 0)}})
+	got := sessTestEncode(t, s, &Payload{
+		Symbols: []Symbol{sessTestSym("p.X", "function", 0.1, 0), sessTestSym("p.X", "type", 0.9, 0)},
+		Edges:   []Edge{{Source: "p.X", Target: "p.X", EdgeType: "calls"}},
+	})
+	want := "GCF profile=graph symbols=2 edges=1 session=true\n## targets\n@1 type p.X 0.90 lsp\n@0  # previously transmitted\n## edges [1]\n@1<@1 calls\n"
+	if got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
