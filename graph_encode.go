@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
-	"github.com/gcfkit/gcf/internal/nozero"
 	"github.com/gcfkit/gcf/internal/strid"
 	"github.com/gcfkit/gcf/lexer"
 )
@@ -69,11 +68,11 @@ import (
 func Encode(p *Payload, opts ...Option) ([]byte, error) {
 	// appendGraph sizes the output once from the payload, so encoding
 	// straight into a new slice is one allocation and no copy.
-	out, err := appendGraph(nil, p, nil, encodeLimits(opts), newConfig(opts).wire, true)
+	out, err := appendGraph(nil, p, nil, encodeLimits(opts), newConfig(opts).wire)
 	if err != nil {
 		return nil, err
 	}
-	return out[:len(out):len(out)], nil // fresh: past len it was never written
+	return out, nil
 }
 
 // AppendEncode appends the canonical encoding of p (see Encode) to dst and
@@ -81,7 +80,7 @@ func Encode(p *Payload, opts ...Option) ([]byte, error) {
 // it returns dst unchanged in length (bytes past len(dst) in its capacity
 // may have been overwritten).
 func AppendEncode(dst []byte, p *Payload, opts ...Option) ([]byte, error) {
-	out, err := appendGraph(dst, p, nil, encodeLimits(opts), newConfig(opts).wire, false)
+	out, err := appendGraph(dst, p, nil, encodeLimits(opts), newConfig(opts).wire)
 	if err != nil {
 		return dst, err
 	}
@@ -112,10 +111,7 @@ type grSessionPlan interface {
 
 // appendGraph appends the buffered encoding of p. With a non-nil plan, IDs
 // and references come from the session and ` session=true` ends the header.
-// With fresh (dst must be nil), the output is allocated without being
-// cleared first (nozero): every byte up to its length is written, and the
-// caller must clip its capacity to its length before returning it.
-func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wire, fresh bool) ([]byte, error) {
+func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wire) ([]byte, error) {
 	if p == nil {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "nil graph payload")
 	}
@@ -201,12 +197,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	if err := grCheckElements(p.Symbols, lines, len(edges), lim.MaxElements); err != nil {
 		return dst, err
 	}
-	var b []byte
-	if fresh && dst == nil && size > 0 {
-		b = nozero.Bytes(size)
-	} else {
-		b = slices.Grow(dst, size)
-	}
+	b := slices.Grow(dst, size)
 	if wire == WireV1 {
 		b = v1AppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
 	} else {

@@ -231,7 +231,7 @@ func EncodeWithSession(p *Payload, s *Session, opts ...Option) ([]byte, error) {
 		plan.local = new(int)
 	}
 	buf := encoder.GetBuffer()
-	b, err := appendGraph(buf.B[:0], p, plan, encodeLimits(opts), wire, false)
+	b, err := appendGraph(buf.B[:0], p, plan, encodeLimits(opts), wire)
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(b))
