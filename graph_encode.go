@@ -1253,7 +1253,6 @@ type grScratch struct {
 
 	// The joins of edge endpoints with symbol names (grResolveEdges).
 	seed    maphash.Seed
-	hashes  []uint32
 	symJoin []joinItem
 	epJoin  []joinItem
 	canon   []uint32
