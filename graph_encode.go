@@ -126,7 +126,8 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	}
 	// One pass validates the symbols and sizes their lines (without the
 	// ids), so the output is allocated once. Kinds and provenances repeat:
-	// one equal to the last validated one is not checked again.
+	// a string already validated (the same string, grSeen) is not checked
+	// again.
 	sc := getGrScratch()
 	defer putGrScratch(sc)
 	size := 128 + len(p.Tool) + len(p.PackRoot) + 64*8
@@ -541,18 +542,18 @@ func grIndexNames(x *nameIndex, syms []Symbol, order []int) *nameIndex {
 // longest of them.
 //
 // An endpoint names the first symbol in emission order with that
-// qualified name. Names are matched by joins that sort instead of probing a
-// table, so the work is sequential and needs no table of all names to stay
-// in cache:
+// qualified name. Names are matched without a table of all names that
+// would have to stay in cache (joinNames):
 //
 //  1. The symbols' name hashes are radix-sorted; runs of equal hashes give
 //     each symbol the id of the first symbol with its name (canon).
 //  2. An endpoint that is the very string of a symbol's name (same memory,
 //     same length: strid) takes that symbol's canon id. Edges built from
 //     the symbols, and decoded payloads, share their strings this way; the
-//     join compares 64-bit identities, not names.
-//  3. The other endpoints are hashed and merged with the symbols' hashes,
-//     and compared by name.
+//     join compares 64-bit identities, not names, in cache-sized tables
+//     (partitioned by the identities' top bits at scale).
+//  3. The other endpoints are hashed, radix-sorted and merged with the
+//     symbols' hashes, and compared by name.
 func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int, wire Wire) (keys []radixItem, shift uint, edgeBytes, longest int, err error) {
 	if len(p.Edges) == 0 {
 		return nil, 0, 0, 0, nil
@@ -794,11 +795,12 @@ func (sc *grScratch) joinNames(p *Payload, ids, posOf []int) ([]uint32, error) {
 // false with cand untouched, when few of them share the symbols' strings
 // (a payload decoded from JSON, say), where it would only cost time.
 //
-// The symbols' identities go into open-addressing tables of at most
-// 2^grPartBits symbols each: a large payload's symbols and endpoints are
+// The symbols' identities go into an open-addressing table of at most
+// about 2^grPartBits symbols: a large payload's symbols and endpoints are
 // first partitioned by the top bits of their identities (one pass each,
-// sequential writes into a few streams), and each partition's endpoints
-// probe only their partition's table, which stays in cache.
+// sequential writes into a few streams), and the table is filled with one
+// partition's symbols at a time and probed by that partition's endpoints,
+// so it stays in cache.
 func (sc *grScratch) joinIdentities(p *Payload, canon, cand []uint32) bool {
 	nsym := len(p.Symbols)
 	var part uint // partition bits
