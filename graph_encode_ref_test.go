@@ -261,3 +261,57 @@ func TestGraphEncodeMatchesReference(t *testing.T) {
 		t.Fatalf("too few outputs (%d) or no errors (%d) compared", compared, failed)
 	}
 }
+
+// FuzzGraphEncodeReference builds a payload from the input bytes (names
+// from a small pool, so that they repeat and share memory, or copied;
+// distances, scores, kinds, edge types and statuses from the next bytes)
+// and checks Encode against refEncodeGraph on both wires.
+func FuzzGraphEncodeReference(f *testing.F) {
+	f.Add([]byte("\x05\x03abcdefghijklmnop"), uint8(0), uint8(0))
+	f.Add([]byte("\x40\x80\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13"), uint8(2), uint8(1))
+	f.Add(bytes.Repeat([]byte{0x11, 0x93, 0x2a, 0xff}, 64), uint8(1), uint8(3))
+	pool := []string{"a", "a.B", "a.B.c", "pkg.X", "pkg.Y", "ü.Ω", "x\u00a0y", "pkg.Zzzzzzzzzzzzz"}
+	kinds := []string{"function", "type", "method", "iface", "mystery", ""}
+	types := []string{"calls", "references", "x y", "imports"}
+	statuses := []string{"", "", "added", "removed", "unchanged", "bad"}
+	f.Fuzz(func(t *testing.T, data []byte, keyBits, partBits uint8) {
+		defer func() { grJoinKeyBits, grPartBits = 0, 14 }()
+		grJoinKeyBits = uint(keyBits % 6) // 0: the normal size
+		grPartBits = []uint{14, 0, 1, 3}[partBits%4]
+		next := func() int {
+			if len(data) == 0 {
+				return 0
+			}
+			b := data[0]
+			data = data[1:]
+			return int(b)
+		}
+		name := func(b int) string {
+			s := pool[b%len(pool)]
+			if b&0x80 != 0 {
+				s = strings.Clone(s)
+			}
+			return s
+		}
+		p := &Payload{Tool: "t"}
+		for n := next() % 64; n > 0; n-- {
+			b := next()
+			p.Symbols = append(p.Symbols, Symbol{QualifiedName: name(b), Kind: kinds[next()%len(kinds)],
+				Score: float64(int8(next())) / 8, Provenance: "lsp", Distance: next() % 5})
+		}
+		for len(data) >= 4 {
+			p.Edges = append(p.Edges, Edge{Source: name(next()), Target: name(next()),
+				EdgeType: types[next()%len(types)], Status: statuses[next()%len(statuses)]})
+		}
+		for _, wire := range []Wire{WireV3, WireV1} {
+			want, werr := refEncodeGraph(p, wire)
+			got, gerr := Encode(p, WithWire(wire))
+			if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
+				t.Fatalf("wire %v: error %v, reference %v", wire, gerr, werr)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("wire %v: got\n%s\nwant\n%s", wire, got, want)
+			}
+		}
+	})
+}
