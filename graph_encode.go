@@ -841,27 +841,26 @@ func (sc *grScratch) joinIdentities(p *Payload, canon, cand []uint32) bool {
 	// A table of 2^tb slots, refilled for each partition; a slot holds an
 	// identity (0 is empty: no identity multiplies to 0) and its canon id.
 	tb := uint(max(4, bits.Len32(2*largest-1)))
-	tabF := grow(&sc.tabFull, 1<<tb)
-	tabI := grow(&sc.tabID, len(tabF))
+	tab := grow(&sc.tab, 1<<tb)
 	hshift, mask := 64-tb, uint64(1)<<tb-1
 	fill := func(k int) {
-		clear(tabF)
+		clear(tab)
 		for j := counts[k]; j < counts[k+1]; j++ {
 			f := symF[j]
 			h := (f << part) >> hshift
-			for tabF[h] != 0 && tabF[h] != f {
+			for tab[h].f != 0 && tab[h].f != f {
 				h = (h + 1) & mask
 			}
-			if tabF[h] == 0 { // the same string named twice: one canon id
-				tabF[h], tabI[h] = f, symI[j]
+			if tab[h].f == 0 { // the same string named twice: one canon id
+				tab[h] = grIdentSlot{f, symI[j]}
 			}
 		}
 	}
 	probe := func(f uint64) uint32 {
 		for h := (f << part) >> hshift; ; h = (h + 1) & mask {
-			switch tabF[h] {
+			switch sl := &tab[h]; sl.f {
 			case f:
-				return tabI[h]
+				return sl.id
 			case 0:
 				return grUnjoined
 			}
@@ -949,8 +948,16 @@ func (sc *grScratch) joinIdentities(p *Payload, canon, cand []uint32) bool {
 	return true
 }
 
+// grIdentSlot is a slot of the identity join's table: an identity times
+// identMul (0: empty) and its canon id, side by side so that a probe reads
+// one cache line.
+type grIdentSlot struct {
+	f  uint64
+	id uint32
+}
+
 // grPartBits: the identity join's table holds at most about 2^grPartBits
-// symbols (2^(grPartBits+1) slots of 12 bytes, 384 KB), so that it stays in
+// symbols (2^(grPartBits+1) slots of 16 bytes, 512 KB), so that it stays in
 // cache while a partition's endpoints probe it. Tests set it lower to make
 // many partitions of small payloads.
 var grPartBits uint = 14
@@ -1264,8 +1271,7 @@ type grScratch struct {
 	partNext    []uint32
 	symFull     []uint64
 	symID       []uint32
-	tabFull     []uint64
-	tabID       []uint32
+	tab         []grIdentSlot
 	epFull      []uint64
 	epRef       []uint32
 	cand        []uint32
