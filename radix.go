@@ -14,8 +14,8 @@ type radixItem struct {
 	aux int32 // a caller's extra datum, carried along (it fills padding)
 }
 
-// radixSort sorts items by key, stably, with LSD passes over the bits the
-// keys use. Digits are as wide as the item count makes worthwhile (8 to 14
+// radixSort sorts items by key, stably, with LSD passes over the bits in
+// which keys differ. Digits are as wide as the item count makes worthwhile (8 to 14
 // bits; 11 above 2^16 items), evened out over the passes, and a pass whose
 // digit is the same for every item is skipped, so small keys (ids,
 // distances) cost one or two passes. tmp must be as long as items; counts
@@ -24,14 +24,19 @@ func radixSort(items, tmp []radixItem, counts *[]int32) []radixItem {
 	if len(items) == 0 {
 		return items
 	}
-	var or uint64
+	// Only the bits that differ between keys need sorting: those from the
+	// lowest to the highest bit set in (AND of the keys) XOR (OR of them).
+	and, or := ^uint64(0), uint64(0)
 	for i := range items {
+		and &= items[i].key
 		or |= items[i].key
 	}
-	nb := bits.Len64(or)
-	if nb == 0 {
+	diff := and ^ or
+	if diff == 0 {
 		return items
 	}
+	lo := bits.TrailingZeros64(diff)
+	nb := bits.Len64(diff) - lo
 	// Wide digits save passes while the arrays stay in cache; past that,
 	// each of 2^width destinations is a separate stream of writes, and
 	// more than 2^11 of them thrash the TLB.
@@ -43,7 +48,7 @@ func radixSort(items, tmp []radixItem, counts *[]int32) []radixItem {
 	width = (nb + passes - 1) / passes
 	mask := uint64(1)<<width - 1
 	cnt := grow(counts, 1<<width)
-	for shift := 0; shift < nb; shift += width {
+	for shift := lo; shift < lo+nb; shift += width {
 		clear(cnt)
 		for i := range items {
 			cnt[(items[i].key>>shift)&mask]++
