@@ -43,7 +43,10 @@ type fsRoot struct {
 	Zero   int       `json:"zero,omitzero"`
 }
 
-type fsGen struct{ r *rand.Rand }
+type fsGen struct {
+	r    *rand.Rand
+	calm int // 1 + calm: how much rarer invalid strings and non-finite floats are
+}
 
 var fsPieces = []string{"", " ", "-", "a|b", "x,y", "#h", "@a", ".d", "\"q\"", "back\\slash", "line\nbreak",
 	"tab\t", "é", "日本", "\xff", "true", "null", "12", "-3.5", "~", "^", "plain", "a b", "{x}", "[1]", "=", ":", "k>v"}
@@ -54,7 +57,7 @@ func (g fsGen) str() string {
 	for i := 0; i < n; i++ {
 		s += fsPieces[g.r.Intn(len(fsPieces))]
 	}
-	if g.r.Intn(40) != 0 {
+	if g.r.Intn(40*(1+g.calm)) != 0 {
 		for !utf8.ValidString(s) {
 			s = fsPieces[g.r.Intn(len(fsPieces)-1)]
 			if s == "\xff" {
@@ -78,7 +81,7 @@ func (g fsGen) int64() int64 {
 }
 
 func (g fsGen) float() float64 {
-	switch g.r.Intn(60) {
+	switch g.r.Intn(60 * (1 + g.calm)) {
 	case 0:
 		return math.NaN()
 	case 1:
@@ -197,7 +200,7 @@ func (g fsGen) limits() Limits {
 // of the general path (normalize + appendLayout), and where it hands a
 // value back the result (bytes or error) is the general path's.
 func TestStructFastPathSameBytes(t *testing.T) {
-	g := fsGen{rand.New(rand.NewSource(17))}
+	g := fsGen{r: rand.New(rand.NewSource(17))}
 	fast, fell := 0, 0
 	for i := 0; i < 6000; i++ {
 		v := g.value()
@@ -225,6 +228,267 @@ func TestStructFastPathSameBytes(t *testing.T) {
 		}
 	}
 	if fast < 1000 || fell < 500 {
+		t.Fatalf("fast path took %d values, fell back on %d: the generator does not exercise both", fast, fell)
+	}
+	t.Logf("fast path: %d, fallback: %d", fast, fell)
+}
+
+// Nested shapes: flattened structs (also through pointers), tables and
+// inline arrays as attachments, awkward keys.
+
+type fsGeo struct {
+	Lat float64 `json:"lat"`
+	Lng float32 `json:"lng"`
+}
+
+type fsAddr struct {
+	Street string `json:"street name"`
+	Geo    fsGeo  `json:"geo,omitempty"` // a struct is never empty
+	Zip    uint16 `json:"zip"`
+}
+
+type fsCust struct {
+	Name  string `json:"name"`
+	Email string `json:"e|mail"`
+	Tier  string `json:"tier"`
+}
+
+type fsItem struct {
+	SKU   string  `json:"sku"`
+	Qty   *int    `json:"qty"`
+	Price float64 `json:"price"`
+	Note  string  `json:"note,omitempty"`
+}
+
+type fsLine struct {
+	Cust fsCust   `json:"cust"`
+	N    []fsFlat `json:"n"`
+	Tags []string `json:"tags"`
+}
+
+type fsOrder struct {
+	ID       string     `json:"id"`
+	Customer fsCust     `json:"customer"`
+	Ship     *fsAddr    `json:"ship"`
+	Items    []fsItem   `json:"items"`
+	Tags     []string   `json:"tags"`
+	Codes    [2]int16   `json:"codes"`
+	Total    *float64   `json:"total"`
+	Lines    []fsLine   `json:"lines,omitempty"`
+	Flags    []bool     `json:"@flags"`
+	Fixed    [1]fsItem  `json:"fixed"`
+	Status   string     `json:"status"`
+	_        struct{}   // unexported: ignored
+	Deeper   *fsGeo     `json:"deeper"`
+	Emb      fsEmbedded `json:"emb"`
+}
+
+type fsEmbedded struct {
+	fsGeo
+	Kind string `json:"kind"`
+}
+
+type fsOrderRoot struct {
+	Title  string    `json:"title"`
+	Orders []fsOrder `json:"orders"`
+	Tags   []string  `json:"tags"`
+	Score  *int      `json:"score"`
+	Empty  []int32   `json:"empty"`
+}
+
+// Types the plan declines (the general path writes them).
+type fsOddKey struct {
+	A struct {
+		B string `json:"x>y"`
+	} `json:"a"`
+}
+type fsPtrLeaf struct {
+	A struct {
+		B *string `json:"b"`
+	} `json:"a"`
+}
+type fsNoFields struct {
+	A struct{} `json:"a"`
+	B int      `json:"b"`
+}
+type fsRec struct {
+	Name string  `json:"name"`
+	Kids []fsRec `json:"kids"`
+}
+type fsPtrElems struct {
+	Ptrs []*fsItem `json:"ptrs"`
+}
+type fsIface struct {
+	A any `json:"a"`
+}
+
+func (g fsGen) maybe(n int) bool { return g.r.Intn(n) == 0 }
+
+func (g fsGen) item() fsItem {
+	it := fsItem{SKU: g.str(), Price: g.float(), Note: "n"}
+	if !g.maybe(3) {
+		q := int(g.int64())
+		it.Qty = &q
+	}
+	if g.maybe(25 * (1 + g.calm)) {
+		it.Note = ""
+	}
+	return it
+}
+
+func (g fsGen) items(max int) []fsItem {
+	switch g.r.Intn(5) {
+	case 0:
+		return nil
+	case 1:
+		return []fsItem{}
+	}
+	out := make([]fsItem, 1+g.r.Intn(max))
+	for i := range out {
+		out[i] = g.item()
+	}
+	return out
+}
+
+func (g fsGen) strs() []string {
+	switch g.r.Intn(4) {
+	case 0:
+		return nil
+	case 1:
+		return []string{}
+	}
+	out := make([]string, 1+g.r.Intn(3))
+	for i := range out {
+		out[i] = g.str()
+	}
+	return out
+}
+
+func (g fsGen) cust() fsCust { return fsCust{g.str(), g.str(), g.str()} }
+
+func (g fsGen) order(ptrs bool) fsOrder {
+	o := fsOrder{ID: g.str(), Customer: g.cust(), Items: g.items(3), Tags: g.strs(), Status: g.str()}
+	o.Codes = [2]int16{int16(g.r.Intn(65536) - 32768), 0}
+	if !g.maybe(2) {
+		o.Ship = &fsAddr{Street: g.str(), Geo: fsGeo{g.float(), float32(g.float())}, Zip: uint16(g.r.Intn(65536))}
+	}
+	if !g.maybe(3) {
+		t := g.float()
+		o.Total = &t
+	}
+	if !g.maybe(20 * (1 + g.calm)) { // omitempty: absent otherwise
+		o.Lines = make([]fsLine, 1+g.r.Intn(2))
+		for i := range o.Lines {
+			o.Lines[i] = fsLine{g.cust(), g.flats(3), g.strs()}
+		}
+	}
+	if !g.maybe(3) {
+		o.Flags = make([]bool, g.r.Intn(3))
+	}
+	o.Fixed[0] = g.item()
+	if ptrs {
+		o.Status = "" // nothing planned depends on it; see fsPtrElems
+	}
+	if g.maybe(4) {
+		o.Deeper = &fsGeo{g.float(), 1}
+	}
+	o.Emb = fsEmbedded{fsGeo{1, 2}, g.str()}
+	return o
+}
+
+func (g fsGen) orders(max int) []fsOrder {
+	switch g.r.Intn(6) {
+	case 0:
+		return nil
+	case 1:
+		return []fsOrder{}
+	}
+	out := make([]fsOrder, 1+g.r.Intn(max))
+	ptrs := g.maybe(10)
+	for i := range out {
+		out[i] = g.order(ptrs)
+	}
+	return out
+}
+
+func (g fsGen) nested() any {
+	k := g.r.Intn(4)
+	if k == 3 {
+		k += g.r.Intn(6)
+	}
+	switch k {
+	case 0:
+		return g.orders(4)
+	case 1:
+		v := g.orders(4)
+		return &v
+	case 2:
+		m := map[string][]fsOrder{}
+		for i := g.r.Intn(3); i > 0; i-- {
+			m[g.str()] = g.orders(3)
+		}
+		return m
+	case 3:
+		r := fsOrderRoot{Title: g.str(), Orders: g.orders(4), Tags: g.strs()}
+		if g.maybe(2) {
+			s := int(g.int64())
+			r.Score = &s
+		}
+		if g.maybe(2) {
+			r.Empty = []int32{}
+		}
+		return &r
+	case 4:
+		return []fsOddKey{{}, {}}
+	case 5:
+		s := "s"
+		v := []fsPtrLeaf{{}, {}}
+		v[1].A.B = &s
+		return v
+	case 6:
+		return []fsNoFields{{B: 1}, {B: 2}}
+	case 7:
+		return []fsRec{{"a", []fsRec{{"b", nil}}}, {"c", nil}}
+	}
+	if g.maybe(2) {
+		it := g.item()
+		return []fsPtrElems{{[]*fsItem{&it}}}
+	}
+	return []fsIface{{1}, {"x"}}
+}
+
+// TestStructFastPathNestedSameBytes is TestStructFastPathSameBytes over
+// nested shapes (flattened structs, pointers, attachments with shared
+// array schemas) and types the plan declines.
+func TestStructFastPathNestedSameBytes(t *testing.T) {
+	g := fsGen{r: rand.New(rand.NewSource(18))}
+	fast, fell := 0, 0
+	for i := 0; i < 6000; i++ {
+		g.calm = i % 8
+		v := g.nested()
+		lim := g.limits()
+		want, werr := appendLayout([]byte("pre"), v, lim, nil)
+		got, ok := appendStructs([]byte("pre"), v, lim)
+		if ok {
+			fast++
+			if werr != nil {
+				t.Fatalf("case %d: fast path wrote\n%s\ngeneral path failed: %v (%+v)", i, got, werr, lim)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("case %d: fast path\n%s\ngeneral path\n%s", i, got, want)
+			}
+		} else {
+			fell++
+		}
+		out, err := appendGeneric([]byte("pre"), v, lim)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("case %d: error %v, general path %v", i, err, werr)
+		}
+		if !bytes.Equal(out, want) && werr == nil {
+			t.Fatalf("case %d: entry point\n%s\ngeneral path\n%s", i, out, want)
+		}
+	}
+	if fast < 1000 || fell < 1000 {
 		t.Fatalf("fast path took %d values, fell back on %d: the generator does not exercise both", fast, fell)
 	}
 	t.Logf("fast path: %d, fallback: %d", fast, fell)
