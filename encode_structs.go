@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/gcfkit/gcf/encoder"
 )
@@ -57,7 +58,8 @@ const (
 
 // fsLeaf is a scalar leaf of a flattened struct.
 type fsLeaf struct {
-	index []int // fsNested: from the row; fsPtrNested: from the pointed-to struct
+	index []int   // fsNested: from the row; fsPtrNested: from the pointed-to struct
+	off   uintptr // the offset at index
 	kind  reflect.Kind
 }
 
@@ -66,7 +68,8 @@ type fsCol struct {
 	name   string
 	key    string // name as written (bare or quoted)
 	index  []int
-	i0     int // index[0] when len(index) == 1, else -1
+	off    uintptr // the field's offset in the row struct (rows only)
+	i0     int     // index[0] when len(index) == 1, else -1
 	op     fsOp
 	kind   reflect.Kind // fsCell, fsPtrCell; fsInline: the element's
 	omit   bool         // omitempty (and the field can be empty)
@@ -241,10 +244,10 @@ func fsColOf(c *fsCol, ft reflect.Type, seen map[reflect.Type]bool) (int, bool) 
 			return 0, false
 		}
 		c.op = fsPtrNested
-		return fsFlatten(c, et, nil, seen)
+		return fsFlatten(c, et, nil, 0, seen)
 	case reflect.Struct:
 		c.op = fsNested
-		return fsFlatten(c, ft, c.index, seen)
+		return fsFlatten(c, ft, c.index, c.off, seen)
 	case reflect.Slice, reflect.Array:
 		et := ft.Elem()
 		c.array = ft.Kind() == reflect.Array
@@ -306,7 +309,7 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 		if f.omitZero || !fsDirect(et, f.index) || strings.IndexByte(f.name, '>') >= 0 {
 			return nil
 		}
-		c := fsCol{name: f.name, index: f.index}
+		c := fsCol{name: f.name, index: f.index, off: fsOffset(et, f.index)}
 		d, ok := fsColOf(&c, et.FieldByIndex(f.index).Type, seen)
 		if !ok || !fsSetKey(&c) {
 			return nil
@@ -349,18 +352,18 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 // and free of '>', every field a scalar or such a struct (never null, so
 // no object has only null leaves). prefix is the index of t from the row
 // (nil for a pointed-to struct). It returns t's nesting.
-func fsFlatten(c *fsCol, t reflect.Type, prefix []int, seen map[reflect.Type]bool) (int, bool) {
+func fsFlatten(c *fsCol, t reflect.Type, prefix []int, off uintptr, seen map[reflect.Type]bool) (int, bool) {
 	path, bad := encoder.AppendQuotedValid(nil, c.name)
 	if bad >= 0 {
 		return 0, false
 	}
 	var paths []byte
-	d, ok := fsLeaves(c, t, prefix, path[1:len(path)-1], &paths, seen)
+	d, ok := fsLeaves(c, t, prefix, off, path[1:len(path)-1], &paths, seen)
 	c.paths = string(paths)
 	return d, ok
 }
 
-func fsLeaves(c *fsCol, t reflect.Type, prefix []int, path []byte, paths *[]byte, seen map[reflect.Type]bool) (int, bool) {
+func fsLeaves(c *fsCol, t reflect.Type, prefix []int, off uintptr, path []byte, paths *[]byte, seen map[reflect.Type]bool) (int, bool) {
 	if fsHasMarshaler(t) || seen[t] {
 		return 0, false
 	}
@@ -377,6 +380,7 @@ func fsLeaves(c *fsCol, t reflect.Type, prefix []int, path []byte, paths *[]byte
 		}
 		ft := t.FieldByIndex(f.index).Type
 		idx := append(append([]int(nil), prefix...), f.index...)
+		foff := off + fsOffset(t, f.index)
 		q, bad := encoder.AppendQuotedValid(append(path[:len(path):len(path)], '>'), f.name)
 		if bad >= 0 {
 			return 0, false
@@ -388,7 +392,7 @@ func fsLeaves(c *fsCol, t reflect.Type, prefix []int, path []byte, paths *[]byte
 			if f.omitEmpty {
 				return 0, false
 			}
-			c.leaves = append(c.leaves, fsLeaf{index: idx, kind: k})
+			c.leaves = append(c.leaves, fsLeaf{index: idx, off: foff, kind: k})
 			*paths = append(*paths, '"')
 			*paths = append(*paths, q...)
 			*paths = append(*paths, '"', ',')
@@ -398,13 +402,25 @@ func fsLeaves(c *fsCol, t reflect.Type, prefix []int, path []byte, paths *[]byte
 		if ft.Kind() != reflect.Struct {
 			return 0, false
 		}
-		sd, ok := fsLeaves(c, ft, idx, q, paths, seen)
+		sd, ok := fsLeaves(c, ft, idx, foff, q, paths, seen)
 		if !ok {
 			return 0, false
 		}
 		d = max(d, sd)
 	}
 	return 1 + d, true
+}
+
+// fsOffset returns the offset of the field at index in struct type t,
+// reached without pointers (fsDirect).
+func fsOffset(t reflect.Type, index []int) uintptr {
+	var off uintptr
+	for _, i := range index {
+		f := t.Field(i)
+		off += f.Offset
+		t = f.Type
+	}
+	return off
 }
 
 // fsField returns the field of row struct value rv at c's index.
@@ -565,6 +581,63 @@ func (e *geEncoder) fsScalar(k reflect.Kind, fv reflect.Value, ctx encoder.Conte
 	return true
 }
 
+// fsScalarAt appends the scalar of kind k at p in ctx (the fsScalar of
+// a field read through its address); false means fall back.
+func (e *geEncoder) fsScalarAt(k reflect.Kind, p unsafe.Pointer, ctx encoder.Context) bool {
+	var u uint64
+	switch k {
+	case reflect.String:
+		e.str(*(*string)(p), ctx)
+		return true
+	case reflect.Bool:
+		e.buf = strconv.AppendBool(e.buf, *(*bool)(p))
+		return true
+	case reflect.Int:
+		e.buf = encoder.AppendInt(e.buf, int64(*(*int)(p)))
+		return true
+	case reflect.Int8:
+		e.buf = encoder.AppendInt(e.buf, int64(*(*int8)(p)))
+		return true
+	case reflect.Int16:
+		e.buf = encoder.AppendInt(e.buf, int64(*(*int16)(p)))
+		return true
+	case reflect.Int32:
+		e.buf = encoder.AppendInt(e.buf, int64(*(*int32)(p)))
+		return true
+	case reflect.Int64:
+		e.buf = encoder.AppendInt(e.buf, *(*int64)(p))
+		return true
+	case reflect.Float64:
+		var err error
+		e.buf, err = encoder.AppendFloat(e.buf, *(*float64)(p))
+		return err == nil
+	case reflect.Float32:
+		f, _, err := normFloat32(*(*float32)(p))
+		if err != nil {
+			return false
+		}
+		e.buf, err = encoder.AppendFloat(e.buf, f.(float64))
+		return err == nil
+	case reflect.Uint:
+		u = uint64(*(*uint)(p))
+	case reflect.Uint8:
+		u = uint64(*(*uint8)(p))
+	case reflect.Uint16:
+		u = uint64(*(*uint16)(p))
+	case reflect.Uint32:
+		u = uint64(*(*uint32)(p))
+	case reflect.Uint64:
+		u = *(*uint64)(p)
+	default:
+		return false
+	}
+	if u > math.MaxInt64 {
+		return false
+	}
+	e.buf = encoder.AppendInt(e.buf, int64(u))
+	return true
+}
+
 // fsTable writes a sequence of row structs of plan r from its count
 // bracket on, as geEncoder.arrayTail and table do: `[0]`, or `[N]{fields}`
 // (`[N]` alone with shared, under its field's shared array schema) and the
@@ -631,9 +704,26 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 	if e.nl() != nil {
 		return false
 	}
+	// The cells are read through the fields' offsets from the address of
+	// each row (sv is a slice or an addressable array, n > 0): reflect's
+	// Index and Field cost more than the writing. Each read is of the
+	// field's own kind (fsScalarAt), at an offset reflect gave for the
+	// row's type, through no pointer but the checked ones of fsPtrCell and
+	// fsPtrNested; the memory stays reachable through sv.
+	var data unsafe.Pointer
+	if sv.Kind() == reflect.Slice {
+		data = sv.UnsafePointer()
+	} else {
+		data = sv.Addr().UnsafePointer()
+	}
+	esz := sv.Type().Elem().Size()
 	for i := 0; i < n; i++ {
-		row := sv.Index(i)
+		rp := unsafe.Add(data, uintptr(i)*esz)
+		var row reflect.Value
 		e.buf = encoder.AppendIndent(e.buf, bi)
+		if r.atts {
+			row = sv.Index(i)
+		}
 		if r.atts && fsHasAtts(r, row) {
 			e.buf = append(e.buf, '@')
 			e.buf = strconv.AppendInt(e.buf, int64(i), 10)
@@ -641,38 +731,39 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 		}
 		for j := range r.cols {
 			c := &r.cols[j]
-			fv := fsField(row, c)
+			fp := unsafe.Add(rp, c.off)
 			switch c.op {
 			case fsCell:
-				if !e.fsScalar(c.kind, fv, encoder.Cell) {
+				if !e.fsScalarAt(c.kind, fp, encoder.Cell) {
 					return false
 				}
 			case fsPtrCell:
-				if fv.IsNil() {
+				if p := *(*unsafe.Pointer)(fp); p == nil {
 					e.buf = append(e.buf, '-')
-				} else if !e.fsScalar(c.kind, fv.Elem(), encoder.Cell) {
+				} else if !e.fsScalarAt(c.kind, p, encoder.Cell) {
 					return false
 				}
 			case fsNested:
-				if !e.fsLeaves(c, row) {
+				if !e.fsLeaves(c, rp) {
 					return false
 				}
 				continue
 			case fsPtrNested:
+				p := *(*unsafe.Pointer)(fp)
 				switch {
 				case e.flags[sb+j]&fsAny == 0:
 					e.buf = append(e.buf, '-')
-				case fv.IsNil():
+				case p == nil:
 					e.repeatCell('-', len(c.leaves))
 					continue
 				default:
-					if !e.fsLeaves(c, fv.Elem()) {
+					if !e.fsLeaves(c, p) {
 						return false
 					}
 					continue
 				}
 			default: // fsTable, fsInline
-				if !c.array && fv.IsNil() {
+				if !c.array && fsField(row, c).IsNil() {
 					e.buf = append(e.buf, '-')
 				} else {
 					e.buf = append(e.buf, '^')
@@ -764,11 +855,12 @@ func fsHasAtts(r *fsRows, row reflect.Value) bool {
 }
 
 // fsLeaves writes the cells of a flattened struct column: its leaves read
-// from sv (the row for fsNested, the pointed-to struct for fsPtrNested).
-func (e *geEncoder) fsLeaves(c *fsCol, sv reflect.Value) bool {
+// from the struct at p (the row for fsNested, the pointed-to struct for
+// fsPtrNested).
+func (e *geEncoder) fsLeaves(c *fsCol, p unsafe.Pointer) bool {
 	for k := range c.leaves {
 		l := &c.leaves[k]
-		if !e.fsScalar(l.kind, sv.FieldByIndex(l.index), encoder.Cell) {
+		if !e.fsScalarAt(l.kind, unsafe.Add(p, l.off), encoder.Cell) {
 			return false
 		}
 		e.buf = append(e.buf, '|')
