@@ -58,9 +58,8 @@ const (
 
 // fsLeaf is a scalar leaf of a flattened struct.
 type fsLeaf struct {
-	index []int   // fsNested: from the row; fsPtrNested: from the pointed-to struct
-	off   uintptr // the offset at index
-	kind  reflect.Kind
+	off  uintptr // fsNested: in the row; fsPtrNested: in the pointed-to struct
+	kind reflect.Kind
 }
 
 // fsCol is a field of a row struct or a member of a struct root.
@@ -244,10 +243,10 @@ func fsColOf(c *fsCol, ft reflect.Type, seen map[reflect.Type]bool) (int, bool) 
 			return 0, false
 		}
 		c.op = fsPtrNested
-		return fsFlatten(c, et, nil, 0, seen)
+		return fsFlatten(c, et, 0, seen)
 	case reflect.Struct:
 		c.op = fsNested
-		return fsFlatten(c, ft, c.index, c.off, seen)
+		return fsFlatten(c, ft, c.off, seen)
 	case reflect.Slice, reflect.Array:
 		et := ft.Elem()
 		c.array = ft.Kind() == reflect.Array
@@ -350,20 +349,20 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 // fsFlatten plans the leaves of struct type t, the value of column c, as
 // flatLevel would flatten them: at least one field, every name non-empty
 // and free of '>', every field a scalar or such a struct (never null, so
-// no object has only null leaves). prefix is the index of t from the row
-// (nil for a pointed-to struct). It returns t's nesting.
-func fsFlatten(c *fsCol, t reflect.Type, prefix []int, off uintptr, seen map[reflect.Type]bool) (int, bool) {
+// no object has only null leaves). off is the offset of t in the row (0
+// for a pointed-to struct). It returns t's nesting.
+func fsFlatten(c *fsCol, t reflect.Type, off uintptr, seen map[reflect.Type]bool) (int, bool) {
 	path, bad := encoder.AppendQuotedValid(nil, c.name)
 	if bad >= 0 {
 		return 0, false
 	}
 	var paths []byte
-	d, ok := fsLeaves(c, t, prefix, off, path[1:len(path)-1], &paths, seen)
+	d, ok := fsPlanLeaves(c, t, off, path[1:len(path)-1], &paths, seen)
 	c.paths = string(paths)
 	return d, ok
 }
 
-func fsLeaves(c *fsCol, t reflect.Type, prefix []int, off uintptr, path []byte, paths *[]byte, seen map[reflect.Type]bool) (int, bool) {
+func fsPlanLeaves(c *fsCol, t reflect.Type, off uintptr, path []byte, paths *[]byte, seen map[reflect.Type]bool) (int, bool) {
 	if fsHasMarshaler(t) || seen[t] {
 		return 0, false
 	}
@@ -379,7 +378,6 @@ func fsLeaves(c *fsCol, t reflect.Type, prefix []int, off uintptr, path []byte, 
 			return 0, false
 		}
 		ft := t.FieldByIndex(f.index).Type
-		idx := append(append([]int(nil), prefix...), f.index...)
 		foff := off + fsOffset(t, f.index)
 		q, bad := encoder.AppendQuotedValid(append(path[:len(path):len(path)], '>'), f.name)
 		if bad >= 0 {
@@ -392,7 +390,7 @@ func fsLeaves(c *fsCol, t reflect.Type, prefix []int, off uintptr, path []byte, 
 			if f.omitEmpty {
 				return 0, false
 			}
-			c.leaves = append(c.leaves, fsLeaf{index: idx, off: foff, kind: k})
+			c.leaves = append(c.leaves, fsLeaf{off: foff, kind: k})
 			*paths = append(*paths, '"')
 			*paths = append(*paths, q...)
 			*paths = append(*paths, '"', ',')
@@ -402,7 +400,7 @@ func fsLeaves(c *fsCol, t reflect.Type, prefix []int, off uintptr, path []byte, 
 		if ft.Kind() != reflect.Struct {
 			return 0, false
 		}
-		sd, ok := fsLeaves(c, ft, idx, foff, q, paths, seen)
+		sd, ok := fsPlanLeaves(c, ft, foff, q, paths, seen)
 		if !ok {
 			return 0, false
 		}
@@ -581,43 +579,43 @@ func (e *geEncoder) fsScalar(k reflect.Kind, fv reflect.Value, ctx encoder.Conte
 	return true
 }
 
-// fsScalarAt appends the scalar of kind k at p in ctx (the fsScalar of
-// a field read through its address); false means fall back.
-func (e *geEncoder) fsScalarAt(k reflect.Kind, p unsafe.Pointer, ctx encoder.Context) bool {
+// fsCellAt appends the scalar of kind k at p to b as a cell (the fsScalar
+// of a field read through its address); false means fall back, also for
+// a string that is not valid UTF-8 (the general path reports it). It
+// works on a local slice, not e.buf: a store to the pooled encoder costs
+// a write barrier while the collector runs.
+func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 	var u uint64
 	switch k {
 	case reflect.String:
-		e.str(*(*string)(p), ctx)
-		return true
+		s := *(*string)(p)
+		if !encoder.NeedsQuote(s, encoder.Cell) {
+			return append(b, s...), true
+		}
+		b, bad := encoder.AppendQuotedValid(b, s)
+		return b, bad < 0
 	case reflect.Bool:
-		e.buf = strconv.AppendBool(e.buf, *(*bool)(p))
-		return true
+		return strconv.AppendBool(b, *(*bool)(p)), true
 	case reflect.Int:
-		e.buf = encoder.AppendInt(e.buf, int64(*(*int)(p)))
-		return true
+		return encoder.AppendInt(b, int64(*(*int)(p))), true
 	case reflect.Int8:
-		e.buf = encoder.AppendInt(e.buf, int64(*(*int8)(p)))
-		return true
+		return encoder.AppendInt(b, int64(*(*int8)(p))), true
 	case reflect.Int16:
-		e.buf = encoder.AppendInt(e.buf, int64(*(*int16)(p)))
-		return true
+		return encoder.AppendInt(b, int64(*(*int16)(p))), true
 	case reflect.Int32:
-		e.buf = encoder.AppendInt(e.buf, int64(*(*int32)(p)))
-		return true
+		return encoder.AppendInt(b, int64(*(*int32)(p))), true
 	case reflect.Int64:
-		e.buf = encoder.AppendInt(e.buf, *(*int64)(p))
-		return true
+		return encoder.AppendInt(b, *(*int64)(p)), true
 	case reflect.Float64:
-		var err error
-		e.buf, err = encoder.AppendFloat(e.buf, *(*float64)(p))
-		return err == nil
+		b, err := encoder.AppendFloat(b, *(*float64)(p))
+		return b, err == nil
 	case reflect.Float32:
 		f, _, err := normFloat32(*(*float32)(p))
 		if err != nil {
-			return false
+			return b, false
 		}
-		e.buf, err = encoder.AppendFloat(e.buf, f.(float64))
-		return err == nil
+		b, err = encoder.AppendFloat(b, f.(float64))
+		return b, err == nil
 	case reflect.Uint:
 		u = uint64(*(*uint)(p))
 	case reflect.Uint8:
@@ -629,13 +627,12 @@ func (e *geEncoder) fsScalarAt(k reflect.Kind, p unsafe.Pointer, ctx encoder.Con
 	case reflect.Uint64:
 		u = *(*uint64)(p)
 	default:
-		return false
+		return b, false
 	}
 	if u > math.MaxInt64 {
-		return false
+		return b, false
 	}
-	e.buf = encoder.AppendInt(e.buf, int64(u))
-	return true
+	return encoder.AppendInt(b, int64(u)), true
 }
 
 // fsTable writes a sequence of row structs of plan r from its count
@@ -717,34 +714,34 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 		data = sv.Addr().UnsafePointer()
 	}
 	esz := sv.Type().Elem().Size()
+	b := e.buf
+	ok := true
 	for i := 0; i < n; i++ {
 		rp := unsafe.Add(data, uintptr(i)*esz)
 		var row reflect.Value
-		e.buf = encoder.AppendIndent(e.buf, bi)
+		b = encoder.AppendIndent(b, bi)
 		if r.atts {
-			row = sv.Index(i)
-		}
-		if r.atts && fsHasAtts(r, row) {
-			e.buf = append(e.buf, '@')
-			e.buf = strconv.AppendInt(e.buf, int64(i), 10)
-			e.buf = append(e.buf, ' ')
+			if row = sv.Index(i); fsHasAtts(r, row) {
+				b = append(b, '@')
+				b = strconv.AppendInt(b, int64(i), 10)
+				b = append(b, ' ')
+			}
 		}
 		for j := range r.cols {
 			c := &r.cols[j]
 			fp := unsafe.Add(rp, c.off)
 			switch c.op {
 			case fsCell:
-				if !e.fsScalarAt(c.kind, fp, encoder.Cell) {
-					return false
-				}
+				b, ok = fsCellAt(b, c.kind, fp)
 			case fsPtrCell:
 				if p := *(*unsafe.Pointer)(fp); p == nil {
-					e.buf = append(e.buf, '-')
-				} else if !e.fsScalarAt(c.kind, p, encoder.Cell) {
-					return false
+					b = append(b, '-')
+				} else {
+					b, ok = fsCellAt(b, c.kind, p)
 				}
 			case fsNested:
-				if !e.fsLeaves(c, rp) {
+				b, ok = fsLeaves(b, c, rp)
+				if !ok {
 					return false
 				}
 				continue
@@ -752,27 +749,32 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 				p := *(*unsafe.Pointer)(fp)
 				switch {
 				case e.flags[sb+j]&fsAny == 0:
-					e.buf = append(e.buf, '-')
+					b = append(b, '-')
 				case p == nil:
-					e.repeatCell('-', len(c.leaves))
+					for range c.leaves {
+						b = append(b, '-', '|')
+					}
 					continue
 				default:
-					if !e.fsLeaves(c, p) {
+					if b, ok = fsLeaves(b, c, p); !ok {
 						return false
 					}
 					continue
 				}
 			default: // fsTable, fsInline
 				if !c.array && fsField(row, c).IsNil() {
-					e.buf = append(e.buf, '-')
+					b = append(b, '-')
 				} else {
-					e.buf = append(e.buf, '^')
+					b = append(b, '^')
 				}
 			}
-			e.buf = append(e.buf, '|')
+			if !ok {
+				return false
+			}
+			b = append(b, '|')
 		}
-		e.buf[len(e.buf)-1] = '\n'
-		if e.lineDone() != nil {
+		b[len(b)-1] = '\n'
+		if e.buf = b; e.lineDone() != nil {
 			return false
 		}
 		if !r.atts {
@@ -806,6 +808,7 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 				return false
 			}
 		}
+		b = e.buf
 	}
 	e.flags = e.flags[:sb]
 	return true
@@ -854,16 +857,17 @@ func fsHasAtts(r *fsRows, row reflect.Value) bool {
 	return false
 }
 
-// fsLeaves writes the cells of a flattened struct column: its leaves read
-// from the struct at p (the row for fsNested, the pointed-to struct for
-// fsPtrNested).
-func (e *geEncoder) fsLeaves(c *fsCol, p unsafe.Pointer) bool {
+// fsLeaves appends the cells of a flattened struct column to b: its
+// leaves read from the struct at p (the row for fsNested, the pointed-to
+// struct for fsPtrNested).
+func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
 	for k := range c.leaves {
 		l := &c.leaves[k]
-		if !e.fsScalarAt(l.kind, unsafe.Add(p, l.off), encoder.Cell) {
-			return false
+		var ok bool
+		if b, ok = fsCellAt(b, l.kind, unsafe.Add(p, l.off)); !ok {
+			return b, false
 		}
-		e.buf = append(e.buf, '|')
+		b = append(b, '|')
 	}
-	return true
+	return b, true
 }

@@ -6,6 +6,7 @@ package encoder
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -27,7 +28,51 @@ const (
 )
 
 // AppendInt appends the canonical form of an integer: plain decimal digits.
-func AppendInt(dst []byte, v int64) []byte { return strconv.AppendInt(dst, v, 10) }
+func AppendInt(dst []byte, v int64) []byte {
+	u := uint64(v)
+	if v < 0 {
+		dst = append(dst, '-')
+		u = -u
+	}
+	if u < 10 {
+		return append(dst, byte('0'+u))
+	}
+	// Digits are written in place, two at a time from the end (strconv
+	// formats into a buffer of its own and copies it).
+	nd := 2
+	for nd < 20 && u >= pow10[nd] {
+		nd++
+	}
+	l := len(dst)
+	dst = slices.Grow(dst, nd)[:l+nd]
+	i := l + nd
+	for u >= 100 {
+		q := u / 100
+		r := 2 * (u - 100*q)
+		i -= 2
+		dst[i], dst[i+1] = digitPairs[r], digitPairs[r+1]
+		u = q
+	}
+	if u >= 10 {
+		dst[i-2], dst[i-1] = digitPairs[2*u], digitPairs[2*u+1]
+	} else {
+		dst[i-1] = byte('0' + u)
+	}
+	return dst
+}
+
+// pow10[i] is 10**i.
+var pow10 = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < 20; i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
+
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // AppendFloat appends the canonical form of a double (SPEC §2.3.1): 0 for
 // either zero, plain decimal when 1e-6 <= |v| < 2^53, otherwise normalized
