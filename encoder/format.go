@@ -86,6 +86,11 @@ func AppendFloat(dst []byte, v float64) ([]byte, error) {
 		return append(dst, '0'), nil
 	}
 	a := math.Abs(v)
+	if a >= 1e-4 && a < 1e9 {
+		if m, k := shortDecimal(a); k >= 0 {
+			return appendDecimal(dst, v < 0, m, k), nil
+		}
+	}
 	if a >= 1e-6 && a < 1<<53 {
 		return strconv.AppendFloat(dst, v, 'f', -1, 64), nil
 	}
@@ -105,6 +110,57 @@ func AppendFloat(dst []byte, v float64) ([]byte, error) {
 		dst = append(dst[:d], dst[z:]...)
 	}
 	return dst, nil
+}
+
+// decimalScales are the powers of ten shortDecimal tries.
+var decimalScales = [...]float64{1, 10, 100, 1000, 10000}
+
+// shortDecimal finds the decimal a = m / 10**k with the fewest fraction
+// digits k <= 4 that reads back as a, or returns k = -1. It asks
+// 1e-4 <= a < 1e9: there the doubles are closer together than 1e-4 by a
+// factor of 100 or more, so at most one m of each k reads back as a, the
+// one the rounded product a*10**k gives, and strconv's shortest form of a
+// is exactly m with its point k digits from the right. The check is exact:
+// m < 2**53 and 10**k are doubles, and IEEE division rounds m / 10**k to
+// the double nearest the decimal, as parsing it does.
+func shortDecimal(a float64) (m uint64, k int) {
+	for k, p := range decimalScales {
+		r := math.Round(a * p)
+		if r/p == a {
+			return uint64(r), k
+		}
+	}
+	return 0, -1
+}
+
+// appendDecimal appends m / 10**k with k fraction digits (m >= 1, the
+// trailing one non-zero when k > 0), negated when neg.
+func appendDecimal(dst []byte, neg bool, m uint64, k int) []byte {
+	if neg {
+		dst = append(dst, '-')
+	}
+	if k == 0 {
+		return AppendInt(dst, int64(m))
+	}
+	l := len(dst)
+	dst = AppendInt(dst, int64(m))
+	nd := len(dst) - l
+	if nd <= k {
+		// 0.00ddd: pad with zeros to k digits after "0."
+		pad := k - nd + 2
+		dst = slices.Grow(dst, pad)[:len(dst)+pad]
+		copy(dst[l+pad:], dst[l:l+nd])
+		dst[l], dst[l+1] = '0', '.'
+		for i := l + 2; i < l+pad; i++ {
+			dst[i] = '0'
+		}
+		return dst
+	}
+	dst = append(dst, 0)
+	p := len(dst) - 1 - k // where the point goes
+	copy(dst[p+1:], dst[p:len(dst)-1])
+	dst[p] = '.'
+	return dst
 }
 
 // NeedsQuote reports whether the string s must be quoted in ctx under the
