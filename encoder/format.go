@@ -219,11 +219,15 @@ func NeedsQuote(s string, ctx Context) bool {
 	if (isDigit(s[0]) || s[0] == '-') && lexer.IsNumber(s) {
 		return true
 	}
+	i := 0
+	for i < n && byteClass[s[i]] == 0 {
+		i++ // the common case: nothing to look at
+	}
 	open := false // a '[' has been seen, for the inline array pattern [...]:
-	for i := 0; i < n; i++ {
+	for ; i < n; i++ {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch asciiClass[c] {
+			switch byteClass[c] {
 			case 0:
 				continue
 			case classQuote:
@@ -254,11 +258,15 @@ func NeedsQuote(s string, ctx Context) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// asciiClass sorts ASCII bytes for NeedsQuote's scan: most bytes need no
-// attention, so one table load replaces a chain of comparisons.
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+// byteClass sorts bytes for NeedsQuote's scan: most bytes need no
+// attention, so one table load replaces a chain of comparisons. Bytes of
+// multi-byte sequences (>= 0x80) are classHigh: the scan decodes them.
+var byteClass = func() (t [256]uint8) {
 	for c := 0; c < 0x20; c++ {
 		t[c] = classQuote
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = classHigh
 	}
 	for _, c := range `"\|,` {
 		t[c] = classQuote
@@ -272,6 +280,7 @@ const (
 	classQuote = 1 + iota
 	classOpen
 	classClose
+	classHigh
 )
 
 // AppendString appends s as a scalar in ctx, quoted only when SPEC §2.4
