@@ -89,6 +89,7 @@ type fsRows struct {
 	dyn   bool   // some column is fsPtrNested: decl depends on the rows
 	atts  bool   // some column is fsTable or fsInline
 	flat  bool   // every column is fsCell or fsPtrCell (geFlatRecords)
+	cells bool   // every column is fsCell
 	depth int    // nesting of a row as normalize counts it
 }
 
@@ -342,6 +343,10 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	}
 	decl[len(decl)-1] = '}'
 	r.decl = string(decl)
+	r.cells = true
+	for j := range r.cols {
+		r.cells = r.cells && r.cols[j].op == fsCell
+	}
 	r.depth++
 	return r
 }
@@ -640,13 +645,6 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 // (`[N]` alone with shared, under its field's shared array schema) and the
 // rows at indentation bi, each followed by its attachments at bi, their
 // bodies at bi+2.
-//
-// A pre-pass over the rows settles what the type leaves open, as newPlan
-// would on the normalized rows: a row whose omitempty field is empty makes
-// the union non-uniform (fall back); a pointer-to-struct column is
-// flattened if some row holds a struct (fsAny); a table column shares row
-// 0's array schema (fsShared, sharedArrays) when its rows are flat, row 0
-// holds a non-empty sequence and no later row an empty one.
 func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bool {
 	n := sv.Len()
 	if n == 0 {
@@ -660,43 +658,12 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 		return false
 	}
 	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
-	if r.omit || r.scan {
-		for range r.cols {
-			e.flags = append(e.flags, 0)
-		}
-		st := e.flags[sb:]
-		for i := 0; i < n; i++ {
-			row := sv.Index(i)
-			for j := range r.cols {
-				c := &r.cols[j]
-				if !c.omit && c.op != fsPtrNested && c.op != fsTable {
-					continue
-				}
-				fv := fsField(row, c)
-				if c.omit && normIsEmpty(fv) {
-					return false
-				}
-				switch {
-				case c.op == fsPtrNested:
-					if !fv.IsNil() {
-						st[j] |= fsAny
-					}
-				case c.op != fsTable || !c.rows.flat:
-				case i == 0:
-					if (c.array || !fv.IsNil()) && fv.Len() > 0 {
-						st[j] |= fsShared
-					}
-				case (c.array || !fv.IsNil()) && fv.Len() == 0:
-					st[j] &^= fsShared
-				}
-			}
-		}
+	if (r.omit || r.scan) && !e.fsScan(r, sv) {
+		return false
 	}
 	e.buf = encoder.AppendCount(e.buf, n, false)
-	if !shared {
-		if !e.fsDecl(r, sb) {
-			return false
-		}
+	if !shared && !e.fsDecl(r, sb) {
+		return false
 	}
 	if e.nl() != nil {
 		return false
@@ -704,8 +671,8 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 	// The cells are read through the fields' offsets from the address of
 	// each row (sv is a slice or an addressable array, n > 0): reflect's
 	// Index and Field cost more than the writing. Each read is of the
-	// field's own kind (fsScalarAt), at an offset reflect gave for the
-	// row's type, through no pointer but the checked ones of fsPtrCell and
+	// field's own kind (fsCellAt), at an offset reflect gave for the row's
+	// type, through no pointer but the nil-checked ones of fsPtrCell and
 	// fsPtrNested; the memory stays reachable through sv.
 	var data unsafe.Pointer
 	if sv.Kind() == reflect.Slice {
@@ -714,103 +681,172 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 		data = sv.Addr().UnsafePointer()
 	}
 	esz := sv.Type().Elem().Size()
-	b := e.buf
-	ok := true
 	for i := 0; i < n; i++ {
-		rp := unsafe.Add(data, uintptr(i)*esz)
 		var row reflect.Value
-		b = encoder.AppendIndent(b, bi)
 		if r.atts {
-			if row = sv.Index(i); fsHasAtts(r, row) {
-				b = append(b, '@')
-				b = strconv.AppendInt(b, int64(i), 10)
-				b = append(b, ' ')
-			}
+			row = sv.Index(i)
 		}
+		b, ok := e.fsRow(e.buf, r, i, unsafe.Add(data, uintptr(i)*esz), row, bi, sb)
+		if e.buf = b; !ok || e.lineDone() != nil {
+			return false
+		}
+		if r.atts && !e.fsAttachments(r, i, row, bi, sb) {
+			return false
+		}
+	}
+	e.flags = e.flags[:sb]
+	return true
+}
+
+// fsScan is the pre-pass of fsTable: it pushes the column states of r on
+// e.flags and settles over the rows of sv what the type leaves open, as
+// newPlan would on the normalized rows. A row whose omitempty field is
+// empty makes the union non-uniform (false: fall back); a pointer-to-struct
+// column is flattened if some row holds a struct (fsAny); a table column
+// shares row 0's array schema (fsShared, as sharedArrays decides) when its
+// rows are flat, row 0 holds a non-empty sequence and no later row an
+// empty one.
+func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
+	sb := len(e.flags)
+	for range r.cols {
+		e.flags = append(e.flags, 0)
+	}
+	st := e.flags[sb:]
+	n := sv.Len()
+	for i := 0; i < n; i++ {
+		row := sv.Index(i)
 		for j := range r.cols {
 			c := &r.cols[j]
-			fp := unsafe.Add(rp, c.off)
-			switch c.op {
-			case fsCell:
-				b, ok = fsCellAt(b, c.kind, fp)
-			case fsPtrCell:
-				if p := *(*unsafe.Pointer)(fp); p == nil {
-					b = append(b, '-')
-				} else {
-					b, ok = fsCellAt(b, c.kind, p)
-				}
-			case fsNested:
-				b, ok = fsLeaves(b, c, rp)
-				if !ok {
-					return false
-				}
+			if !c.omit && c.op != fsPtrNested && c.op != fsTable {
 				continue
-			case fsPtrNested:
-				p := *(*unsafe.Pointer)(fp)
-				switch {
-				case e.flags[sb+j]&fsAny == 0:
-					b = append(b, '-')
-				case p == nil:
-					for range c.leaves {
-						b = append(b, '-', '|')
-					}
-					continue
-				default:
-					if b, ok = fsLeaves(b, c, p); !ok {
-						return false
-					}
-					continue
-				}
-			default: // fsTable, fsInline
-				if !c.array && fsField(row, c).IsNil() {
-					b = append(b, '-')
-				} else {
-					b = append(b, '^')
-				}
 			}
-			if !ok {
+			fv := fsField(row, c)
+			if c.omit && normIsEmpty(fv) {
 				return false
+			}
+			switch {
+			case c.op == fsPtrNested:
+				if !fv.IsNil() {
+					st[j] |= fsAny
+				}
+			case c.op != fsTable || !c.rows.flat:
+			case i == 0:
+				if (c.array || !fv.IsNil()) && fv.Len() > 0 {
+					st[j] |= fsShared
+				}
+			case (c.array || !fv.IsNil()) && fv.Len() == 0:
+				st[j] &^= fsShared
+			}
+		}
+	}
+	return true
+}
+
+// fsRow appends row i (at rp; row is its Value when r has attachments) at
+// indentation bi to b, up to its line end: `@i ` when it has attachments,
+// then its cells (see writeRows). The column states are at e.flags[sb:].
+func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) ([]byte, bool) {
+	b = encoder.AppendIndent(b, bi)
+	if r.atts && fsHasAtts(r, row) {
+		b = append(b, '@')
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ' ')
+	}
+	ok := true
+	if r.cells {
+		for j := range r.cols {
+			c := &r.cols[j]
+			if b, ok = fsCellAt(b, c.kind, unsafe.Add(rp, c.off)); !ok {
+				return b, false
 			}
 			b = append(b, '|')
 		}
 		b[len(b)-1] = '\n'
-		if e.buf = b; e.lineDone() != nil {
-			return false
+		return b, true
+	}
+	for j := range r.cols {
+		c := &r.cols[j]
+		fp := unsafe.Add(rp, c.off)
+		switch c.op {
+		case fsCell:
+			b, ok = fsCellAt(b, c.kind, fp)
+		case fsPtrCell:
+			if p := *(*unsafe.Pointer)(fp); p == nil {
+				b = append(b, '-')
+			} else {
+				b, ok = fsCellAt(b, c.kind, p)
+			}
+		case fsNested:
+			if b, ok = fsLeaves(b, c, rp); !ok {
+				return b, false
+			}
+			continue
+		case fsPtrNested:
+			p := *(*unsafe.Pointer)(fp)
+			switch {
+			case e.flags[sb+j]&fsAny == 0:
+				b = append(b, '-') // no row holds one: a plain column
+			case p == nil:
+				for range c.leaves {
+					b = append(b, '-', '|')
+				}
+				continue
+			default:
+				if b, ok = fsLeaves(b, c, p); !ok {
+					return b, false
+				}
+				continue
+			}
+		default: // fsTable, fsInline
+			if !c.array && fsField(row, c).IsNil() {
+				b = append(b, '-')
+			} else {
+				b = append(b, '^')
+			}
 		}
-		if !r.atts {
+		if !ok {
+			return b, false
+		}
+		b = append(b, '|')
+	}
+	b[len(b)-1] = '\n'
+	return b, true
+}
+
+// fsAttachments writes the attachments of row i at indentation bi, their
+// bodies at bi+2 (see attach): a `.f` table, under the shared array schema
+// after row 0 where fsScan found one, or a `.f` inline array. The column
+// states are at e.flags[sb:].
+func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb int) bool {
+	for j := range r.cols {
+		c := &r.cols[j]
+		if c.op != fsTable && c.op != fsInline {
 			continue
 		}
-		for j := range r.cols {
-			c := &r.cols[j]
-			if c.op != fsTable && c.op != fsInline {
-				continue
+		fv := fsField(row, c)
+		if !c.array && fv.IsNil() {
+			continue
+		}
+		e.buf = encoder.AppendIndent(e.buf, bi)
+		e.buf = append(e.buf, '.')
+		e.buf = append(e.buf, c.key...)
+		e.buf = append(e.buf, ' ')
+		switch {
+		case c.op == fsTable:
+			if !e.fsTable(c.rows, fv, bi+2, i > 0 && e.flags[sb+j]&fsShared != 0) {
+				return false
 			}
-			fv := fsField(row, c)
-			if !c.array && fv.IsNil() {
-				continue
+		case fv.Len() == 0:
+			e.buf = append(e.buf, "[0]"...)
+			if e.nl() != nil {
+				return false
 			}
-			e.buf = encoder.AppendIndent(e.buf, bi)
-			e.buf = append(e.buf, '.')
-			e.buf = append(e.buf, c.key...)
-			e.buf = append(e.buf, ' ')
-			if c.op == fsTable {
-				if !e.fsTable(c.rows, fv, bi+2, i > 0 && e.flags[sb+j]&fsShared != 0) {
-					return false
-				}
-				continue
-			}
-			if fv.Len() == 0 {
-				e.buf = append(e.buf, "[0]"...)
-				if e.nl() != nil {
-					return false
-				}
-			} else if !e.fsInline(c.kind, fv) {
+		default:
+			if !e.fsInline(c.kind, fv) {
 				return false
 			}
 		}
-		b = e.buf
 	}
-	e.flags = e.flags[:sb]
 	return true
 }
 
