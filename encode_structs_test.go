@@ -457,6 +457,32 @@ func (g fsGen) nested() any {
 	return []fsIface{{1}, {"x"}}
 }
 
+// fsSame checks one value: where the fast path takes it, its bytes are
+// the general path's (and the general path did not fail); the entry point
+// gives the general path's result either way. It reports whether the fast
+// path took the value.
+func fsSame(t *testing.T, i int, v any, lim Limits) bool {
+	t.Helper()
+	want, werr := appendLayout([]byte("pre"), v, lim, nil)
+	got, ok := appendStructs([]byte("pre"), v, lim)
+	if ok {
+		if werr != nil {
+			t.Fatalf("case %d: fast path wrote\n%s\ngeneral path failed: %v (%+v)", i, got, werr, lim)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("case %d: fast path\n%s\ngeneral path\n%s", i, got, want)
+		}
+	}
+	out, err := appendGeneric([]byte("pre"), v, lim)
+	if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+		t.Fatalf("case %d: error %v, general path %v", i, err, werr)
+	}
+	if !bytes.Equal(out, want) && werr == nil {
+		t.Fatalf("case %d: entry point\n%s\ngeneral path\n%s", i, out, want)
+	}
+	return ok
+}
+
 // TestStructFastPathNestedSameBytes is TestStructFastPathSameBytes over
 // nested shapes (flattened structs, pointers, attachments with shared
 // array schemas) and types the plan declines.
@@ -465,31 +491,33 @@ func TestStructFastPathNestedSameBytes(t *testing.T) {
 	fast, fell := 0, 0
 	for i := 0; i < 6000; i++ {
 		g.calm = i % 8
-		v := g.nested()
-		lim := g.limits()
-		want, werr := appendLayout([]byte("pre"), v, lim, nil)
-		got, ok := appendStructs([]byte("pre"), v, lim)
-		if ok {
+		if fsSame(t, i, g.nested(), g.limits()) {
 			fast++
-			if werr != nil {
-				t.Fatalf("case %d: fast path wrote\n%s\ngeneral path failed: %v (%+v)", i, got, werr, lim)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("case %d: fast path\n%s\ngeneral path\n%s", i, got, want)
-			}
 		} else {
 			fell++
-		}
-		out, err := appendGeneric([]byte("pre"), v, lim)
-		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
-			t.Fatalf("case %d: error %v, general path %v", i, err, werr)
-		}
-		if !bytes.Equal(out, want) && werr == nil {
-			t.Fatalf("case %d: entry point\n%s\ngeneral path\n%s", i, out, want)
 		}
 	}
 	if fast < 1000 || fell < 1000 {
 		t.Fatalf("fast path took %d values, fell back on %d: the generator does not exercise both", fast, fell)
 	}
 	t.Logf("fast path: %d, fallback: %d", fast, fell)
+}
+
+// FuzzStructFastPath drives the generators of the two tests above from
+// the fuzzer's seed (which value, how calm, which limits).
+func FuzzStructFastPath(f *testing.F) {
+	for _, seed := range []int64{0, 1, 17, 18, 1 << 40} {
+		f.Add(seed, uint8(0))
+		f.Add(seed, uint8(7))
+	}
+	f.Fuzz(func(t *testing.T, seed int64, calm uint8) {
+		g := fsGen{r: rand.New(rand.NewSource(seed)), calm: int(calm % 16)}
+		var v any
+		if calm&0x80 != 0 {
+			v = g.value()
+		} else {
+			v = g.nested()
+		}
+		fsSame(t, 0, v, g.limits())
+	})
 }
