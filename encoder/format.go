@@ -133,8 +133,8 @@ func shortDecimal(a float64) (m uint64, k int) {
 	return 0, -1
 }
 
-// appendDecimal appends m / 10**k with k fraction digits (m >= 1, the
-// trailing one non-zero when k > 0), negated when neg.
+// appendDecimal appends m / 10**k with k fraction digits (m >= 1, k <=
+// 4, the last fraction digit non-zero when k > 0), negated when neg.
 func appendDecimal(dst []byte, neg bool, m uint64, k int) []byte {
 	if neg {
 		dst = append(dst, '-')
@@ -142,24 +142,16 @@ func appendDecimal(dst []byte, neg bool, m uint64, k int) []byte {
 	if k == 0 {
 		return AppendInt(dst, int64(m))
 	}
+	ip := m / pow10[k]
+	dst = AppendInt(dst, int64(ip))
+	f := m - ip*pow10[k]
 	l := len(dst)
-	dst = AppendInt(dst, int64(m))
-	nd := len(dst) - l
-	if nd <= k {
-		// 0.00ddd: pad with zeros to k digits after "0."
-		pad := k - nd + 2
-		dst = slices.Grow(dst, pad)[:len(dst)+pad]
-		copy(dst[l+pad:], dst[l:l+nd])
-		dst[l], dst[l+1] = '0', '.'
-		for i := l + 2; i < l+pad; i++ {
-			dst[i] = '0'
-		}
-		return dst
+	dst = slices.Grow(dst, k+1)[:l+k+1]
+	dst[l] = '.'
+	for i := l + k; i > l; i-- {
+		dst[i] = byte('0' + f%10)
+		f /= 10
 	}
-	dst = append(dst, 0)
-	p := len(dst) - 1 - k // where the point goes
-	copy(dst[p+1:], dst[p:len(dst)-1])
-	dst[p] = '.'
 	return dst
 }
 
