@@ -54,6 +54,12 @@ const (
 	// fsInline: a slice or array of scalars: a `^` cell and an inline
 	// array attachment (root: `key[N]: ...`).
 	fsInline
+	// fsSection: a struct member of an object (the root or a section): a
+	// `## key` section holding its members (members only).
+	fsSection
+	// fsPtrSection: a pointer to such a struct: `key=-` when nil (members
+	// only).
+	fsPtrSection
 )
 
 // fsLeaf is a scalar leaf of a flattened struct.
@@ -76,6 +82,7 @@ type fsCol struct {
 	leaves []fsLeaf     // fsNested, fsPtrNested
 	paths  string       // fsNested, fsPtrNested: the path columns, each followed by ','
 	rows   *fsRows      // fsTable
+	sub    []fsCol      // fsSection, fsPtrSection: the members
 	array  bool         // fsTable, fsInline: an array type (never nil)
 }
 
@@ -97,7 +104,7 @@ type fsRows struct {
 type fsPlan struct {
 	ok    bool
 	kind  reflect.Kind // Struct, Map, Slice or Array
-	cols  []fsCol      // Struct: the members
+	cols  []fsCol      // Struct: the members (as fsMembersOf plans them)
 	elem  fsCol        // Map: the value (fsTable); Slice, Array: itself
 	depth int          // nesting of a value as normalize counts it
 }
@@ -170,24 +177,11 @@ func fsNewPlan(t reflect.Type) *fsPlan {
 	seen := map[reflect.Type]bool{}
 	switch t.Kind() {
 	case reflect.Struct:
-		d := 0
-		for _, f := range normCachedFields(t) {
-			if !fsDirect(t, f.index) {
-				return p
-			}
-			ft := t.FieldByIndex(f.index).Type
-			if f.omitZero && (ft.Implements(normZeroerType) || reflect.PointerTo(ft).Implements(normZeroerType)) {
-				return p
-			}
-			c := fsCol{name: f.name, index: f.index, zero: f.omitZero}
-			cd, ok := fsColOf(&c, ft, seen)
-			if !ok || !fsSetKey(&c) || c.op == fsNested || c.op == fsPtrNested {
-				return p // a nested struct member is a section: not planned
-			}
-			c.omit = f.omitEmpty
-			p.cols = append(p.cols, c)
-			d = max(d, cd)
+		cols, d, ok := fsMembersOf(t, seen)
+		if !ok {
+			return p
 		}
+		p.cols = cols
 		p.depth = 1 + d
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String || t.Key().Implements(normTextMarshalerType) {
@@ -209,6 +203,60 @@ func fsNewPlan(t reflect.Type) *fsPlan {
 	}
 	p.ok = true
 	return p
+}
+
+// fsMembersOf plans the members of struct type t, written as an object's
+// members (the root's, or a `## key` section's): scalars, pointers to
+// scalars, tables, inline arrays and (pointers to) such structs as
+// sections. It returns the deepest member's nesting as normalize counts
+// it (0 without members).
+func fsMembersOf(t reflect.Type, seen map[reflect.Type]bool) ([]fsCol, int, bool) {
+	if fsHasMarshaler(t) || seen[t] {
+		return nil, 0, false
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	var cols []fsCol
+	d := 0
+	for _, f := range normCachedFields(t) {
+		if !fsDirect(t, f.index) {
+			return nil, 0, false
+		}
+		ft := t.FieldByIndex(f.index).Type
+		if f.omitZero && (ft.Implements(normZeroerType) || reflect.PointerTo(ft).Implements(normZeroerType)) {
+			return nil, 0, false
+		}
+		c := fsCol{name: f.name, index: f.index, omit: f.omitEmpty, zero: f.omitZero}
+		if !fsSetKey(&c) {
+			return nil, 0, false
+		}
+		st := ft
+		if st.Kind() == reflect.Pointer && st.Elem().Kind() == reflect.Struct {
+			st = st.Elem()
+		}
+		var cd int
+		if st.Kind() == reflect.Struct {
+			if fsHasMarshaler(ft) || fsHasMarshaler(st) {
+				return nil, 0, false
+			}
+			sub, sd, ok := fsMembersOf(st, seen)
+			if !ok {
+				return nil, 0, false
+			}
+			c.sub, c.op, cd = sub, fsSection, 1+sd
+			if st != ft {
+				c.op = fsPtrSection
+			}
+		} else {
+			var ok bool
+			if cd, ok = fsColOf(&c, ft, seen); !ok {
+				return nil, 0, false
+			}
+		}
+		cols = append(cols, c)
+		d = max(d, cd)
+	}
+	return cols, d, true
 }
 
 // fsSetKey sets c.key from c.name; false if the name is not valid UTF-8.
@@ -438,29 +486,7 @@ func fsField(rv reflect.Value, c *fsCol) reflect.Value {
 func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 	switch p.kind {
 	case reflect.Struct:
-		n := 0
-		for i := range p.cols {
-			c := &p.cols[i]
-			fv := fsField(rv, c)
-			if c.omit && normIsEmpty(fv) || c.zero && fv.IsZero() {
-				continue
-			}
-			n++
-		}
-		if n > e.lim.MaxElements {
-			return false
-		}
-		for i := range p.cols {
-			c := &p.cols[i]
-			fv := fsField(rv, c)
-			if c.omit && normIsEmpty(fv) || c.zero && fv.IsZero() {
-				continue
-			}
-			if !e.fsMember(c, c.key, fv) {
-				return false
-			}
-		}
-		return true
+		return e.fsMembers(p.cols, rv, 0)
 	case reflect.Map:
 		if rv.IsNil() || rv.Len() == 0 {
 			return false
@@ -483,7 +509,7 @@ func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 			if kb, bad = encoder.AppendKeyValid(kb[:0], kv.k); bad >= 0 {
 				return false
 			}
-			if !e.fsMember(&p.elem, string(kb), kv.v) {
+			if !e.fsMember(&p.elem, string(kb), kv.v, 0) {
 				return false
 			}
 		}
@@ -497,10 +523,54 @@ func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 	}
 }
 
-// fsMember writes a member of the root object at indentation 0 (as
+// fsMembers writes the members of struct value rv (plan cols) at
+// indentation d, as geEncoder.members does. An object whose members are
+// all objects, two or more, may be a keyed map (keyedOK): it is left to
+// the general path.
+func (e *geEncoder) fsMembers(cols []fsCol, rv reflect.Value, d int) bool {
+	n, objs := 0, 0
+	for i := range cols {
+		c := &cols[i]
+		fv := fsField(rv, c)
+		if c.omit && normIsEmpty(fv) || c.zero && fv.IsZero() {
+			continue
+		}
+		n++
+		if c.op == fsSection || c.op == fsPtrSection && !fv.IsNil() {
+			objs++
+		}
+	}
+	if n > e.lim.MaxElements || n >= 2 && objs == n {
+		return false
+	}
+	for i := range cols {
+		c := &cols[i]
+		fv := fsField(rv, c)
+		if c.omit && normIsEmpty(fv) || c.zero && fv.IsZero() {
+			continue
+		}
+		if !e.fsMember(c, c.key, fv, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// fsMember writes a member of an object at indentation d (as
 // geEncoder.members does), under key (written form).
-func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value) bool {
+func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool {
+	e.buf = encoder.AppendIndent(e.buf, d)
 	switch c.op {
+	case fsSection, fsPtrSection:
+		if c.op == fsPtrSection {
+			if fv.IsNil() {
+				break // null
+			}
+			fv = fv.Elem()
+		}
+		e.buf = append(e.buf, "## "...)
+		e.buf = append(e.buf, key...)
+		return e.nl() == nil && e.fsMembers(c.sub, fv, d+1)
 	case fsTable, fsInline:
 		if !c.array && fv.IsNil() {
 			break // null
@@ -516,7 +586,7 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value) bool {
 			e.buf = append(e.buf, "[0]"...)
 			return e.nl() == nil
 		}
-		return e.fsTable(c.rows, fv, 0, false)
+		return e.fsTable(c.rows, fv, d, false)
 	case fsPtrCell:
 		if fv.IsNil() {
 			break

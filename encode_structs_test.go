@@ -296,6 +296,31 @@ type fsOrderRoot struct {
 	Empty  []int32   `json:"empty"`
 }
 
+// Roots with sections (struct members).
+type fsMeta struct {
+	Version int      `json:"version"`
+	Tags    []string `json:"tags,omitempty"`
+	Owner   *fsCust  `json:"owner"`
+	Geo     fsGeo    `json:"geo"`
+	Items   []fsItem `json:"items"`
+	Empty   struct{} `json:"empty"`
+}
+
+type fsPage struct {
+	Meta   fsMeta    `json:"meta"`
+	Next   *fsMeta   `json:"next,omitempty"`
+	Orders []fsOrder `json:"orders"`
+	Note   string    `json:"note,omitempty"`
+}
+
+// fsObjs is a keyed map in the general path when Note is omitted (every
+// member an object).
+type fsObjs struct {
+	Note string `json:"note,omitempty"`
+	A    fsGeo  `json:"a"`
+	B    *fsGeo `json:"b"`
+}
+
 // Types the plan declines (the general path writes them).
 type fsOddKey struct {
 	A struct {
@@ -411,6 +436,37 @@ func (g fsGen) orders(max int) []fsOrder {
 	return out
 }
 
+func (g fsGen) meta() fsMeta {
+	m := fsMeta{Version: int(g.int64()), Tags: g.strs(), Geo: fsGeo{g.float(), 2}, Items: g.items(3)}
+	if g.maybe(2) {
+		c := g.cust()
+		m.Owner = &c
+	}
+	return m
+}
+
+func (g fsGen) page() any {
+	switch g.r.Intn(4) {
+	case 0:
+		o := fsObjs{A: fsGeo{g.float(), 1}}
+		if g.maybe(2) {
+			o.Note = g.str()
+		}
+		if g.maybe(2) {
+			o.B = &fsGeo{1, 2}
+		}
+		return &o
+	case 1:
+		return fsPage{Meta: g.meta(), Orders: g.orders(2)} // not addressable
+	}
+	p := &fsPage{Meta: g.meta(), Orders: g.orders(3), Note: g.str()}
+	if g.maybe(2) {
+		m := g.meta()
+		p.Next = &m
+	}
+	return p
+}
+
 func (g fsGen) nested() any {
 	k := g.r.Intn(4)
 	if k == 3 {
@@ -418,6 +474,9 @@ func (g fsGen) nested() any {
 	}
 	switch k {
 	case 0:
+		if g.maybe(2) {
+			return g.page()
+		}
 		return g.orders(4)
 	case 1:
 		v := g.orders(4)
