@@ -164,51 +164,55 @@ func NeedsQuote(s string, ctx Context) bool {
 	if n == 0 {
 		return true
 	}
-	switch s[0] {
-	case '#', '@', '.', ' ':
-		return true
-	case '-':
-		if n == 1 {
+	if firstLook[s[0]] {
+		// Only these first bytes can make a string a number, a literal or a
+		// marker; letters skip the checks.
+		switch s[0] {
+		case '#', '@', '.', ' ':
 			return true
+		case '-':
+			if n == 1 {
+				return true
+			}
+			if isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2])) {
+				return true
+			}
+		case '+':
+			if n > 1 && (isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2]))) {
+				return true
+			}
+		case '0':
+			if n > 1 && isDigit(s[1]) {
+				return true
+			}
+		case '~':
+			if n == 1 {
+				return true
+			}
+		case '^':
+			if n == 1 {
+				return true
+			}
+			// Anything shaped ^{...} is quoted, valid declaration or not: a
+			// decoder rejects a bare token of that shape whose declaration is
+			// malformed, so quoting only valid ones would lose "^{}".
+			if s[1] == '{' && s[n-1] == '}' {
+				return true
+			}
+		case 't':
+			if s == "true" {
+				return true
+			}
+		case 'f':
+			if s == "false" {
+				return true
+			}
 		}
-		if isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2])) {
-			return true
-		}
-	case '+':
-		if n > 1 && (isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2]))) {
-			return true
-		}
-	case '0':
-		if n > 1 && isDigit(s[1]) {
-			return true
-		}
-	case '~':
-		if n == 1 {
-			return true
-		}
-	case '^':
-		if n == 1 {
-			return true
-		}
-		// Anything shaped ^{...} is quoted, valid declaration or not: a
-		// decoder rejects a bare token of that shape whose declaration is
-		// malformed, so quoting only valid ones would lose "^{}".
-		if s[1] == '{' && s[n-1] == '}' {
-			return true
-		}
-	case 't':
-		if s == "true" {
-			return true
-		}
-	case 'f':
-		if s == "false" {
+		if (isDigit(s[0]) || s[0] == '-') && lexer.IsNumber(s) {
 			return true
 		}
 	}
 	if s[n-1] == ' ' {
-		return true
-	}
-	if (isDigit(s[0]) || s[0] == '-') && lexer.IsNumber(s) {
 		return true
 	}
 	i := 0
@@ -249,6 +253,15 @@ func NeedsQuote(s string, ctx Context) bool {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// firstLook marks the first bytes NeedsQuote's first-byte checks and
+// number check look at.
+var firstLook = func() (t [256]bool) {
+	for _, c := range "#@. -+~^tf0123456789" {
+		t[c] = true
+	}
+	return t
+}()
 
 // byteClass sorts bytes for NeedsQuote's scan: most bytes need no
 // attention, so one table load replaces a chain of comparisons. Bytes of
