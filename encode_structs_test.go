@@ -580,3 +580,38 @@ func FuzzStructFastPath(f *testing.F) {
 		fsSame(t, 0, v, g.limits())
 	})
 }
+
+// Tables and arrays reached through an unexported embedded struct, in a
+// root and in rows: read through reflect (attachments) and offsets (cells).
+type fsInner struct {
+	Items []fsItem  `json:"items"`
+	Arr   [2]fsGeo  `json:"arr"`
+	Tags  [2]string `json:"tags"`
+}
+
+type fsEmbRow struct {
+	fsInner
+	N int `json:"n"`
+}
+
+type fsEmbRoot struct {
+	fsInner
+	Rows  []fsEmbRow  `json:"rows"`
+	Fixed [2]fsEmbRow `json:"fixed"`
+}
+
+func TestStructFastPathEmbedded(t *testing.T) {
+	q := 3
+	it := []fsItem{{SKU: "a", Qty: &q, Note: "n"}, {SKU: "b|c", Price: 2.5, Note: "m"}}
+	r := fsEmbRoot{fsInner: fsInner{Items: it, Tags: [2]string{"x", ""}}, Rows: []fsEmbRow{{fsInner{Items: it}, 1}, {fsInner{}, 2}}}
+	r.Fixed[1].Items = it[:1]
+	fast := 0
+	for i, v := range []any{r, &r, r.Rows, &r.Fixed, &r.Rows} {
+		if fsSame(t, i, v, encodeLimits(nil)) {
+			fast++
+		}
+	}
+	if fast != 4 { // r is not addressable: its arrays fall back
+		t.Fatalf("fast path took %d of 5 values, want 4", fast)
+	}
+}
