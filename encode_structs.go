@@ -13,9 +13,11 @@ import (
 )
 
 // The typed fast path of the canonical generic encoder: a slice (or array)
-// of structs, or a struct or map[string] root holding such slices, is
-// written straight from the struct fields through a per-type plan (reflect
-// once per type), without the Object tree of normalize.
+// of structs, a map[string] of such slices, or a struct root whose members
+// are scalars, such slices, inline arrays or structs of the same kind
+// (`## key` sections), is written straight from the struct fields through
+// a per-type plan (reflect once per type), without the Object tree of
+// normalize.
 //
 // A row struct's fields may be scalars, pointers to scalars, nested structs
 // of scalars (flattened into `>` path columns, SPEC §7.4.6), pointers to
