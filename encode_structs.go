@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/box"
 )
 
 // The typed fast path of the canonical generic encoder: a slice (or array)
@@ -133,7 +134,8 @@ func appendStructs(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 		rv = rv.Elem()
 	}
 	p := fsPlanOf(rv.Type())
-	if !p.ok || p.depth > lim.MaxDepth {
+	if !p.ok || p.depth > lim.MaxDepth || box.Purego {
+		// The purego build has no offset reads: the general path writes.
 		// Within the limit the general path's depth check cannot fail:
 		// p.depth bounds normalize's nesting, which bounds the layout's.
 		return dst, false

@@ -6,6 +6,8 @@ import (
 	"math/rand"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gcfkit/gcf/internal/box"
 )
 
 type fsFlat struct {
@@ -200,6 +202,9 @@ func (g fsGen) limits() Limits {
 // of the general path (normalize + appendLayout), and where it hands a
 // value back the result (bytes or error) is the general path's.
 func TestStructFastPathSameBytes(t *testing.T) {
+	if box.Purego {
+		t.Skip("built with -tags purego: the typed fast path is off (it reads fields through unsafe), every value takes the general path")
+	}
 	g := fsGen{r: rand.New(rand.NewSource(17))}
 	fast, fell := 0, 0
 	for i := 0; i < 6000; i++ {
@@ -546,6 +551,9 @@ func fsSame(t *testing.T, i int, v any, lim Limits) bool {
 // nested shapes (flattened structs, pointers, attachments with shared
 // array schemas) and types the plan declines.
 func TestStructFastPathNestedSameBytes(t *testing.T) {
+	if box.Purego {
+		t.Skip("built with -tags purego: the typed fast path is off (it reads fields through unsafe), every value takes the general path")
+	}
 	g := fsGen{r: rand.New(rand.NewSource(18))}
 	fast, fell := 0, 0
 	for i := 0; i < 6000; i++ {
@@ -601,6 +609,9 @@ type fsEmbRoot struct {
 }
 
 func TestStructFastPathEmbedded(t *testing.T) {
+	if box.Purego {
+		t.Skip("built with -tags purego: the typed fast path is off (it reads fields through unsafe), every value takes the general path")
+	}
 	q := 3
 	it := []fsItem{{SKU: "a", Qty: &q, Note: "n"}, {SKU: "b|c", Price: 2.5, Note: "m"}}
 	r := fsEmbRoot{fsInner: fsInner{Items: it, Tags: [2]string{"x", ""}}, Rows: []fsEmbRow{{fsInner{Items: it}, 1}, {fsInner{}, 2}}}
