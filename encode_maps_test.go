@@ -1,0 +1,255 @@
+package gcf
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// gmGen generates the map[string]any / []any values of the map fast path:
+// tables of maps with overlapping key sets, nested maps that flatten or
+// not, arrays of records under row fields, and every scalar type the
+// general path accepts (and some it rejects or that the path leaves
+// alone).
+type gmGen struct{ fsGen }
+
+var gmKeyPieces = []string{"id", "name", "a", "b", "c", "", "k>v", "x y", "é", "\xff", "#h", "1", "-", "items", "key", "true", "a|b", "z"}
+
+func (g *gmGen) key() string {
+	if g.r.Intn(8) == 0 {
+		return g.str()
+	}
+	k := gmKeyPieces[g.r.Intn(len(gmKeyPieces))]
+	if k == "\xff" && g.r.Intn(4) != 0 || (k == "k>v" || k == "") && g.r.Intn(3) != 0 {
+		return "q"
+	}
+	return k
+}
+
+// scalar returns a scalar of a random Go type.
+func (g *gmGen) scalar() any {
+	switch g.r.Intn(24) {
+	case 0:
+		return nil
+	case 1:
+		return g.r.Intn(2) == 0
+	case 2:
+		return int(g.int64())
+	case 3:
+		return g.int64()
+	case 4:
+		return int32(g.r.Int31())
+	case 5:
+		return int16(g.r.Intn(1 << 16))
+	case 6:
+		return int8(g.r.Intn(256))
+	case 7:
+		return uint(g.r.Uint32())
+	case 8:
+		if g.r.Intn(10) == 0 {
+			return uint64(math.MaxUint64)
+		}
+		return uint64(g.r.Int63())
+	case 9:
+		return uint32(g.r.Uint32())
+	case 10:
+		return uint16(g.r.Intn(1 << 16))
+	case 11:
+		return uint8(g.r.Intn(256))
+	case 12:
+		return uintptr(g.r.Intn(1000))
+	case 13:
+		return float32(g.float())
+	case 14:
+		return json.Number([]string{"12", "-0", "1.5", "1e400", "99999999999999999999", "abc", "3E2"}[g.r.Intn(7)])
+	case 15:
+		return map[string]any(nil)
+	case 16:
+		return float64(g.int64() % (1 << 54)) // integral floats, some above 2^53
+	case 17:
+		return math.Trunc(g.float())
+	case 18:
+		if g.r.Intn(5) == 0 {
+			return []string{"x"} // a type the path leaves to the general one
+		}
+		return g.float()
+	case 19, 20:
+		return g.float()
+	}
+	return g.str()
+}
+
+// record returns a map with the keys, some left out, values produced by
+// val.
+func (g *gmGen) record(keys []string, val func(k string) any) map[string]any {
+	m := map[string]any{}
+	for _, k := range keys {
+		if g.r.Intn(10) == 0 {
+			continue
+		}
+		m[k] = val(k)
+	}
+	if g.r.Intn(15) == 0 {
+		m[g.key()] = val("")
+	}
+	return m
+}
+
+func (g *gmGen) flatRecords(n int) []any {
+	if g.r.Intn(8) == 0 {
+		return nil
+	}
+	out := make([]any, g.r.Intn(n+1))
+	for i := range out {
+		out[i] = g.record([]string{"p", "q", "r"}[:2+g.r.Intn(2)], func(string) any { return g.scalar() })
+	}
+	return out
+}
+
+// table returns an array of maps sharing (mostly) one key pool.
+func (g *gmGen) table(depth int) []any {
+	var keys []string
+	for i := 2 + g.r.Intn(4); i > 0; i-- {
+		keys = append(keys, g.key())
+	}
+	// Per field: scalars, nested maps, arrays of records, or a mix.
+	kinds := map[string]int{}
+	for _, k := range keys {
+		kinds[k] = g.r.Intn(5)
+	}
+	subKeys := []string{"a", "b", "c"}[:1+g.r.Intn(3)]
+	n := 1 + g.r.Intn(6)
+	if g.r.Intn(20) == 0 {
+		n = 0
+	}
+	out := make([]any, n)
+	for i := range out {
+		out[i] = g.record(keys, func(k string) any {
+			switch kinds[k] {
+			case 1:
+				switch g.r.Intn(12) {
+				case 0:
+					return nil
+				case 1:
+					return map[string]any{}
+				case 2:
+					return map[string]any{"a": nil, "b": nil, "c": nil}[subKeys[0]]
+				case 3:
+					return map[string]any{"a": map[string]any{"x": 1}}
+				}
+				m := map[string]any{}
+				for _, s := range subKeys {
+					m[s] = g.scalar()
+				}
+				if g.r.Intn(15) == 0 {
+					m["d"] = 1
+				}
+				return m
+			case 2:
+				if g.r.Intn(12) == 0 {
+					return g.scalar()
+				}
+				return g.flatRecords(3)
+			case 3:
+				if depth > 0 && g.r.Intn(3) == 0 {
+					return g.value(depth - 1)
+				}
+				return g.scalar()
+			}
+			return g.scalar()
+		})
+	}
+	if n > 0 && g.r.Intn(25) == 0 {
+		out[g.r.Intn(n)] = g.scalar() // not all maps
+	}
+	return out
+}
+
+func (g *gmGen) value(depth int) any {
+	switch g.r.Intn(9) {
+	case 0, 1, 2:
+		return g.table(depth)
+	case 3:
+		a := make([]any, g.r.Intn(5))
+		for i := range a {
+			a[i] = g.scalar()
+		}
+		return a
+	case 4:
+		if depth > 0 && g.r.Intn(2) == 0 {
+			return []any{g.value(depth - 1), g.scalar()}
+		}
+		return []any(nil)
+	case 5, 6:
+		m := map[string]any{}
+		for i := g.r.Intn(5); i > 0; i-- {
+			if depth > 0 && g.r.Intn(2) == 0 {
+				m[g.key()] = g.value(depth - 1)
+			} else {
+				m[g.key()] = g.scalar()
+			}
+		}
+		return m
+	case 7:
+		if g.r.Intn(3) == 0 {
+			return Object{{"o", 1}}
+		}
+		return map[string]any{"a": map[string]any{"x": g.scalar()}, "b": map[string]any{"y": 2}}
+	}
+	return g.scalar()
+}
+
+// root returns a map or array root, shaped like the JSON a user holds.
+func (g *gmGen) root() any {
+	if g.r.Intn(4) == 0 {
+		return g.table(2)
+	}
+	m := map[string]any{}
+	for i := 1 + g.r.Intn(4); i > 0; i-- {
+		m[g.key()] = g.value(2)
+	}
+	return m
+}
+
+// TestMapFastPathSameBytes: the map fast path writes exactly the bytes of
+// the general path (normalize + appendLayout), and where it hands a value
+// back the entry point's result (bytes or error) is the general path's.
+func TestMapFastPathSameBytes(t *testing.T) {
+	g := &gmGen{fsGen: fsGen{rand.New(rand.NewSource(1717))}}
+	fast, fell, tables := 0, 0, 0
+	for i := 0; i < 30000; i++ {
+		v := g.root()
+		lim := g.limits()
+		want, werr := appendLayout([]byte("pre"), v, lim, nil)
+		got, ok := appendMaps([]byte("pre"), v, lim)
+		if ok {
+			fast++
+			if bytes.Contains(got, []byte("\n## ")) || bytes.HasPrefix(got[len("pre"+geHeader):], []byte("## ")) {
+				if bytes.Contains(got, []byte("]{")) {
+					tables++
+				}
+			}
+			if werr != nil {
+				t.Fatalf("case %d: fast path wrote %q, general path failed: %v (%#v, %+v)", i, got, werr, v, lim)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("case %d: fast path\n%s\ngeneral path\n%s\n(%#v, %+v)", i, got, want, v, lim)
+			}
+		} else {
+			fell++
+		}
+		out, err := appendGeneric([]byte("pre"), v, lim)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("case %d: error %v, general path %v", i, err, werr)
+		}
+		if werr == nil && !bytes.Equal(out, want) {
+			t.Fatalf("case %d: entry point\n%s\ngeneral path\n%s", i, out, want)
+		}
+	}
+	if fast < 5000 || fell < 5000 || tables < 2000 {
+		t.Fatalf("fast path took %d values (%d with tables), fell back on %d: the generator does not exercise both", fast, tables, fell)
+	}
+	t.Logf("fast path: %d (%d with tables), fallback: %d", fast, tables, fell)
+}
