@@ -116,7 +116,7 @@ var gmPool = sync.Pool{New: func() any { return new(gmWriter) }}
 func putGM(w *gmWriter) {
 	clear(w.keys)
 	clear(w.rows)
-	clear(w.vals[:cap(w.vals)])
+	clear(w.vals) // popped values were cleared as they were popped
 	clear(w.strs)
 	clear(w.att)
 	w.keys, w.sets, w.rows, w.vals = w.keys[:0], w.sets[:0], w.rows[:0], w.vals[:0]

@@ -300,3 +300,54 @@ func TestMapFloatShortcuts(t *testing.T) {
 		check(x)
 	}
 }
+
+// FuzzMapFastPath: on the value json.Unmarshal gives for the input (with
+// json.Number when the first byte is odd), under limits taken from the
+// next bytes, the map fast path writes the general path's bytes or gives
+// up; the entry point's result is always the general path's.
+func FuzzMapFastPath(f *testing.F) {
+	for _, s := range []string{
+		`{"employees":[{"id":1,"name":"Ann","active":true},{"id":2,"name":"Bo","active":false}]}`,
+		`{"orders":[{"id":"A","customer":{"name":"x","tier":"gold"},"items":[{"sku":"S","qty":2,"price":3.25}],"total":6.5},` +
+			`{"id":"B","customer":null,"items":[{"sku":"T","qty":1,"price":0.1}],"total":0.1}]}`,
+		`[{"a":1},{"b":[1,2]},{"a":{"x":null,"y":1}}]`,
+		`{"k>v":[{"a>b":1}],"":[],"x y":{"n":{}},"q":[[1],{"z":1}]}`,
+		`[{"a":{"b":{"c":1}}},{"a":{"b":{"c":2}}}]`,
+		`{"a":[{"p":[{"q":1}]},{"p":[]},{"p":[{"q":"-"}]}]}`,
+		`{"m":{"a":{"x":1},"b":{"x":2}},"s":"\u00e9|,\"","f":1e300,"g":-0.0,"h":12345678901234567890}`,
+	} {
+		f.Add(byte(0), byte(0), s)
+		f.Add(byte(1), byte(3), s)
+	}
+	f.Fuzz(func(t *testing.T, mode, lims byte, s string) {
+		d := json.NewDecoder(bytes.NewReader([]byte(s)))
+		if mode&1 != 0 {
+			d.UseNumber()
+		}
+		var v any
+		if d.Decode(&v) != nil {
+			return
+		}
+		lim := encodeLimits(nil)
+		switch lims % 6 {
+		case 1:
+			lim.MaxDepth = 1 + int(mode>>1)%8
+		case 2:
+			lim.MaxElements = int(mode>>1) % 5
+		case 3:
+			lim.MaxFields = int(mode>>1) % 6
+		case 4:
+			lim.MaxLineBytes = 8 + int(mode>>1)
+		case 5:
+			lim.MaxBytes = int64(30 + int(mode))
+		}
+		want, werr := appendLayout(nil, v, lim, nil)
+		if got, ok := appendMaps(nil, v, lim); ok && (werr != nil || !bytes.Equal(got, want)) {
+			t.Fatalf("fast path\n%s\ngeneral path (%v)\n%s", got, werr, want)
+		}
+		out, err := appendGeneric(nil, v, lim)
+		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() || werr == nil && !bytes.Equal(out, want) {
+			t.Fatalf("entry point %q, %v; general path %q, %v", out, err, want, werr)
+		}
+	})
+}
