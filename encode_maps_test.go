@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/conformance"
 )
 
 // gmGen generates the map[string]any / []any values of the map fast path:
@@ -350,4 +353,49 @@ func FuzzMapFastPath(f *testing.F) {
 			t.Fatalf("entry point %q, %v; general path %q, %v", out, err, want, werr)
 		}
 	})
+}
+
+// TestMapFastPathDocuments: on the JSON documents of the conformance
+// suite (every fixture input that is a JSON object or array) and of
+// testdata/corpus, decoded by json.Unmarshal into maps, the map fast path
+// writes the general path's bytes or gives up.
+func TestMapFastPathDocuments(t *testing.T) {
+	var docs [][]byte
+	paths, err := filepath.Glob(filepath.Join("testdata", "corpus", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, b)
+	}
+	for _, f := range loadFixtures(t, conformance.Dir(t)) {
+		if in := bytes.TrimSpace(f.Input); len(in) > 0 && (in[0] == '{' || in[0] == '[') {
+			docs = append(docs, in)
+		}
+	}
+	fast := 0
+	for i, doc := range docs {
+		var v any
+		if json.Unmarshal(doc, &v) != nil {
+			continue
+		}
+		lim := encodeLimits(nil)
+		want, werr := appendLayout(nil, v, lim, nil)
+		got, ok := appendMaps(nil, v, lim)
+		if !ok {
+			continue
+		}
+		fast++
+		if werr != nil || !bytes.Equal(got, want) {
+			t.Fatalf("document %d: fast path\n%s\ngeneral path (%v)\n%s\ninput %s", i, got, werr, want, doc)
+		}
+	}
+	if fast < 20 {
+		t.Fatalf("the fast path took %d of %d documents; expected at least 20", fast, len(docs))
+	}
+	t.Logf("fast path took %d of %d documents", fast, len(docs))
 }
