@@ -20,11 +20,12 @@ import (
 // scratch stack for the row pass.
 //
 // It handles sections of maps, inline primitive arrays, and tables of maps
-// whose fields are scalars, one-level objects that flatten into `>` path
-// columns, and arrays written as attachments (recursively, shared array
-// schemas included). It writes exactly the bytes of the general path
-// (normalize, then appendLayout) and never reports an error of its own: on
-// any other shape (keyed maps, expanded arrays, attachments of objects,
+// (arrays, and keyed maps) whose fields are scalars, one-level objects that
+// flatten into `>` path columns, and arrays written as attachments
+// (recursively, shared array schemas included). It writes exactly the bytes
+// of the general path (normalize, then appendLayout) and never reports an
+// error of its own: on any other shape (expanded arrays, sections whose
+// members are all maps but make no table, attachments of objects,
 // inline object schemas, '>'-named fields, values of other Go types), on
 // every error (a limit, invalid UTF-8, a non-finite float, an unsigned
 // integer above MaxInt64, an invalid json.Number) and when the nesting
@@ -84,11 +85,13 @@ type gmField struct {
 // gmPlan is the layout of one table while it is written; its slices live
 // on the writer's stacks, named by offsets.
 type gmPlan struct {
-	rb, rn int  // rows: w.rows[rb : rb+rn]
-	vb     int  // vals base, to pop
-	mixed  bool // rows have different key sets (else the union is row 0's)
-	ub, un int  // union: w.strs[ub : ub+un]
-	fb     int  // fields: w.fields[fb : fb+un]
+	rb, rn int      // rows: w.rows[rb : rb+rn]
+	vb     int      // vals base, to pop
+	mixed  bool     // rows have different key sets (else the union is row 0's)
+	ub, un int      // union: w.strs[ub : ub+un]
+	fb     int      // fields: w.fields[fb : fb+un]
+	keys   []string // a keyed map's member keys, one per row (nil: an array)
+	label  string   // a keyed map's key-column label (SPEC §7.2a.2)
 }
 
 // gmAtt is a pending array attachment of the current row.
@@ -176,7 +179,8 @@ func (w *gmWriter) root(v any) bool {
 			return true // header line only
 		}
 		if gmAllMaps(x) {
-			return false // perhaps a keyed map
+			e.buf = append(e.buf, "## "...)
+			return w.keyed(x, 0, 0)
 		}
 		return w.members(x, 0, 0)
 	case []any:
@@ -187,8 +191,8 @@ func (w *gmWriter) root(v any) bool {
 }
 
 // gmAllMaps reports whether m has two members or more, all non-nil maps:
-// the general path may write it as a keyed map, which this path leaves to
-// it.
+// a keyed map if its values make a table (keyedOK), else a section, which
+// this path leaves to the general one.
 func gmAllMaps(m map[string]any) bool {
 	if len(m) < 2 {
 		return false
@@ -281,7 +285,14 @@ func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 			e.buf = encoder.AppendIndent(e.buf, d)
 			e.buf = append(e.buf, "## "...)
 			e.key(k)
-			if gmAllMaps(x) || e.nl() != nil || !w.members(x, d+1, vd+1) {
+			if gmAllMaps(x) {
+				e.buf = append(e.buf, ' ')
+				if !w.keyed(x, d, vd+1) {
+					return false
+				}
+				continue
+			}
+			if e.nl() != nil || !w.members(x, d+1, vd+1) {
 				return false
 			}
 		case gmArr:
@@ -373,17 +384,38 @@ func (w *gmWriter) arrayTail(a []any, bi, vd int) bool {
 	case prim:
 		return w.inline(a)
 	}
-	return w.table(a, bi, false, vd, 0, 0)
+	return w.table(a, bi, false, vd, 0, 0, nil)
+}
+
+// keyed writes the map m, whose values are all maps, as a keyed map from
+// its count bracket on (SPEC §7.2a), its rows at indentation bi; vd is m's
+// value depth. Where its values do not make a table this path gives up
+// (the general path writes a section).
+func (w *gmWriter) keyed(m map[string]any, bi, vd int) bool {
+	if !w.depthOK(vd) {
+		return false
+	}
+	ks, vb := w.resolve(m, -1)
+	// The values, in key order, are the rows; they stay on w.vals below
+	// the table's own values until it is written.
+	rows := w.vals[vb : vb+len(m) : vb+len(m)]
+	if !w.table(rows, bi, false, vd, 0, 0, w.keysOf(ks)) {
+		return false
+	}
+	w.popVals(vb)
+	return true
 }
 
 // plan reads the rows of a (all non-nil maps, else false) and computes the
 // layout of their table as newPlan would: the field union, flattened
-// fields and shared array schemas. vd is a's value depth.
-func (w *gmWriter) plan(a []any, vd int) (p gmPlan, ok bool) {
+// fields and shared array schemas. vd is a's value depth; keys, for a
+// keyed map, are the rows' member keys.
+func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 	if !w.depthOK(vd + 1) {
 		return p, false
 	}
 	p.rb, p.rn, p.vb = len(w.rows), len(a), len(w.vals)
+	p.keys = keys
 	one, hint, cols := -1, -1, false
 	for i, v := range a {
 		m, isMap := v.(map[string]any)
@@ -446,6 +478,12 @@ func (w *gmWriter) plan(a []any, vd int) (p gmPlan, ok bool) {
 			fl.sn = len(w.strs) - fl.sb
 		}
 		w.fields = append(w.fields, fl)
+	}
+	if keys != nil {
+		p.label = "key"
+		for slices.Contains(w.strs[p.ub:p.ub+p.un], p.label) {
+			p.label = "_" + p.label
+		}
 	}
 	return p, true
 }
@@ -616,10 +654,10 @@ func (w *gmWriter) flatUnion(a []any) bool {
 // Under a shared schema the rows must be flat records with the union
 // w.strs[sb : sb+sn], as shared assumed; if they are not, the path gives
 // up.
-func (w *gmWriter) table(a []any, bi int, shared bool, vd, sb, sn int) bool {
+func (w *gmWriter) table(a []any, bi int, shared bool, vd, sb, sn int, keys []string) bool {
 	e := w.e
-	p, ok := w.plan(a, vd)
-	if !ok || e.count(len(a), false) != nil {
+	p, ok := w.plan(a, vd, keys)
+	if !ok || e.count(len(a), keys != nil) != nil {
 		return false
 	}
 	if shared {
@@ -651,6 +689,11 @@ func (w *gmWriter) decl(p *gmPlan) int {
 	e := w.e
 	e.buf = append(e.buf, '{')
 	n := 0
+	if p.keys != nil {
+		e.key(p.label)
+		e.buf = append(e.buf, ',')
+		n++
+	}
 	for fi := 0; fi < p.un; fi++ {
 		f := w.strs[p.ub+fi]
 		fl := &w.fields[p.fb+fi]
@@ -682,6 +725,10 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 		e.buf = encoder.AppendIndent(e.buf, bi)
 		rs := len(e.buf)
 		ab := len(w.att)
+		if p.keys != nil {
+			e.str(p.keys[r], encoder.Cell)
+			e.buf = append(e.buf, '|')
+		}
 		for fi := 0; fi < p.un; fi++ {
 			f := w.strs[p.ub+fi]
 			v, ok := w.get(p, r, fi, f)
@@ -731,7 +778,7 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 			e.buf = append(e.buf, ' ')
 			var ok bool
 			if fl := &w.fields[p.fb+at.fi]; r > 0 && fl.shared {
-				ok = w.table(at.a, bi+2, true, vd+2, fl.sb, fl.sn)
+				ok = w.table(at.a, bi+2, true, vd+2, fl.sb, fl.sn, nil)
 			} else {
 				ok = w.arrayTail(at.a, bi+2, vd+2)
 			}

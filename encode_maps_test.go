@@ -20,7 +20,7 @@ import (
 // alone).
 type gmGen struct{ fsGen }
 
-var gmKeyPieces = []string{"id", "name", "a", "b", "c", "", "k>v", "x y", "é", "\xff", "#h", "1", "-", "items", "key", "true", "a|b", "z"}
+var gmKeyPieces = []string{"id", "name", "a", "b", "c", "", "k>v", "x y", "é", "\xff", "#h", "1", "-", "items", "key", "_key", "true", "a|b", "z"}
 
 func (g *gmGen) key() string {
 	if g.r.Intn(8) == 0 {
@@ -173,7 +173,7 @@ func (g *gmGen) table(depth int) []any {
 }
 
 func (g *gmGen) value(depth int) any {
-	switch g.r.Intn(9) {
+	switch g.r.Intn(10) {
 	case 0, 1, 2:
 		return g.table(depth)
 	case 3:
@@ -202,6 +202,13 @@ func (g *gmGen) value(depth int) any {
 			return Object{{"o", 1}}
 		}
 		return map[string]any{"a": map[string]any{"x": g.scalar()}, "b": map[string]any{"y": 2}}
+	case 8:
+		// A map of records: a keyed map where they make a table.
+		m := map[string]any{}
+		for _, row := range g.table(depth) {
+			m[g.key()+g.key()] = row
+		}
+		return m
 	}
 	return g.scalar()
 }
