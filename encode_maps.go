@@ -112,6 +112,7 @@ type gmWriter struct {
 	att    []gmAtt
 	seen   []int // key sets folded into a union
 	limit  int   // value depth bound (see depthOK)
+	giveUp bool  // a question could not be answered: leave v to the general path
 }
 
 var gmPool = sync.Pool{New: func() any { return new(gmWriter) }}
@@ -124,7 +125,7 @@ func putGM(w *gmWriter) {
 	clear(w.att)
 	w.keys, w.sets, w.rows, w.vals = w.keys[:0], w.sets[:0], w.rows[:0], w.vals[:0]
 	w.strs, w.fields, w.att, w.seen = w.strs[:0], w.fields[:0], w.att[:0], w.seen[:0]
-	w.e = nil
+	w.e, w.giveUp = nil, false
 	if cap(w.vals) > 1<<20 || cap(w.keys) > 1<<16 || cap(w.rows) > 1<<20 {
 		return // do not keep huge scratch space alive
 	}
@@ -441,8 +442,8 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 	p.ub = len(w.strs)
 	if !p.mixed {
 		w.strs = append(w.strs, w.keysOf(one)...)
-	} else {
-		w.union(&p)
+	} else if !w.union(&p) {
+		return p, false
 	}
 	p.un = len(w.strs) - p.ub
 	p.fb = len(w.fields)
@@ -476,6 +477,9 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 			fl.sb = len(w.strs)
 			fl.shared = w.shared(&p, fi, f)
 			fl.sn = len(w.strs) - fl.sb
+			if w.giveUp {
+				return p, false
+			}
 		}
 		w.fields = append(w.fields, fl)
 	}
@@ -488,28 +492,49 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 	return p, true
 }
 
+// gmMaxUnion bounds the key sets folded into one union and the union's
+// size: past it the path gives up rather than search linearly (the general
+// path switches to a map there).
+const gmMaxUnion = 64
+
+// fold appends to w.strs[ub:] the keys of key set ks it does not hold yet,
+// unless ks is among the key sets w.seen[sb:] already folded. It returns
+// false past gmMaxUnion.
+func (w *gmWriter) fold(ks, sb, ub int) bool {
+	if slices.Contains(w.seen[sb:], ks) {
+		return true
+	}
+	if len(w.seen)-sb >= gmMaxUnion {
+		return false
+	}
+	w.seen = append(w.seen, ks)
+next:
+	for _, k := range w.keysOf(ks) {
+		for _, u := range w.strs[ub:] {
+			if u == k {
+				continue next
+			}
+		}
+		if len(w.strs)-ub >= gmMaxUnion {
+			return false
+		}
+		w.strs = append(w.strs, k)
+	}
+	return true
+}
+
 // union computes the ordered field union of p's rows (SPEC §7.4.3) on
 // w.strs: the key lists of the distinct key sets, in order of first
-// appearance, each key where it first occurs.
-func (w *gmWriter) union(p *gmPlan) {
+// appearance, each key where it first occurs. False: too large (fold).
+func (w *gmWriter) union(p *gmPlan) bool {
 	sb := len(w.seen)
+	defer func() { w.seen = w.seen[:sb] }()
 	for r := 0; r < p.rn; r++ {
-		ks := w.rows[p.rb+r].ks
-		if slices.Contains(w.seen[sb:], ks) {
-			continue
-		}
-		w.seen = append(w.seen, ks)
-	next:
-		for _, k := range w.keysOf(ks) {
-			for _, u := range w.strs[p.ub:] {
-				if u == k {
-					continue next
-				}
-			}
-			w.strs = append(w.strs, k)
+		if !w.fold(w.rows[p.rb+r].ks, sb, p.ub) {
+			return false
 		}
 	}
-	w.seen = w.seen[:sb]
+	return true
 }
 
 // get returns the value of field f (union index fi) in row r of p.
@@ -608,12 +633,18 @@ func (w *gmWriter) shared(p *gmPlan, fi int, f string) bool {
 // flatUnion pushes the ordered field union of a on w.strs if a is flat
 // records (geFlatRecords): non-empty, all non-nil maps with scalar or null
 // values and no '>' in their keys, some map not empty.
+//
+// A union too large to compute (fold) sets w.giveUp: the answer is then
+// unknown, and the encode is left to the general path.
 func (w *gmWriter) flatUnion(a []any) bool {
 	if len(a) == 0 {
 		return false
 	}
-	vb, ub := len(w.vals), len(w.strs)
-	defer w.popVals(vb)
+	vb, ub, sb := len(w.vals), len(w.strs), len(w.seen)
+	defer func() {
+		w.popVals(vb)
+		w.seen = w.seen[:sb]
+	}()
 	hint, keys := -1, false
 	for _, v := range a {
 		m, ok := v.(map[string]any)
@@ -630,16 +661,9 @@ func (w *gmWriter) flatUnion(a []any) bool {
 			}
 		}
 		w.popVals(kb)
-		if ks != hint {
-		next:
-			for _, k := range w.keysOf(ks) {
-				for _, u := range w.strs[ub:] {
-					if u == k {
-						continue next
-					}
-				}
-				w.strs = append(w.strs, k)
-			}
+		if !w.fold(ks, sb, ub) {
+			w.giveUp = true
+			return false
 		}
 		hint = ks
 		keys = keys || len(m) > 0

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/gcfkit/gcf/encoder"
@@ -405,4 +406,57 @@ func TestMapFastPathDocuments(t *testing.T) {
 		t.Fatalf("the fast path took %d of %d documents; expected at least 20", fast, len(docs))
 	}
 	t.Logf("fast path took %d of %d documents", fast, len(docs))
+}
+
+// TestMapFastPathWide: wide records take the fast path; tables whose rows
+// have many different key sets (the union of SPEC §7.4.3 over hundreds of
+// keys), directly or in row 0's array attachment, are left to the general
+// path rather than searched linearly. Either way the entry point writes
+// the general path's bytes.
+func TestMapFastPathWide(t *testing.T) {
+	wide := make([]any, 300)
+	for i := range wide {
+		m := map[string]any{}
+		for k := 0; k < 100; k++ {
+			m["f"+strconv.Itoa(k)] = i * k
+		}
+		wide[i] = m
+	}
+	distinct := make([]any, 300)
+	for i := range distinct {
+		distinct[i] = map[string]any{"id": i, "k" + strconv.Itoa(i): true}
+	}
+	inner := make([]any, 200)
+	for i := range inner {
+		inner[i] = map[string]any{"x" + strconv.Itoa(i): i}
+	}
+	attached := []any{
+		map[string]any{"a": 1, "items": inner},
+		map[string]any{"a": 2, "items": []any{map[string]any{"x0": 1}}},
+	}
+	for _, c := range []struct {
+		name string
+		v    any
+		fast bool
+	}{
+		{"wide", map[string]any{"rows": wide}, true},
+		{"distinct key sets", map[string]any{"rows": distinct}, false},
+		{"distinct key sets in row 0's attachment", attached, false},
+	} {
+		lim := encodeLimits(nil)
+		want, werr := appendLayout(nil, c.v, lim, nil)
+		if werr != nil {
+			t.Fatalf("%s: %v", c.name, werr)
+		}
+		got, ok := appendMaps(nil, c.v, lim)
+		if ok != c.fast {
+			t.Errorf("%s: fast path taken %v, want %v", c.name, ok, c.fast)
+		}
+		if ok && !bytes.Equal(got, want) {
+			t.Errorf("%s: fast path differs from the general path", c.name)
+		}
+		if out, err := appendGeneric(nil, c.v, lim); err != nil || !bytes.Equal(out, want) {
+			t.Errorf("%s: entry point differs from the general path (%v)", c.name, err)
+		}
+	}
 }
