@@ -215,12 +215,10 @@ func (w *gmWriter) resolve(m map[string]any, hint int) (ks, vb int) {
 	if hint >= 0 && w.match(m, hint) {
 		return hint, vb
 	}
-	for s, tried := len(w.sets)-1, 0; s >= 0 && tried < 8; s-- {
-		if s == hint || w.sets[s].n != n {
-			continue
-		}
-		tried++
-		if w.match(m, s) {
+	// The last few key sets only: a scan of all of them would make many
+	// distinct key sets quadratic.
+	for s := len(w.sets) - 1; s >= 0 && s >= len(w.sets)-8; s-- {
+		if s != hint && w.match(m, s) {
 			return s, vb
 		}
 	}

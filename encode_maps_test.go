@@ -460,3 +460,24 @@ func TestMapFastPathWide(t *testing.T) {
 		}
 	}
 }
+
+// TestMapFastPathManyKeySets: rows whose key sets all differ in size
+// (each resolved by sorting its keys once, as the key set cache only looks
+// back a few sets) give the general path's bytes.
+func TestMapFastPathManyKeySets(t *testing.T) {
+	rows := make([]any, 40)
+	for i := range rows {
+		m := map[string]any{}
+		for k := 0; k <= i; k++ {
+			m["k"+strconv.Itoa(k)] = k
+		}
+		rows[i] = m
+	}
+	v := map[string]any{"rows": rows, "again": rows[:3]}
+	lim := encodeLimits(nil)
+	want, werr := appendLayout(nil, v, lim, nil)
+	got, ok := appendMaps(nil, v, lim)
+	if werr != nil || !ok || !bytes.Equal(got, want) {
+		t.Fatalf("fast path %v:\n%s\ngeneral path (%v):\n%s", ok, got, werr, want)
+	}
+}
