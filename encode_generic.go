@@ -83,6 +83,9 @@ func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
 	if out, ok := appendStructs(dst, v, lim); ok {
 		return out, nil // typed fast path (encode_structs.go)
 	}
+	if out, ok := appendMaps(dst, v, lim); ok {
+		return out, nil // map[string]any / []any fast path (encode_maps.go)
+	}
 	return appendLayout(dst, v, lim, nil)
 }
 
