@@ -881,38 +881,10 @@ func (w *gmWriter) uint(u uint64) bool {
 	return true
 }
 
-// float appends x as encoder.AppendFloat does, taking two shortcuts for
-// the numbers JSON data is made of. An integral x below 2^53 is its
-// integer digits, which strconv's shortest form also gives: any other
-// decimal within half an ulp (at most 1/2) of an integer is not an
-// integer. A value with at most two decimals (prices) is found by
-// checking that the decimal n/100 reads back as x, where 0.01 <= |x| <
-// 2^45: there an ulp is below 1/256, so no other decimal with two
-// decimals or fewer digits lies within x's rounding interval, and n/100
-// with its trailing zeros dropped is the shortest form.
+// float appends x as encoder.AppendFloat does (its decimal fast path
+// covers the integers and prices JSON data is made of).
 func (w *gmWriter) float(x float64) bool {
-	e := w.e
-	a := math.Abs(x)
-	if x == math.Trunc(x) && x != 0 && a < 1<<53 {
-		e.buf = encoder.AppendInt(e.buf, int64(x))
-		return true
-	}
-	if a >= 0.01 && a < 1<<45 {
-		if n := math.Round(a * 100); n/100 == a {
-			u := uint64(n)
-			if x < 0 {
-				e.buf = append(e.buf, '-')
-			}
-			e.buf = strconv.AppendUint(e.buf, u/100, 10)
-			if f := u % 100; f%10 != 0 {
-				e.buf = append(e.buf, '.', byte('0'+f/10), byte('0'+f%10))
-			} else {
-				e.buf = append(e.buf, '.', byte('0'+f/10))
-			}
-			return true
-		}
-	}
 	var err error
-	e.buf, err = encoder.AppendFloat(e.buf, x)
+	w.e.buf, err = encoder.AppendFloat(w.e.buf, x)
 	return err == nil
 }

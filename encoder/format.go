@@ -86,6 +86,12 @@ func AppendFloat(dst []byte, v float64) ([]byte, error) {
 		return append(dst, '0'), nil
 	}
 	a := math.Abs(v)
+	if a < 1<<53 && v == math.Trunc(v) {
+		// An integral double below 2^53 is its integer digits: strconv's
+		// shortest form gives the same, as no other decimal within half
+		// an ulp (at most 1/2) of an integer is an integer.
+		return AppendInt(dst, int64(v)), nil
+	}
 	if a >= 1e-4 && a < 1e9 {
 		if m, k := shortDecimal(a); k >= 0 {
 			return appendDecimal(dst, v < 0, m, k), nil
