@@ -328,7 +328,16 @@ func (d *Decoder) Decode(v any) error {
 			d.b.peeked = false
 			root := ev.Role == stream.RoleRoot
 			line, lineOff := ev.Line, d.s.InputOffset()
-			x, err := d.b.value(ev)
+			var x any
+			var typed *typedDecoder
+			switch v.(type) {
+			case *any, *Object, *[]any:
+				x, err = d.b.value(ev)
+			default:
+				// Typed targets are filled straight from the events.
+				typed = &typedDecoder{b: &d.b}
+				err = typed.value(rv.Elem(), ev, 0)
+			}
 			if err != nil {
 				return err
 			}
@@ -346,6 +355,9 @@ func (d *Decoder) Decode(v any) error {
 					}
 					d.track(ev)
 				}
+			}
+			if typed != nil {
+				return typed.err
 			}
 			return positioned(assign(v, x), line, 1, lineOff, false)
 		case stream.KindRow:
