@@ -403,6 +403,7 @@ type tableFill struct {
 	typ   reflect.Type
 	nodes []fillNode
 	leaf  [][]fillStep // per column: the way from the row to its field (nil: no field)
+	rank  []int        // per column: its place in the order the tree path assigns the row's members
 }
 
 // fillNode is one column, or one object rebuilt from `>` path columns, and
@@ -448,12 +449,24 @@ func (p *tablePlan) fill(st reflect.Type) *tableFill {
 }
 
 func buildFill(st reflect.Type, p *tablePlan) *tableFill {
-	f := &tableFill{typ: st, leaf: make([][]fillStep, len(p.fieldNames))}
+	f := &tableFill{typ: st, leaf: make([][]fillStep, len(p.fieldNames)), rank: make([]int, len(p.fieldNames))}
 	nodes, ok := fillNodes(st, p.cols, nil, f)
 	if !ok {
 		return nil
 	}
 	f.nodes = nodes
+	n := 0
+	var walk func([]*column)
+	walk = func(cols []*column) {
+		for _, c := range cols {
+			if c.col >= 0 {
+				f.rank[c.col] = n
+				n++
+			}
+			walk(c.children)
+		}
+	}
+	walk(p.cols)
 	return f
 }
 
@@ -501,9 +514,42 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 
 // row fills the struct rv from the cells of row ev and the attachments
 // that follow it.
+//
+// The tree path assigns the row's members in column order, attachments in
+// their columns' places, and stops at the first error; this fills the cells
+// first and the attachments as they come. So that the error reported is
+// the one the tree path reports, an error found here has the rank of its
+// column, and an attachment of a lower rank is still decoded into the row
+// and its error, if any, takes the place of the first.
 func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *tableFill, depth int) error {
-	for i := range f.nodes {
-		t.node(rv, &f.nodes[i], ev, depth)
+	errRank := -1 // the rank of t.err when it was found in this row
+	if t.err == nil {
+		for i := range f.nodes {
+			t.node(rv, &f.nodes[i], ev, depth, f, &errRank)
+		}
+	}
+	// decodes reports whether an attachment for column j is to be decoded
+	// into the row: with no error yet, or one of a higher rank in this row.
+	// It clears t.err for the decode; restore puts it back if the
+	// attachment gave none.
+	var saved error
+	decodes := func(j int) bool {
+		if t.err == nil {
+			return true
+		}
+		if errRank < 0 || f.rank[j] >= errRank {
+			return false
+		}
+		saved, t.err = t.err, nil
+		return true
+	}
+	restore := func(j int) {
+		if t.err != nil {
+			errRank = f.rank[j]
+		} else {
+			t.err = saved
+		}
+		saved = nil
 	}
 	// Attachments named with '>' (no column of their own) are members the
 	// tree path appends after the columns: they are stored last, in order.
@@ -515,18 +561,26 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 		}
 		if nx.Kind == stream.KindInlineBody {
 			t.b.peeked = false
+			j := nx.Field
+			if !decodes(j) {
+				if err := t.checkInline(nx); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := t.inline(rv, nx, f, depth); err != nil {
 				return err
 			}
+			restore(j)
 			continue
 		}
 		if nx.Role != stream.RoleAttachment || nx.Kind == stream.KindArrayEnd || nx.Kind == stream.KindObjectEnd {
 			break
 		}
 		t.b.peeked = false
-		if nx.Field >= 0 {
-			steps := f.leaf[nx.Field]
-			if steps == nil || t.err != nil {
+		if j := nx.Field; j >= 0 {
+			steps := f.leaf[j]
+			if steps == nil || !decodes(j) {
 				if err := t.skip(nx); err != nil {
 					return err
 				}
@@ -535,6 +589,7 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 			if err := t.value(t.target(rv, steps), nx, depth+1); err != nil {
 				return err
 			}
+			restore(j)
 			continue
 		}
 		name := t.b.text(nx.Key)
@@ -605,8 +660,8 @@ func colState(c *column, ev *stream.Event) cellState {
 	return cellValue
 }
 
-// node fills the field of node n from row ev.
-func (t *typedDecoder) node(rv reflect.Value, n *fillNode, ev *stream.Event, depth int) {
+// node fills the field of node n from row ev; an error sets *errRank.
+func (t *typedDecoder) node(rv reflect.Value, n *fillNode, ev *stream.Event, depth int, f *tableFill, errRank *int) {
 	if n.idx == nil || t.err != nil {
 		return
 	}
@@ -617,6 +672,9 @@ func (t *typedDecoder) node(rv reflect.Value, n *fillNode, ev *stream.Event, dep
 			return // absent, or filled by the attachment that follows
 		}
 		t.cell(fieldByIndex(rv, n.idx), n.code, n.elem, c, ev, depth+1)
+		if t.err != nil {
+			*errRank = f.rank[n.col]
+		}
 		return
 	}
 	switch colState(n.c, ev) {
@@ -636,7 +694,7 @@ func (t *typedDecoder) node(rv reflect.Value, n *fillNode, ev *stream.Event, dep
 		fv = fv.Elem()
 	}
 	for i := range n.children {
-		t.node(fv, &n.children[i], ev, depth+1)
+		t.node(fv, &n.children[i], ev, depth+1, f, errRank)
 	}
 }
 
@@ -657,7 +715,7 @@ func (t *typedDecoder) target(rv reflect.Value, steps []fillStep) reflect.Value 
 // inline fills the field of a positional inline-object body.
 func (t *typedDecoder) inline(rv reflect.Value, nx *stream.Event, f *tableFill, depth int) error {
 	steps := f.leaf[nx.Field]
-	if steps == nil || t.err != nil {
+	if steps == nil {
 		return t.checkInline(nx)
 	}
 	fv := t.target(rv, steps)

@@ -1,0 +1,373 @@
+package gcf
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Target types of the differential test. Their JSON names come from a
+// small pool, so that random objects keyed from the same pool fill them,
+// miss them, and collide with them in every way.
+type dtLeaf struct {
+	A     int      `json:"a"`
+	B     string   `json:"b"`
+	C     *float64 `json:"c"`
+	N     uint8    `json:"n"`
+	X     any      `json:"x"`
+	Name  *string
+	ID    int64   `json:"id"`
+	M     float32 `json:"m"`
+	Sub   bool    `json:"sub"`
+	Items string  `json:"items,omitempty"`
+	Skip  int     `json:"-"`
+	inner int
+}
+
+type dtMid struct {
+	A     int16             `json:"a"`
+	B     *dtLeaf           `json:"b"`
+	C     dtLeaf            `json:"c"`
+	N     []int             `json:"n"`
+	Sub   map[string]dtLeaf `json:"sub"`
+	Items []dtLeaf          `json:"items"`
+	M     map[string]int    `json:"m"`
+	X     []any             `json:"x"`
+	Name  string
+	ID    json.Number `json:"id"`
+}
+
+type dtRoot struct {
+	A     []dtMid           `json:"a"`
+	B     []*dtMid          `json:"b"`
+	C     map[string]*dtMid `json:"c"`
+	N     [][]int           `json:"n"`
+	Sub   *dtRoot           `json:"sub"`
+	Items []dtMid           `json:"items"`
+	M     map[string]any    `json:"m"`
+	X     *[]*int           `json:"x"`
+	Name  []string          `json:"name"`
+	ID    []byte            `json:"id"`
+}
+
+type DtEmbed struct {
+	A int    `json:"a"`
+	B string `json:"b"`
+}
+
+type dtEmbedded struct {
+	DtEmbed
+	B    *string    `json:"b"` // shadows DtEmbed.B
+	Sub  DtEmbed    `json:"sub"`
+	When *time.Time `json:"x"`
+}
+
+type dtString struct {
+	A int     `json:"a,string"`
+	B dtLeaf  `json:"b"`
+	C []int16 `json:"c"`
+}
+
+// dtGen makes random JSON-model values keyed from the pool of names.
+type dtGen struct {
+	r *rand.Rand
+	g gen
+}
+
+var dtKeys = []string{"a", "b", "c", "n", "x", "id", "m", "sub", "items", "name", "Name", "A", "NAME", "Items", "zz", "a>b", "q"}
+
+func (d *dtGen) key() string { return dtKeys[d.r.IntN(len(dtKeys))] }
+
+func (d *dtGen) scalar() any {
+	switch d.r.IntN(6) {
+	case 0:
+		return int64(d.r.IntN(300) - 20)
+	case 1:
+		return []string{"x", "", "1", "SGVsbG8=", "2024-01-02T03:04:05Z", "-", "a|b"}[d.r.IntN(7)]
+	case 2:
+		return []float64{1.5, -0.25, 1e20, 3}[d.r.IntN(4)]
+	}
+	return d.g.scalar()
+}
+
+func (d *dtGen) object(depth int, keys []string) Object {
+	if keys == nil {
+		keys = d.keys(d.r.IntN(5))
+	}
+	o := Object{}
+	for _, k := range keys {
+		if d.r.IntN(5) == 0 {
+			continue
+		}
+		o = append(o, Member{k, d.value(depth - 1)})
+	}
+	return o
+}
+
+func (d *dtGen) keys(n int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for len(out) < n {
+		k := d.key()
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (d *dtGen) value(depth int) any {
+	if depth <= 0 {
+		return d.scalar()
+	}
+	switch d.r.IntN(7) {
+	case 0, 1:
+		return d.scalar()
+	case 2:
+		return d.object(depth, nil)
+	case 3, 4: // uniform objects: tables, path columns, attachments, inline schemas
+		keys := d.keys(1 + d.r.IntN(5))
+		sub := d.keys(3 + d.r.IntN(2))
+		arr := make([]any, d.r.IntN(5))
+		for i := range arr {
+			o := d.object(depth, keys)
+			if d.r.IntN(2) == 0 {
+				// a nested object with shared keys: flattened or inline
+				inner := Object{}
+				for _, k := range sub {
+					inner = append(inner, Member{k, d.scalar()})
+				}
+				o = append(o, Member{"sub", inner})
+				if _, dup := o.Get("sub"); dup && len(o) > 1 && o[len(o)-2].Key == "sub" {
+					o = o[:len(o)-1]
+				}
+			}
+			arr[i] = dedupe(o)
+		}
+		if d.r.IntN(3) == 0 {
+			m := Object{}
+			for i, x := range arr {
+				m = append(m, Member{fmt.Sprint("k", i), x})
+			}
+			return m
+		}
+		return arr
+	case 5:
+		arr := make([]any, d.r.IntN(4))
+		for i := range arr {
+			arr[i] = d.scalar()
+		}
+		return arr
+	}
+	arr := make([]any, d.r.IntN(4))
+	for i := range arr {
+		arr[i] = d.value(depth - 1)
+	}
+	return arr
+}
+
+// dedupe keeps the first member of each key.
+func dedupe(o Object) Object {
+	out := Object{}
+	for _, m := range o {
+		if _, dup := out.Get(m.Key); !dup {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// fillRandom sets rv (addressable) to a random value of its type.
+func fillRandom(r *rand.Rand, d *dtGen, rv reflect.Value, depth int) {
+	t := rv.Type()
+	if t == reflect.TypeFor[json.Number]() {
+		rv.SetString([]string{"1", "-2.5", "1e3", "12345678901234567890"}[r.IntN(4)])
+		return
+	}
+	if t == reflect.TypeFor[time.Time]() {
+		rv.Set(reflect.ValueOf(time.Unix(r.Int64N(1<<32), 0).UTC()))
+		return
+	}
+	switch t.Kind() {
+	case reflect.String:
+		rv.SetString(d.g.str())
+	case reflect.Bool:
+		rv.SetBool(r.IntN(2) == 0)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		rv.SetInt(int64(r.Uint64()) >> (64 - t.Bits()) >> r.IntN(t.Bits()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		rv.SetUint(r.Uint64() >> (64 - t.Bits()) >> r.IntN(t.Bits()))
+	case reflect.Float32, reflect.Float64:
+		rv.SetFloat([]float64{0, 1.5, -2.25, 1e-7, 123456.789, 1e21}[r.IntN(6)])
+	case reflect.Interface:
+		if x := jsonModel(d.value(depth)); x != nil && r.IntN(3) > 0 {
+			rv.Set(reflect.ValueOf(x))
+		}
+	case reflect.Pointer:
+		if r.IntN(4) > 0 && depth > 0 {
+			rv.Set(reflect.New(t.Elem()))
+			fillRandom(r, d, rv.Elem(), depth-1)
+		}
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if t.Field(i).IsExported() && r.IntN(5) > 0 {
+				fillRandom(r, d, rv.Field(i), depth-1)
+			}
+		}
+	case reflect.Slice:
+		if r.IntN(6) == 0 || depth <= 0 {
+			return
+		}
+		n := r.IntN(4)
+		s := reflect.MakeSlice(t, n, n)
+		for i := 0; i < n; i++ {
+			fillRandom(r, d, s.Index(i), depth-1)
+		}
+		rv.Set(s)
+	case reflect.Map:
+		if r.IntN(6) == 0 || depth <= 0 {
+			return
+		}
+		m := reflect.MakeMap(t)
+		for i := r.IntN(4); i > 0; i-- {
+			e := reflect.New(t.Elem()).Elem()
+			fillRandom(r, d, e, depth-1)
+			m.SetMapIndex(reflect.ValueOf(d.key()).Convert(t.Key()), e)
+		}
+		rv.Set(m)
+	}
+}
+
+// treeUnmarshal is the tree path: DecodeGeneric, then assign.
+func treeUnmarshal(data []byte, v any) error {
+	x, err := DecodeGeneric(data)
+	if err != nil {
+		return err
+	}
+	return positioned(assign(v, x), 1, 1, 0, false)
+}
+
+// errClass names what kind of error err is: its SPEC category, and the
+// encoding/json error it wraps.
+func errClass(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	var ue *json.UnmarshalFieldError
+	switch {
+	case errors.As(err, &te):
+		return string(CategoryOf(err)) + "/type:" + te.Value
+	case errors.As(err, &se):
+		return string(CategoryOf(err)) + "/json-syntax"
+	case errors.As(err, &ue):
+		return string(CategoryOf(err)) + "/field"
+	}
+	return string(CategoryOf(err)) + "/other"
+}
+
+// TestTypedDecodeMatchesTree: Unmarshal into typed targets, which fills
+// them straight from the events, gives what the tree path (DecodeGeneric,
+// then assignValue) gives: the same value, or an error of the same class.
+// Payloads are random structs of the target types and random values keyed
+// from the targets' names, encoded by Marshal; targets start empty or
+// filled by another payload (null must leave a field as it was).
+func TestTypedDecodeMatchesTree(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 3))
+	d := &dtGen{r: r, g: gen{r: r}}
+	targets := []func() any{
+		func() any { return new(dtLeaf) },
+		func() any { return new(dtMid) },
+		func() any { return new(dtRoot) },
+		func() any { return new(dtEmbedded) },
+		func() any { return new(dtString) },
+		func() any { return new([]dtLeaf) },
+		func() any { return new([]*dtMid) },
+		func() any { return new(map[string]dtLeaf) },
+		func() any { return new(*dtMid) },
+		func() any { return new([]int) },
+		func() any { return new(string) },
+	}
+	n := 600
+	if testing.Short() {
+		n = 200
+	}
+	var payloads [][]byte
+	for i := 0; i < n; i++ {
+		var v any
+		if i%2 == 0 {
+			target := targets[r.IntN(len(targets))]()
+			fillRandom(r, d, reflect.ValueOf(target).Elem(), 5)
+			v = target
+		} else {
+			v = d.value(4)
+		}
+		data, err := Marshal(v)
+		if err != nil {
+			continue
+		}
+		payloads = append(payloads, data)
+	}
+	counts := map[string]int{}
+	for i, data := range payloads {
+		for _, newT := range targets {
+			a, b := newT(), newT()
+			if i%3 == 0 && i > 0 {
+				// Both start from the same earlier payload's value.
+				prev := payloads[i-1]
+				if treeUnmarshal(prev, a) != nil || treeUnmarshal(prev, b) != nil {
+					a, b = newT(), newT()
+				}
+			}
+			errA := Unmarshal(data, a)
+			errB := treeUnmarshal(data, b)
+			ca, cb := errClass(errA), errClass(errB)
+			counts[strings.Fields(ca)[0]]++
+			if ca != cb {
+				t.Fatalf("payload %d into %T: typed path %s (%v), tree path %s (%v)\n%s", i, a, ca, errA, cb, errB, data)
+			}
+			if errA == nil && !reflect.DeepEqual(a, b) {
+				ja, _ := json.Marshal(a)
+				jb, _ := json.Marshal(b)
+				t.Fatalf("payload %d into %T: typed path\n%s\ntree path\n%s\npayload:\n%s", i, a, ja, jb, data)
+			}
+		}
+	}
+	if counts["ok"] < len(payloads) || counts["out_of_range/type:number"] == 0 {
+		t.Fatalf("only %d decodes succeeded: the test does not exercise the typed path (%v)", counts["ok"], counts)
+	}
+	t.Logf("%d payloads x %d targets: %v", len(payloads), len(targets), counts)
+}
+
+// The payload shapes the typed path fills itself (rather than handing
+// them to the tree path) are all in the differential test's payloads.
+func TestTypedDecodeShapes(t *testing.T) {
+	cases := []string{
+		"GCF profile=generic\n## items [2]{a,\"sub>a\",\"sub>b\",\"sub>n\"}\n1|2|x|3\n2|-|-|-\n",
+		"GCF profile=generic\n## items [2]{a,sub,n}\n@0 1|^{a,b,n}|^\n1|x|4\n.n [2]: 1,2\n@1 2|^|~\n3|y|5\n",
+		"GCF profile=generic\n## c [2:]{key,a,b}\nk1|1|x\nk2|2|y\n",
+		"GCF profile=generic\n## items [1]{a}\n@0 1\n.\"a>b\" {}\n  a=1\n",
+	}
+	for _, c := range cases {
+		var a, b dtMid
+		errA := Unmarshal([]byte(c), &a)
+		errB := treeUnmarshal([]byte(c), &b)
+		if errClass(errA) != errClass(errB) || !reflect.DeepEqual(a, b) {
+			t.Errorf("%q:\ntyped %+v (%v)\ntree  %+v (%v)", c, a, errA, b, errB)
+		}
+		if strings.Contains(c, "key") {
+			var ra, rb dtRoot
+			errA, errB = Unmarshal([]byte(c), &ra), treeUnmarshal([]byte(c), &rb)
+			if errClass(errA) != errClass(errB) || !reflect.DeepEqual(ra, rb) {
+				t.Errorf("%q into dtRoot: typed %v, tree %v", c, errA, errB)
+			}
+		}
+	}
+}
