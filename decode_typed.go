@@ -2,8 +2,10 @@ package gcf
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
+	"unsafe"
 
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
@@ -415,6 +417,9 @@ type fillNode struct {
 	typ        reflect.Type
 	code, elem uint8
 	ptr        bool       // path object: the field is a pointer to the struct
+	kind       reflect.Kind
+	off        uintptr // the field's offset in its struct
+	direct     bool    // a top-level column into a plain scalar field: stored at off
 	children   []fillNode // path object
 }
 
@@ -493,6 +498,14 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 		n.typ = st.FieldByIndex(idx).Type
 		if c.col >= 0 {
 			n.code, n.elem = scalarCode(n.typ)
+			n.kind = n.typ.Kind()
+			n.direct = path == nil && n.code != codeOther && n.code != codePtr
+			t := st
+			for _, x := range idx {
+				sf := t.Field(x)
+				n.off += sf.Offset
+				t = sf.Type
+			}
 			f.leaf[c.col] = append(append([]fillStep(nil), path...), fillStep{idx: idx})
 			continue
 		}
@@ -524,8 +537,13 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *tableFill, depth int) error {
 	errRank := -1 // the rank of t.err when it was found in this row
 	if t.err == nil {
+		base := unsafe.Pointer(rv.UnsafeAddr())
 		for i := range f.nodes {
-			t.node(rv, &f.nodes[i], ev, depth, f, &errRank)
+			n := &f.nodes[i]
+			if n.direct && n.col < len(ev.Cells) && t.store(unsafe.Add(base, n.off), n, &ev.Cells[n.col]) {
+				continue
+			}
+			t.node(rv, n, ev, depth, f, &errRank)
 		}
 	}
 	// decodes reports whether an attachment for column j is to be decoded
@@ -763,4 +781,90 @@ func (t *typedDecoder) checkInline(nx *stream.Event) error {
 		}
 	}
 	return nil
+}
+
+// store writes cell c to the field of node n at p, a plain scalar of kind
+// n.kind, when it fits exactly as cell would store it; false leaves the
+// field to cell (nulls, mismatches, overflows and their errors).
+func (t *typedDecoder) store(p unsafe.Pointer, n *fillNode, c *lexer.Scalar) bool {
+	switch c.Kind {
+	case lexer.KindString:
+		if n.kind == reflect.String {
+			*(*string)(p) = t.b.text(c.Bytes)
+			return true
+		}
+	case lexer.KindBool:
+		if n.kind == reflect.Bool {
+			*(*bool)(p) = c.Bool
+			return true
+		}
+	case lexer.KindInt:
+		v := c.Int
+		switch n.kind {
+		case reflect.Int64:
+			*(*int64)(p) = v
+			return true
+		case reflect.Int:
+			if int64(int(v)) == v {
+				*(*int)(p) = int(v)
+				return true
+			}
+		case reflect.Int32:
+			if int64(int32(v)) == v {
+				*(*int32)(p) = int32(v)
+				return true
+			}
+		case reflect.Int16:
+			if int64(int16(v)) == v {
+				*(*int16)(p) = int16(v)
+				return true
+			}
+		case reflect.Int8:
+			if int64(int8(v)) == v {
+				*(*int8)(p) = int8(v)
+				return true
+			}
+		case reflect.Uint64:
+			if v >= 0 {
+				*(*uint64)(p) = uint64(v)
+				return true
+			}
+		case reflect.Uint:
+			if v >= 0 && uint64(uint(v)) == uint64(v) {
+				*(*uint)(p) = uint(v)
+				return true
+			}
+		case reflect.Uintptr:
+			if v >= 0 && uint64(uintptr(v)) == uint64(v) {
+				*(*uintptr)(p) = uintptr(v)
+				return true
+			}
+		case reflect.Uint32:
+			if v >= 0 && v <= math.MaxUint32 {
+				*(*uint32)(p) = uint32(v)
+				return true
+			}
+		case reflect.Uint16:
+			if v >= 0 && v <= math.MaxUint16 {
+				*(*uint16)(p) = uint16(v)
+				return true
+			}
+		case reflect.Uint8:
+			if v >= 0 && v <= math.MaxUint8 {
+				*(*uint8)(p) = uint8(v)
+				return true
+			}
+		case reflect.Float64:
+			*(*float64)(p) = float64(v)
+			return true
+		}
+	case lexer.KindFloat:
+		if n.kind == reflect.Float64 {
+			if f, err := lexer.ParseFloat(c.Bytes); err == nil {
+				*(*float64)(p) = f
+				return true
+			}
+		}
+	}
+	return false
 }
