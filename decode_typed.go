@@ -26,6 +26,26 @@ import (
 type typedDecoder struct {
 	b   *builder
 	err error // the first assignment error; nothing is stored after it
+
+	// The value plans of the last few types looked up: valuePlanFor's
+	// sync.Map costs more than a short scan.
+	types [8]reflect.Type
+	plans [8]*valuePlan
+	nextP int
+}
+
+// plan returns valuePlanFor(typ) through the decoder's small cache.
+func (t *typedDecoder) plan(typ reflect.Type) *valuePlan {
+	for i, x := range t.types {
+		if x == typ {
+			return t.plans[i]
+		}
+	}
+	p := valuePlanFor(typ)
+	i := t.nextP % len(t.types)
+	t.types[i], t.plans[i] = typ, p
+	t.nextP++
+	return p
 }
 
 // Codes for how a scalar cell goes into a field, worked out once per field.
@@ -124,7 +144,7 @@ func (t *typedDecoder) value(rv reflect.Value, ev *stream.Event, depth int) erro
 		return nil
 	}
 	typ := rv.Type()
-	if valuePlanFor(typ).viaJSON || depth > 10000 {
+	if t.plan(typ).viaJSON || depth > 10000 {
 		return t.tree(rv, ev, depth)
 	}
 	switch typ.Kind() {
@@ -212,7 +232,7 @@ func (t *typedDecoder) cell(rv reflect.Value, code, elem uint8, c *lexer.Scalar,
 
 // object decodes the members of an object into the struct rv.
 func (t *typedDecoder) object(rv reflect.Value, depth int) error {
-	p := valuePlanFor(rv.Type())
+	p := t.plan(rv.Type())
 	for {
 		ev, err := t.b.next()
 		if err != nil {
@@ -331,7 +351,7 @@ func (t *typedDecoder) slice(rv reflect.Value, ev *stream.Event, depth int) erro
 		if st.Kind() == reflect.Pointer {
 			st = st.Elem()
 		}
-		if st.Kind() == reflect.Struct && !valuePlanFor(et).viaJSON {
+		if st.Kind() == reflect.Struct && !t.plan(et).viaJSON {
 			p := t.b.plan(ev.Fields, 0)
 			if f := p.fill(st); f != nil {
 				return t.table(rv, ev, p, f, et != st, depth)
@@ -416,10 +436,10 @@ type fillNode struct {
 	idx        []int
 	typ        reflect.Type
 	code, elem uint8
-	ptr        bool       // path object: the field is a pointer to the struct
+	ptr        bool // path object: the field is a pointer to the struct
 	kind       reflect.Kind
-	off        uintptr // the field's offset in its struct
-	direct     bool    // a top-level column into a plain scalar field: stored at off
+	off        uintptr    // the field's offset in its struct
+	direct     bool       // a column into a plain scalar field: stored at off
 	children   []fillNode // path object
 }
 
@@ -499,7 +519,7 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 		if c.col >= 0 {
 			n.code, n.elem = scalarCode(n.typ)
 			n.kind = n.typ.Kind()
-			n.direct = path == nil && n.code != codeOther && n.code != codePtr
+			n.direct = n.code != codeOther && n.code != codePtr
 			t := st
 			for _, x := range idx {
 				sf := t.Field(x)
@@ -711,8 +731,16 @@ func (t *typedDecoder) node(rv reflect.Value, n *fillNode, ev *stream.Event, dep
 		}
 		fv = fv.Elem()
 	}
+	base := unsafe.Pointer(fv.UnsafeAddr())
 	for i := range n.children {
-		t.node(fv, &n.children[i], ev, depth+1, f, errRank)
+		ch := &n.children[i]
+		if ch.direct && t.store(unsafe.Add(base, ch.off), ch, &ev.Cells[ch.col]) {
+			continue
+		}
+		t.node(fv, ch, ev, depth+1, f, errRank)
+		if t.err != nil {
+			return
+		}
 	}
 }
 
