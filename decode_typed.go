@@ -32,6 +32,9 @@ type typedDecoder struct {
 	types [8]reflect.Type
 	plans [8]*valuePlan
 	nextP int
+
+	slabs [4]slab // per slice type, for short tables
+	nextS int
 }
 
 // plan returns valuePlanFor(typ) through the decoder's small cache.
@@ -395,7 +398,20 @@ func (b *sliceBuf) slice() reflect.Value {
 // table decodes the rows of a tabular array into the slice rv of structs
 // (or, with ptr, of pointers to structs) through the fill plan f.
 func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan, f *tableFill, ptr bool, depth int) error {
-	s := newSliceBuf(rv.Type(), t.b.presize(start.Count))
+	// With a declared count the rows go straight into elements carved from
+	// the decoder's slab (the stream rejects a table whose rows do not
+	// match the count; should more come, they continue in a grown copy).
+	var data unsafe.Pointer
+	n, size := 0, f.typ.Size()
+	if !ptr && start.Count > 0 && start.Count <= int64(t.b.budget) {
+		n = int(start.Count)
+		data = t.carve(rv.Type(), n)
+	}
+	var s sliceBuf
+	if data == nil {
+		s = newSliceBuf(rv.Type(), t.b.presize(start.Count))
+	}
+	i := 0
 	for {
 		ev, err := t.b.next()
 		if err != nil {
@@ -404,19 +420,82 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 		if ev.Kind == stream.KindArrayEnd {
 			break
 		}
-		row := s.next()
-		if ptr {
-			row.Set(reflect.New(f.typ))
-			row = row.Elem()
+		var row reflect.Value
+		if data != nil && i < n {
+			row = reflect.NewAt(f.typ, unsafe.Add(data, uintptr(i)*size)).Elem()
+			i++
+		} else {
+			if data != nil {
+				hdr := sliceHeader{data, n, n}
+				s = sliceBuf{s: reflect.NewAt(rv.Type(), unsafe.Pointer(&hdr)).Elem(), n: n}
+				data = nil
+			}
+			row = s.next()
+			if ptr {
+				row.Set(reflect.New(f.typ))
+				row = row.Elem()
+			}
 		}
 		if err := t.row(row, ev, p, f, depth+1); err != nil {
 			return err
 		}
 	}
 	if t.err == nil {
-		rv.Set(s.slice())
+		if data != nil {
+			*(*sliceHeader)(unsafe.Pointer(rv.UnsafeAddr())) = sliceHeader{data, i, i}
+		} else {
+			rv.Set(s.slice())
+		}
 	}
 	return nil
+}
+
+// sliceHeader is the runtime's layout of a slice.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// slab is a run of zeroed elements of one slice type that small slices are
+// carved from, so that the thousands of short nested tables (`.items [N]`
+// under every order) do not each allocate. A carved slice has its own
+// capacity (appending to it copies), and keeps its slab alive, as decoded
+// strings keep their arena chunk.
+type slab struct {
+	typ       reflect.Type // the slice type
+	data      unsafe.Pointer
+	size      uintptr // element size
+	used, cap int
+}
+
+// slabBytes is the size of a new slab; a larger table gets its own array.
+const slabBytes = 16 << 10
+
+// carve returns the first of n (> 0) zeroed elements for a slice of type st.
+func (t *typedDecoder) carve(st reflect.Type, n int) unsafe.Pointer {
+	size := st.Elem().Size()
+	if size == 0 || uintptr(n)*size > slabBytes/4 {
+		return reflect.MakeSlice(st, n, n).UnsafePointer()
+	}
+	var sl *slab
+	for i := range t.slabs {
+		if t.slabs[i].typ == st {
+			sl = &t.slabs[i]
+			break
+		}
+	}
+	if sl == nil {
+		sl = &t.slabs[t.nextS%len(t.slabs)]
+		t.nextS++
+		*sl = slab{typ: st, size: size}
+	}
+	if sl.cap-sl.used < n {
+		c := int(slabBytes / size)
+		sl.data, sl.used, sl.cap = reflect.MakeSlice(st, c, c).UnsafePointer(), 0, c
+	}
+	p := unsafe.Add(sl.data, uintptr(sl.used)*size)
+	sl.used += n
+	return p
 }
 
 // tableFill is how the rows of one table declaration fill one struct type:
