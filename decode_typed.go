@@ -99,32 +99,30 @@ func (t *typedDecoder) fail(err error, ev *stream.Event, col int) {
 	if err == nil || t.err != nil {
 		return
 	}
-	line, off := t.where(ev, col)
-	c := 1
-	if ev.Line == t.b.d.Line() {
-		c = int(off-t.b.d.InputOffset()) + 1
-	}
+	line, c, off := t.where(ev, col)
 	t.err = positioned(err, line, c, off, false)
 }
 
-// where returns the line and input offset of column col of ev: rows and
-// inline bodies carry the offset of their text, other events only their
-// line, whose start it is then.
-func (t *typedDecoder) where(ev *stream.Event, col int) (int, int64) {
+// where returns the line, column and input offset of column col of ev (a
+// column relative to its indentation): rows and inline bodies carry the
+// offset of their text, other events only their line, whose start it is
+// then. ev must be the event most recently read for more than its line.
+func (t *typedDecoder) where(ev *stream.Event, col int) (line, column int, off int64) {
 	if ev.Line != t.b.d.Line() {
-		return ev.Line, 0
+		return ev.Line, 1, 0
 	}
+	start := t.b.d.InputOffset()
 	if ev.Offset > 0 {
-		return ev.Line, ev.Offset + int64(col) - 1
+		off = ev.Offset + int64(col) - 1
+		return ev.Line, int(off-start) + 1, off
 	}
-	return ev.Line, t.b.d.InputOffset()
+	return ev.Line, 1, start
 }
 
 // tree decodes the value ev opens through the builder and stores it in rv
 // with assignValue: the tree path, for one value.
 func (t *typedDecoder) tree(rv reflect.Value, ev *stream.Event, depth int) error {
-	line, off := t.where(ev, 1)
-	col := int(off-t.b.d.InputOffset()) + 1
+	line, col, off := t.where(ev, 1)
 	x, err := t.b.value(ev)
 	if err != nil || t.err != nil {
 		return err
@@ -331,7 +329,7 @@ func (t *typedDecoder) slice(rv reflect.Value, ev *stream.Event, depth int) erro
 		}
 		return t.b.expect(stream.KindArrayEnd)
 	case stream.FormExpanded:
-		s := newSliceBuf(typ, min(t.b.presize(ev.Count), 64))
+		s := newSliceBuf(typ, min(t.presize(ev.Count, typ.Elem().Size()), 64))
 		for {
 			ev, err := t.b.next()
 			if err != nil {
@@ -402,14 +400,13 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 	// the decoder's slab (the stream rejects a table whose rows do not
 	// match the count; should more come, they continue in a grown copy).
 	var data unsafe.Pointer
-	n, size := 0, f.typ.Size()
-	if !ptr && start.Count > 0 && start.Count <= int64(t.b.budget) {
-		n = int(start.Count)
+	n, size := t.presize(start.Count, rv.Type().Elem().Size()), f.typ.Size()
+	if !ptr && n > 0 && int64(n) == start.Count {
 		data = t.carve(rv.Type(), n)
 	}
 	var s sliceBuf
 	if data == nil {
-		s = newSliceBuf(rv.Type(), t.b.presize(start.Count))
+		s = newSliceBuf(rv.Type(), n)
 	}
 	i := 0
 	for {
@@ -448,6 +445,18 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 		}
 	}
 	return nil
+}
+
+// presize bounds the initial length of a slice of count elements of size
+// bytes: by what the input can hold (the builder's presize), and its bytes
+// by a multiple of that, so that a declared count never sizes an
+// allocation far beyond the input.
+func (t *typedDecoder) presize(count int64, size uintptr) int {
+	n := t.b.presize(count)
+	if size > 0 {
+		n = min(n, int((16*uintptr(t.b.budget)+64<<10)/size))
+	}
+	return n
 }
 
 // sliceHeader is the runtime's layout of a slice.

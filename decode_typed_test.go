@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -59,8 +60,14 @@ type DtEmbed struct {
 	B string `json:"b"`
 }
 
+type dtHidden struct {
+	Q  []int `json:"q"`
+	ID uint  `json:"id"`
+}
+
 type dtEmbedded struct {
 	DtEmbed
+	dtHidden
 	B    *string    `json:"b"` // shadows DtEmbed.B
 	Sub  DtEmbed    `json:"sub"`
 	When *time.Time `json:"x"`
@@ -415,4 +422,29 @@ func TestTypedDecodeAllocs(t *testing.T) {
 		t.Fatalf("100 orders: %.0f allocations, 1000 orders: %.0f", small, large)
 	}
 	t.Logf("100 orders: %.0f allocations, 1000 orders: %.0f", small, large)
+}
+
+// TestTypedDecodeHostileCount: a declared count does not size the slice of
+// structs beyond a multiple of the input, however large the struct.
+func TestTypedDecodeHostileCount(t *testing.T) {
+	type wide struct {
+		A   int       `json:"a"`
+		Pad [64]int64 `json:"-"`
+	}
+	var v struct {
+		Pad string `json:"pad"`
+		T   []wide `json:"t"`
+	}
+	data := []byte("GCF profile=generic\npad=" + strings.Repeat("x", 200<<10) + "\n## t [90000]{a}\n1\n2\n")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := Unmarshal(data, &v)
+	runtime.ReadMemStats(&after)
+	if CategoryOf(err) != CountMismatch {
+		t.Fatalf("want count_mismatch, got %v", err)
+	}
+	// 90,000 elements of 520 bytes would be 47 MB.
+	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
+		t.Fatalf("decoding %d bytes allocated %d bytes", len(data), got)
+	}
 }
