@@ -644,6 +644,10 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 // and its error, if any, takes the place of the first.
 func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *tableFill, depth int) error {
 	errRank := -1 // the rank of t.err when it was found in this row
+	// ev is the stream's event, which the attachments overwrite: keep what
+	// the row's '>'-named attachments need, its position and absent cells.
+	line, col, off := t.where(ev, 1)
+	absent := absentCells(ev)
 	if t.err == nil {
 		base := unsafe.Pointer(rv.UnsafeAddr())
 		for i := range f.nodes {
@@ -720,7 +724,7 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 		}
 		name := t.b.text(nx.Key)
 		line := nx.Line
-		if rowHas(p, ev, late, name) {
+		if rowHas(p, absent, late, name) {
 			return &SyntaxError{Line: line, Column: 1, Category: lexer.DuplicateKey,
 				Msg: "attachment " + lexer.Quote([]byte(name)) + " collides with a decoded field"}
 		}
@@ -735,7 +739,7 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 		for _, m := range late {
 			if idx, ok := vp.field([]byte(m.Key)); ok {
 				if err := assignValue(fieldByIndex(rv, idx), m.Value, depth+1); err != nil {
-					t.fail(err, ev, 1)
+					t.err = positioned(err, line, col, off, false)
 					break
 				}
 			}
@@ -744,11 +748,11 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 	return nil
 }
 
-// rowHas reports whether the row the tree path builds from ev (and the
-// '>'-named attachments before) has a member named name.
-func rowHas(p *tablePlan, ev *stream.Event, late []Member, name string) bool {
+// rowHas reports whether the row the tree path builds (its absent cells
+// in absent, and the '>'-named attachments before) has a member named name.
+func rowHas(p *tablePlan, absent cellSet, late []Member, name string) bool {
 	for _, c := range p.cols {
-		if c.name == name && colState(c, ev) != cellAbsent {
+		if c.name == name && !colAbsent(c, absent) {
 			return true
 		}
 	}
@@ -758,6 +762,52 @@ func rowHas(p *tablePlan, ev *stream.Event, late []Member, name string) bool {
 		}
 	}
 	return false
+}
+
+// cellSet is a set of a row's columns: a bit mask for the first 64, a map
+// beyond (rare: only wider rows allocate).
+type cellSet struct {
+	bits uint64
+	more map[int]bool
+}
+
+func (s *cellSet) has(j int) bool {
+	if j < 64 {
+		return s.bits&(1<<j) != 0
+	}
+	return s.more[j]
+}
+
+// absentCells returns the set of row ev's absent (`~`) cells.
+func absentCells(ev *stream.Event) cellSet {
+	var s cellSet
+	for j := range ev.Cells {
+		if ev.Cells[j].Kind != lexer.KindMissing {
+			continue
+		}
+		if j < 64 {
+			s.bits |= 1 << j
+			continue
+		}
+		if s.more == nil {
+			s.more = map[int]bool{}
+		}
+		s.more[j] = true
+	}
+	return s
+}
+
+// colAbsent reports whether the tree path leaves plan node c out of the row.
+func colAbsent(c *column, absent cellSet) bool {
+	if c.col >= 0 {
+		return absent.has(c.col)
+	}
+	for _, ch := range c.children {
+		if !colAbsent(ch, absent) {
+			return false
+		}
+	}
+	return true
 }
 
 // colState is the state the tree path gives a plan node for row ev.
