@@ -1,6 +1,7 @@
 package gcf
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -444,4 +445,66 @@ func TestTypedDecodeHostileCount(t *testing.T) {
 	if got := after.TotalAlloc - before.TotalAlloc; got > 8<<20 {
 		t.Fatalf("decoding %d bytes allocated %d bytes", len(data), got)
 	}
+}
+
+// TestTypedDecodeRowsMatchTree: Decoder.Decode of the rows of a root table
+// one by one into a struct gives the elements the tree path gives for the
+// whole table, or an error of the same category (rows with attachments,
+// path columns and inline bodies take the typed row path; flat rows the
+// row plan). Tables of random dtMid values are decoded as dtMid and, with
+// mismatches, as dtLeaf.
+func TestTypedDecodeRowsMatchTree(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	d := &dtGen{r: r, g: gen{r: r}}
+	tables, failed, attached := 0, 0, 0
+	for i := 0; i < 400; i++ {
+		var rows []dtMid
+		fillRandom(r, d, reflect.ValueOf(&rows).Elem(), 5)
+		data, err := Marshal(rows)
+		if err != nil || len(rows) == 0 {
+			continue
+		}
+		for _, et := range []reflect.Type{reflect.TypeFor[dtMid](), reflect.TypeFor[dtLeaf]()} {
+			want := reflect.New(reflect.SliceOf(et))
+			wantErr := treeUnmarshal(data, want.Interface())
+			dec := NewDecoder(bytes.NewReader(data))
+			for dec.PeekKind() != KindArrayStart {
+				if _, err := dec.Next(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			start, _ := dec.Next()
+			if start.Form != FormTabular {
+				break
+			}
+			tables++
+			if wantErr != nil {
+				failed++
+			}
+			if bytes.Contains(data, []byte("|^")) {
+				attached++
+			}
+			got := reflect.New(reflect.SliceOf(et)).Elem()
+			var gotErr error
+			for dec.More() {
+				row := reflect.New(et)
+				if gotErr = dec.Decode(row.Interface()); gotErr != nil {
+					break
+				}
+				got = reflect.Append(got, row.Elem())
+			}
+			if (gotErr == nil) != (wantErr == nil) || CategoryOf(gotErr) != CategoryOf(wantErr) {
+				t.Fatalf("payload %d into %v: rows %v, tree %v\n%s", i, et, gotErr, wantErr, data)
+			}
+			if wantErr == nil && !reflect.DeepEqual(got.Interface(), want.Elem().Interface()) {
+				ja, _ := json.Marshal(got.Interface())
+				jb, _ := json.Marshal(want.Interface())
+				t.Fatalf("payload %d into %v: rows\n%s\ntree\n%s\n%s", i, et, ja, jb, data)
+			}
+		}
+	}
+	if tables < 50 || attached < 20 || failed < 20 {
+		t.Fatalf("only %d tables, %d with attachments, %d failing", tables, attached, failed)
+	}
+	t.Logf("%d tables (%d with attachments, %d failing)", tables, attached, failed)
 }

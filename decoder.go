@@ -384,6 +384,18 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 			return positioned(rp.fill(ev, c.from, rv.Elem()), line, indent+1, ev.Offset, true)
 		}
 	}
+	if st := rv.Type().Elem(); st.Kind() == reflect.Struct && !valuePlanFor(st).viaJSON {
+		// Any other row into a struct: straight from the row's cells and
+		// attachments, as Decode fills typed values.
+		if f := c.plan.fill(st); f != nil {
+			d.b.peeked = false
+			t := typedDecoder{b: &d.b}
+			if err := t.row(rv.Elem(), ev, c.plan, f, 0); err != nil {
+				return err
+			}
+			return t.err
+		}
+	}
 	d.b.peeked = false
 	var row Object
 	var err error
