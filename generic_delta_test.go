@@ -220,6 +220,16 @@ func TestRespondReceiveGeneric(t *testing.T) {
 	if h, o, err := ReceiveGeneric(held, same); err != nil || h != held || o != OutcomeUnchanged {
 		t.Fatalf("receive unchanged: %v %v", o, err)
 	}
+	// The unchanged answer's count= is the held table's row count (SPEC §10a.4).
+	for _, c := range []struct {
+		count string
+		want  error
+	}{{"199", CountMismatch}, {"-1", MalformedHeaderField}, {"x", MalformedHeaderField}, {"99999999999999999999", OutOfRange}} {
+		bad := bytes.Replace(same, []byte(" count=200\n"), []byte(" count="+c.count+"\n"), 1)
+		if h, _, err := ReceiveGeneric(held, bad); !errors.Is(err, c.want) || h != nil {
+			t.Fatalf("unchanged with count=%s: %v, want %v", c.count, err, c.want)
+		}
+	}
 	delta, outcome, err := RespondGeneric(v2, held.PackRoot, v1)
 	if err != nil || outcome != OutcomeDelta || len(delta) >= len(full)/2 {
 		t.Fatalf("delta: %v %v (%d bytes, full %d)", outcome, err, len(delta), len(full))

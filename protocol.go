@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
+	"strconv"
 
 	"github.com/gcfkit/gcf/lexer"
 )
@@ -360,10 +361,23 @@ func ReceiveGeneric(held *Table, answer []byte) (*Table, Outcome, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		named := false
 		for _, x := range bytes.Fields(header) {
 			if v, ok := bytes.CutPrefix(x, []byte("pack_root=")); ok && string(v) == root {
-				return held, OutcomeUnchanged, nil
+				named = true
 			}
+			if v, ok := bytes.CutPrefix(x, []byte("count=")); ok {
+				n, err := strconv.ParseUint(string(v), 10, 63)
+				if err != nil {
+					return nil, 0, lexer.Errorf(MalformedHeaderField, "unchanged answer: count=%s is not a row count", lexer.Excerpt(v))
+				}
+				if n != uint64(len(held.Rows)) {
+					return nil, 0, lexer.Errorf(CountMismatch, "unchanged answer says count=%d but the held table has %d rows", n, len(held.Rows))
+				}
+			}
+		}
+		if named {
+			return held, OutcomeUnchanged, nil
 		}
 		return nil, 0, lexer.Errorf(RootMismatch, "unchanged answer does not name the held table's root %s", root)
 	case has("profile=generic") && has("delta=true"):

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/tokens"
 )
 
@@ -552,32 +553,100 @@ func corpusTable(t *testing.T) string {
 	for _, n := range notes {
 		sb.WriteString("- " + n + "\n")
 	}
+	floorTable(t, &sb, cost, num, median)
 	return sb.String()
+}
+
+// floorTable writes what no layout can go below: the document's scalars
+// alone, each spelled as a GCF cell and joined by one '|' (keys,
+// structure and line ends free), and its keys and scalars, each written
+// once where JSON writes it and joined by '|'. It also prices the
+// Smallest payload with every line's indentation removed (not a valid
+// payload: it measures what SPEC §4.1 indentation costs).
+func floorTable(t *testing.T, sb *strings.Builder, cost func(string) int, num func(int) string, median func([]float64) float64) {
+	sb.WriteString("\nWhat no layout can go below (o200k_base tokens; explained in smallest.md, \"The floor\"):\n\n")
+	sb.WriteString("| document | minified JSON | smallest GCF | smallest GCF, indentation removed | every key and scalar where JSON has it | scalars only | scalars and each distinct key once (floor) | best saving any layout can reach |\n")
+	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	var best []float64
+	for _, d := range loadCorpus(t) {
+		small, err := EncodeGeneric(d.v, WithSize(Smallest), WithCost(cost))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(small), "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimLeft(l, " ")
+		}
+		var scalars, keyed, distinct []string
+		seen := map[string]bool{}
+		walkLeaves(t, d.v, func(key string, cell string) {
+			if key != "" {
+				keyed = append(keyed, key)
+				if !seen[key] {
+					seen[key] = true
+					distinct = append(distinct, key)
+				}
+			}
+			if cell != "" {
+				scalars = append(scalars, cell)
+				keyed = append(keyed, cell)
+			}
+		})
+		m, s, flat := cost(string(d.min)), cost(string(small)), cost(strings.Join(lines, "\n"))
+		kv, sc := cost(strings.Join(keyed, "|")), cost(strings.Join(scalars, "|"))
+		floor := cost(strings.Join(append(distinct, scalars...), "|"))
+		best = append(best, 100*float64(m-floor)/float64(m))
+		fmt.Fprintf(sb, "| %s | %s | %s | %s | %s | %s | %s | %.1f%% |\n", d.name, num(m), num(s), num(flat), num(kv), num(sc), num(floor), best[len(best)-1])
+	}
+	fmt.Fprintf(sb, "\nMedian of the best savings any layout can reach: %.1f%%.\n", median(best))
+}
+
+// walkLeaves calls f with each object key (cell "") and each scalar's
+// GCF cell spelling (key ""), in document order.
+func walkLeaves(t *testing.T, v any, f func(key, cell string)) {
+	switch x := v.(type) {
+	case Object:
+		for _, m := range x {
+			f(string(encoder.AppendKey(nil, m.Key)), "")
+			walkLeaves(t, m.Value, f)
+		}
+	case []any:
+		for _, e := range x {
+			walkLeaves(t, e, f)
+		}
+	default:
+		b, err := appendScalarCell(nil, x, encoder.Cell)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f("", string(b))
+	}
 }
 
 // TestSmallestDocTable: the corpus table in docs/smallest.md is the one
 // the code produces now (GCF_UPDATE_DOCS=1 rewrites it).
 func TestSmallestDocTable(t *testing.T) {
-	const path = "docs/smallest.md"
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(doc)
-	i, j := strings.Index(s, tableBegin), strings.Index(s, tableEnd)
-	if i < 0 || j < i {
-		t.Fatalf("%s: no corpus table markers", path)
-	}
 	table := corpusTable(t)
-	if s[i+len(tableBegin):j] == table {
-		return
-	}
-	if os.Getenv("GCF_UPDATE_DOCS") == "" {
-		t.Fatalf("%s: the corpus table is stale; rerun with GCF_UPDATE_DOCS=1. Now:\n%s", path, table)
-	}
-	s = s[:i+len(tableBegin)] + table + s[j:]
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
+	for _, path := range []string{"docs/smallest.md", "docs/benchmarks.md"} {
+		doc, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(doc)
+		i, j := strings.Index(s, tableBegin), strings.Index(s, tableEnd)
+		if i < 0 || j < i {
+			t.Fatalf("%s: no corpus table markers", path)
+		}
+		if s[i+len(tableBegin):j] == table {
+			continue
+		}
+		if os.Getenv("GCF_UPDATE_DOCS") == "" {
+			t.Fatalf("%s: the corpus table is stale; rerun with GCF_UPDATE_DOCS=1. Now:\n%s", path, table)
+		}
+		s = s[:i+len(tableBegin)] + table + s[j:]
+		if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

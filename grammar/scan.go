@@ -400,7 +400,7 @@ func (s *scanner) header(line []byte) bool {
 			pos = end
 			continue
 		}
-		if int64Field(k) && outOfInt64(v) {
+		if int64HeaderField(k) && outOfInt64(v) {
 			s.diagAt(pos+eq+1, lexer.OutOfRange, "header field "+k+"="+Excerpt(v)+" is outside the int64 range")
 		}
 		s.emit(TokHeaderKey, k, pos)

@@ -657,6 +657,11 @@ func int64Field(k string) bool {
 	return k == "symbols" || k == "edges" || k == "budget" || k == "tokens"
 }
 
+// int64HeaderField reports whether a header field holds an integer that
+// must lie in int64: the count fields, and the row count of a generic
+// unchanged answer (SPEC §10a.4), which is a header field only.
+func int64HeaderField(k string) bool { return int64Field(k) || k == "count" }
+
 // OutOfInt64 reports whether v is an integer literal outside int64 (the
 // scanner reports such header and summary values as out_of_range).
 func OutOfInt64(v string) bool { return outOfInt64(v) }

@@ -510,10 +510,10 @@ func (d *Decoder) header() error {
 }
 
 // numericHeaderField reports whether a header field holds an integer
-// (SPEC §3.2, §3.3) whose value must lie in int64.
+// (SPEC §3.2, §3.3; count of §10a.4) whose value must lie in int64.
 func numericHeaderField(key []byte) bool {
 	switch string(key) {
-	case "symbols", "edges", "budget", "tokens":
+	case "symbols", "edges", "budget", "tokens", "count":
 		return true
 	}
 	return false
