@@ -508,3 +508,40 @@ func TestTypedDecodeRowsMatchTree(t *testing.T) {
 	}
 	t.Logf("%d tables (%d with attachments, %d failing)", tables, attached, failed)
 }
+
+// FuzzTypedDecode: for any input, Unmarshal into typed targets never
+// panics and agrees with the tree path (DecodeGeneric, then assign): the
+// same value, or the same error class.
+func FuzzTypedDecode(f *testing.F) {
+	seeds := []string{
+		"GCF profile=generic\n## items [2]{a,\"b>a\",\"b>b\",\"b>n\"}\n1|2|x|3\n2|-|-|-\n",
+		"GCF profile=generic\n## items [2]{a,c,n}\n@0 1|^{a,b,n}|^\n1|x|4\n.n [2]: 1,2\n@1 2|^|~\n3|y|5\n",
+		"GCF profile=generic\n## c [2:]{key,a,b}\nk1|1|-\nk2|2|-\n",
+		"GCF profile=generic\n## items [1]{a,\"b>a\",\"b>b\",\"b>n\",n}\n@0 1|2|x|3|^\n.n [2]: 1,2\n.\"a>b\" =5\n",
+		"GCF profile=generic\n## a [1]{\"c>a\",\"c>b\",id,items,n}\n@0 x|y|ORD-1|^|3\n.items [2]{a,b,n}\n    1|s|2\n    2|t|3\n",
+		"GCF profile=generic\nn[3]: 1,-,300\nb:\n  a=1\n  c=2.5\nm:\n  k=1\n",
+		"GCF profile=generic\n## [2]{a,b}\n1|x\n2|y\n",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	targets := []func() any{
+		func() any { return new(dtRoot) },
+		func() any { return new(dtMid) },
+		func() any { return new([]dtLeaf) },
+		func() any { return new(dtEmbedded) },
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, newT := range targets {
+			a, b := newT(), newT()
+			errA := Unmarshal(data, a)
+			errB := treeUnmarshal(data, b)
+			if ca, cb := errClass(errA), errClass(errB); ca != cb {
+				t.Fatalf("%T: typed %s (%v), tree %s (%v)", a, ca, errA, cb, errB)
+			}
+			if errA == nil && !reflect.DeepEqual(a, b) {
+				t.Fatalf("%T: values differ", a)
+			}
+		}
+	})
+}
