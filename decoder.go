@@ -289,8 +289,12 @@ func (d *Decoder) More() bool {
 // A summary trailer is passed over; at the end of the payload Decode
 // returns io.EOF. Into *any (or *Object, *[]any) values take the forms
 // DecodeGeneric gives; other targets follow encoding/json's rules for the
-// JSON form of the value (structs through their json tags), with a fast
-// path for rows of flat tables into structs of scalar fields.
+// JSON form of the value (structs through their json tags). Structs,
+// slices, maps with string keys and pointers are filled straight from the
+// events, without building the generic value first; a type mismatch stops
+// the storing and is reported once the value has been read and found
+// valid (a syntax error anywhere in it wins), a number that does not fit
+// its field as out_of_range at the number's line.
 func (d *Decoder) Decode(v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
