@@ -413,6 +413,28 @@ func TestTypedDecodeAllocs(t *testing.T) {
 			}
 		})
 	}
+	// Row by row through a Decoder: the slabs outlive each Decode call.
+	var order1 order
+	data := payload(2000)
+	dec := NewDecoder(bytes.NewReader(data))
+	for dec.PeekKind() != KindRow {
+		if _, err := dec.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	rows := 0
+	for dec.More() {
+		if err := dec.Decode(&order1); err != nil {
+			t.Fatal(err)
+		}
+		rows++
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / uint64(rows); rows != 2000 || per > 512 {
+		t.Fatalf("row by row: %d rows, %d bytes allocated per row", rows, per)
+	}
 	small, large := allocs(100), allocs(1000)
 	// 900 more orders hold 5,400 more fields and 3,600 more strings; the
 	// arena and the slabs grow by a chunk now and then.

@@ -77,7 +77,14 @@ type Decoder struct {
 	s    *stream.Decoder
 	b    builder
 	open []openContainer
-	dist int64 // distance of the current graph symbol group, or -1
+	dist int64        // distance of the current graph symbol group, or -1
+	td   typedDecoder // Decode into typed targets; kept for its caches and slabs
+}
+
+// typed returns the decoder's typedDecoder, ready for one Decode.
+func (d *Decoder) typed() *typedDecoder {
+	d.td.b, d.td.err = &d.b, nil
+	return &d.td
 }
 
 // openContainer is a container or graph group that an event handed out by
@@ -339,7 +346,7 @@ func (d *Decoder) Decode(v any) error {
 				x, err = d.b.value(ev)
 			default:
 				// Typed targets are filled straight from the events.
-				typed = &typedDecoder{b: &d.b}
+				typed = d.typed()
 				err = typed.value(rv.Elem(), ev, 0)
 			}
 			if err != nil {
@@ -393,7 +400,7 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 		// attachments, as Decode fills typed values.
 		if f := c.plan.fill(st); f != nil {
 			d.b.peeked = false
-			t := typedDecoder{b: &d.b}
+			t := d.typed()
 			if err := t.row(rv.Elem(), ev, c.plan, f, 0); err != nil {
 				return err
 			}
