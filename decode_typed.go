@@ -162,6 +162,14 @@ func (t *typedDecoder) value(rv reflect.Value, ev *stream.Event, depth int) erro
 		if ev.Kind == stream.KindObjectStart && ev.Form != stream.FormKeyed {
 			return t.mapMembers(rv, depth)
 		}
+		if ev.Kind == stream.KindObjectStart {
+			if et := typ.Elem(); et.Kind() == reflect.Struct && !t.plan(et).viaJSON {
+				p := t.b.plan(ev.Fields, 1)
+				if f := p.fill(et); f != nil {
+					return t.keyed(rv, p, f, depth)
+				}
+			}
+		}
 	case reflect.Slice:
 		if ev.Kind == stream.KindArrayStart {
 			return t.slice(rv, ev, depth)
@@ -303,6 +311,33 @@ func (t *typedDecoder) mapMembers(rv reflect.Value, depth int) error {
 		key := reflect.ValueOf(t.b.text(ev.Key)).Convert(kt)
 		elem := reflect.New(et).Elem()
 		if err := t.value(elem, ev, depth+1); err != nil {
+			return err
+		}
+		if t.err == nil {
+			rv.SetMapIndex(key, elem)
+		}
+	}
+}
+
+// keyed decodes the rows of a keyed map into the map rv of structs, each
+// row (key in cell 0) a member through the fill plan f.
+func (t *typedDecoder) keyed(rv reflect.Value, p *tablePlan, f *tableFill, depth int) error {
+	typ := rv.Type()
+	if rv.IsNil() {
+		rv.Set(reflect.MakeMap(typ))
+	}
+	kt, et := typ.Key(), typ.Elem()
+	for {
+		ev, err := t.b.next()
+		if err != nil {
+			return err
+		}
+		if ev.Kind == stream.KindObjectEnd {
+			return nil
+		}
+		key := reflect.ValueOf(t.b.text(ev.Cells[0].Bytes)).Convert(kt)
+		elem := reflect.New(et).Elem()
+		if err := t.row(elem, ev, p, f, depth+1); err != nil {
 			return err
 		}
 		if t.err == nil {
