@@ -15,7 +15,8 @@ import (
 // slices, maps, pointers and scalars): it fills the target straight from
 // the stream's events, without building the Object/[]any tree first.
 // Whatever it does not handle itself (interfaces, custom unmarshalers,
-// `,string`, float32, arrays, keyed maps, mismatches) it hands to the tree
+// `,string`, float32, arrays, keyed maps into anything but a map of
+// structs, mismatches) it hands to the tree
 // path for that value only: the builder decodes the subtree and
 // assignValue stores it, so every target ends as the tree path leaves it.
 //
