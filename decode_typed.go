@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/gcfkit/gcf/internal/box"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -19,6 +20,11 @@ import (
 // structs, mismatches) it hands to the tree
 // path for that value only: the builder decodes the subtree and
 // assignValue stores it, so every target ends as the tree path leaves it.
+//
+// Table cells into plain scalar fields are stored at the field's offset,
+// and the rows of short tables go into slices carved from a shared slab:
+// the package's unsafe code, off under -tags purego (box.Purego), where
+// the same values come through reflect and one slice per table.
 //
 // Like the tree path, which builds the whole value before assigning it, a
 // syntax error anywhere in the value wins over a type error: the first
@@ -437,7 +443,7 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 	// match the count; should more come, they continue in a grown copy).
 	var data unsafe.Pointer
 	n, size := t.presize(start.Count, rv.Type().Elem().Size()), f.typ.Size()
-	if !ptr && n > 0 && int64(n) == start.Count {
+	if !ptr && n > 0 && int64(n) == start.Count && !box.Purego {
 		data = t.carve(rv.Type(), n)
 	}
 	var s sliceBuf
@@ -643,7 +649,7 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 		if c.col >= 0 {
 			n.code, n.elem = scalarCode(n.typ)
 			n.kind = n.typ.Kind()
-			n.direct = n.code != codeOther && n.code != codePtr
+			n.direct = n.code != codeOther && n.code != codePtr && !box.Purego
 			t := st
 			for _, x := range idx {
 				sf := t.Field(x)
@@ -685,7 +691,10 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 	line, col, off := t.where(ev, 1)
 	absent := absentCells(ev)
 	if t.err == nil {
-		base := unsafe.Pointer(rv.UnsafeAddr())
+		var base unsafe.Pointer
+		if !box.Purego {
+			base = unsafe.Pointer(rv.UnsafeAddr())
+		}
 		for i := range f.nodes {
 			n := &f.nodes[i]
 			if n.direct && n.col < len(ev.Cells) && t.store(unsafe.Add(base, n.off), n, &ev.Cells[n.col]) {
@@ -905,7 +914,10 @@ func (t *typedDecoder) node(rv reflect.Value, n *fillNode, ev *stream.Event, dep
 		}
 		fv = fv.Elem()
 	}
-	base := unsafe.Pointer(fv.UnsafeAddr())
+	var base unsafe.Pointer
+	if !box.Purego {
+		base = unsafe.Pointer(fv.UnsafeAddr())
+	}
 	for i := range n.children {
 		ch := &n.children[i]
 		if ch.direct && t.store(unsafe.Add(base, ch.off), ch, &ev.Cells[ch.col]) {

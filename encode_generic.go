@@ -57,8 +57,7 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 	bb.B, err = AppendGeneric(bb.B[:0], v, opts...)
 	var out []byte
 	if err == nil {
-		out = make([]byte, len(bb.B))
-		copy(out, bb.B)
+		out = append([]byte(nil), bb.B...) // not zeroed first, as make would
 	}
 	encoder.PutBuffer(bb) // keeps buffers up to encoder.MaxPooledBuffer
 	return out, err
