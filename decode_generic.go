@@ -337,9 +337,11 @@ type tablePlan struct {
 	cols       []*column
 	from       int // 1 for a keyed map, whose first field is the key
 	fieldNames []string
-	flat       bool                      // no path columns: cols[k] is field from+k
-	intern     []internMap               // per field: boxed strings seen in that column
-	structs    map[reflect.Type]*rowPlan // Decoder.Decode's row plans per struct type (nil: no fast path)
+	flat       bool                        // no path columns: cols[k] is field from+k
+	intern     []internMap                 // per field: boxed strings seen in that column
+	structs    map[reflect.Type]*rowPlan   // Decoder.Decode's row plans per struct type (nil: no fast path)
+	fills      map[reflect.Type]*tableFill // Decoder.Decode's typed fill plans per row struct type (nil: tree path)
+	lastFill   *tableFill
 }
 
 // internMap shares the boxed value of repeated strings in one column

@@ -77,7 +77,14 @@ type Decoder struct {
 	s    *stream.Decoder
 	b    builder
 	open []openContainer
-	dist int64 // distance of the current graph symbol group, or -1
+	dist int64        // distance of the current graph symbol group, or -1
+	td   typedDecoder // Decode into typed targets; kept for its caches and slabs
+}
+
+// typed returns the decoder's typedDecoder, ready for one Decode.
+func (d *Decoder) typed() *typedDecoder {
+	d.td.b, d.td.err = &d.b, nil
+	return &d.td
 }
 
 // openContainer is a container or graph group that an event handed out by
@@ -289,8 +296,12 @@ func (d *Decoder) More() bool {
 // A summary trailer is passed over; at the end of the payload Decode
 // returns io.EOF. Into *any (or *Object, *[]any) values take the forms
 // DecodeGeneric gives; other targets follow encoding/json's rules for the
-// JSON form of the value (structs through their json tags), with a fast
-// path for rows of flat tables into structs of scalar fields.
+// JSON form of the value (structs through their json tags). Structs,
+// slices, maps with string keys and pointers are filled straight from the
+// events, without building the generic value first; a type mismatch stops
+// the storing and is reported once the value has been read and found
+// valid (a syntax error anywhere in it wins), a number that does not fit
+// its field as out_of_range at the number's line.
 func (d *Decoder) Decode(v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
@@ -328,7 +339,16 @@ func (d *Decoder) Decode(v any) error {
 			d.b.peeked = false
 			root := ev.Role == stream.RoleRoot
 			line, lineOff := ev.Line, d.s.InputOffset()
-			x, err := d.b.value(ev)
+			var x any
+			var typed *typedDecoder
+			switch v.(type) {
+			case *any, *Object, *[]any:
+				x, err = d.b.value(ev)
+			default:
+				// Typed targets are filled straight from the events.
+				typed = d.typed()
+				err = typed.value(rv.Elem(), ev, 0)
+			}
 			if err != nil {
 				return err
 			}
@@ -346,6 +366,9 @@ func (d *Decoder) Decode(v any) error {
 					}
 					d.track(ev)
 				}
+			}
+			if typed != nil {
+				return typed.err
 			}
 			return positioned(assign(v, x), line, 1, lineOff, false)
 		case stream.KindRow:
@@ -370,6 +393,18 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 		if rp := rowPlanFor(rv.Type().Elem(), c.plan); rp != nil {
 			d.b.peeked = false
 			return positioned(rp.fill(ev, c.from, rv.Elem()), line, indent+1, ev.Offset, true)
+		}
+	}
+	if st := rv.Type().Elem(); st.Kind() == reflect.Struct && !valuePlanFor(st).viaJSON {
+		// Any other row into a struct: straight from the row's cells and
+		// attachments, as Decode fills typed values.
+		if f := c.plan.fill(st); f != nil {
+			d.b.peeked = false
+			t := d.typed()
+			if err := t.row(rv.Elem(), ev, c.plan, f, 0); err != nil {
+				return err
+			}
+			return t.err
 		}
 	}
 	d.b.peeked = false

@@ -57,8 +57,7 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 	bb.B, err = AppendGeneric(bb.B[:0], v, opts...)
 	var out []byte
 	if err == nil {
-		out = make([]byte, len(bb.B))
-		copy(out, bb.B)
+		out = append([]byte(nil), bb.B...) // not zeroed first, as make would
 	}
 	encoder.PutBuffer(bb) // keeps buffers up to encoder.MaxPooledBuffer
 	return out, err
@@ -83,6 +82,9 @@ func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
 	if out, ok := appendStructs(dst, v, lim); ok {
 		return out, nil // typed fast path (encode_structs.go)
+	}
+	if out, ok := appendMaps(dst, v, lim); ok {
+		return out, nil // map[string]any / []any fast path (encode_maps.go)
 	}
 	return appendLayout(dst, v, lim, nil)
 }

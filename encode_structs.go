@@ -7,14 +7,27 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/box"
 )
 
 // The typed fast path of the canonical generic encoder: a slice (or array)
-// of flat structs, a struct or a map[string] of such slices are written
-// straight from their fields through a per-type plan (reflect once per
-// type), without the Object tree of normalize.
+// of structs, a map[string] of such slices, or a struct root whose members
+// are scalars, such slices, inline arrays or structs of the same kind
+// (`## key` sections), is written straight from the struct fields through
+// a per-type plan (reflect once per type), without the Object tree of
+// normalize.
+//
+// A row struct's fields may be scalars, pointers to scalars, nested structs
+// of scalars (flattened into `>` path columns, SPEC §7.4.6), pointers to
+// such structs, and slices or arrays of scalars (inline array attachments)
+// or of row structs (tabular attachments, sharing row 0's array schema
+// where SPEC §7.4.5.3 and the general path do). The plan mirrors the
+// decisions newPlan takes on the normalized rows; what it cannot decide
+// from the type alone (omitempty, nil pointers and slices, empty slices) a
+// pre-pass over the rows decides as newPlan would, or gives up.
 //
 // It writes exactly the bytes of the general path (normalize, then
 // appendLayout) and never reports an error of its own: on anything it does
@@ -23,44 +36,94 @@ import (
 // non-uniform), it gives up and the general path runs from the start,
 // producing that error as before.
 
-// A flat struct's field: a scalar read straight from the struct.
-type fsField struct {
-	name  string
-	index []int
-	kind  reflect.Kind
-	omit  bool // omitempty: a row whose field is empty falls back
+// fsOp is how a row field or a root member is written.
+type fsOp uint8
+
+const (
+	// fsCell: a scalar field, one cell (root: `key=value`).
+	fsCell fsOp = iota
+	// fsPtrCell: a pointer to a scalar, `-` when nil.
+	fsPtrCell
+	// fsNested: a struct of scalars (and such structs), flattened into its
+	// `>` path columns (SPEC §7.4.6; rows only).
+	fsNested
+	// fsPtrNested: a pointer to such a struct: flattened when some row holds
+	// one (nil rows write `-` in every column), one `-` column when none
+	// does (rows only).
+	fsPtrNested
+	// fsTable: a slice or array of row structs: a `^` cell and a tabular
+	// attachment (root: a `## key` table).
+	fsTable
+	// fsInline: a slice or array of scalars: a `^` cell and an inline
+	// array attachment (root: `key[N]: ...`).
+	fsInline
+	// fsSection: a struct member of an object (the root or a section): a
+	// `## key` section holding its members (members only).
+	fsSection
+	// fsPtrSection: a pointer to such a struct: `key=-` when nil (members
+	// only).
+	fsPtrSection
+)
+
+// fsLeaf is a scalar leaf of a flattened struct.
+type fsLeaf struct {
+	off  uintptr // fsNested: in the row; fsPtrNested: in the pointed-to struct
+	kind reflect.Kind
 }
 
-// fsRows is the plan of a flat struct type, the rows of one table.
+// fsCol is a field of a row struct or a member of a struct root.
+type fsCol struct {
+	name   string
+	key    string // name as written (bare or quoted)
+	index  []int
+	off    uintptr // the field's offset in the row struct (rows only)
+	i0     int     // index[0] when len(index) == 1, else -1
+	op     fsOp
+	kind   reflect.Kind // fsCell, fsPtrCell; fsInline: the element's
+	omit   bool         // omitempty (and the field can be empty)
+	zero   bool         // omitzero (struct roots only)
+	leaves []fsLeaf     // fsNested, fsPtrNested
+	paths  string       // fsNested, fsPtrNested: the path columns, each followed by ','
+	rows   *fsRows      // fsTable
+	sub    []fsCol      // fsSection, fsPtrSection: the members
+	array  bool         // fsTable, fsInline: an array type (never nil)
+}
+
+// fsRows is the plan of a row struct type: the columns of one table.
 type fsRows struct {
-	fields []fsField
-	omit   bool // some field has omitempty
-}
-
-// A root member of a struct or map root.
-type fsMember struct {
-	name      string
-	index     []int // struct roots only
-	kind      reflect.Kind
-	rows      *fsRows // kind Slice or Array: a sequence of flat structs
-	omitEmpty bool
-	omitZero  bool
+	cols  []fsCol
+	decl  string // `{fields}` when no column is fsPtrNested
+	nf    int    // declared fields, every fsPtrNested flattened
+	omit  bool   // some column has omitempty
+	scan  bool   // some column is fsPtrNested or fsTable (see fsTable)
+	dyn   bool   // some column is fsPtrNested: decl depends on the rows
+	atts  bool   // some column is fsTable or fsInline
+	flat  bool   // every column is fsCell or fsPtrCell (geFlatRecords)
+	cells bool   // every column is fsCell
+	depth int    // nesting of a row as normalize counts it
 }
 
 // fsPlan is the plan of a root type (after pointers are dereferenced).
 type fsPlan struct {
-	ok      bool
-	kind    reflect.Kind // Struct, Map, Slice or Array
-	members []fsMember   // Struct
-	elem    fsMember     // Map: the value; Slice, Array: itself
+	ok    bool
+	kind  reflect.Kind // Struct, Map, Slice or Array
+	cols  []fsCol      // Struct: the members (as fsMembersOf plans them)
+	elem  fsCol        // Map: the value (fsTable); Slice, Array: itself
+	depth int          // nesting of a value as normalize counts it
 }
 
 var fsPlans sync.Map // reflect.Type -> *fsPlan
 
+// Per-column state of a table, gathered by the pre-pass of fsTable.
+const (
+	fsAny    uint8 = 1 << iota // fsPtrNested: some row holds a struct
+	fsShared                   // fsTable: rows after row 0 use its array schema
+)
+
 // appendStructs is the fast path of appendGeneric; ok false means v is
 // left to the general path (dst may have been written past its length).
 func appendStructs(dst []byte, v any, lim Limits) (out []byte, ok bool) {
-	if v == nil || lim.MaxDepth < 8 {
+	if v == nil {
 		return dst, false
 	}
 	rv := reflect.ValueOf(v)
@@ -71,7 +134,10 @@ func appendStructs(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 		rv = rv.Elem()
 	}
 	p := fsPlanOf(rv.Type())
-	if !p.ok {
+	if !p.ok || p.depth > lim.MaxDepth || box.Purego {
+		// The purego build has no offset reads: the general path writes.
+		// Within the limit the general path's depth check cannot fail:
+		// p.depth bounds normalize's nesting, which bounds the layout's.
 		return dst, false
 	}
 	e := getGE()
@@ -112,43 +178,145 @@ func fsNewPlan(t reflect.Type) *fsPlan {
 	if fsHasMarshaler(t) || normFastTypes[t] {
 		return p
 	}
+	seen := map[reflect.Type]bool{}
 	switch t.Kind() {
 	case reflect.Struct:
-		for _, f := range normCachedFields(t) {
-			if !fsDirect(t, f.index) {
-				return p
-			}
-			ft := t.FieldByIndex(f.index).Type
-			m := fsMember{name: f.name, index: f.index, omitEmpty: f.omitEmpty, omitZero: f.omitZero}
-			if f.omitZero && (ft.Implements(normZeroerType) || reflect.PointerTo(ft).Implements(normZeroerType)) {
-				return p
-			}
-			if m.kind = fsScalarKind(ft); m.kind == reflect.Invalid {
-				if m.rows = fsSeq(ft); m.rows == nil {
-					return p
-				}
-				m.kind = ft.Kind()
-			}
-			p.members = append(p.members, m)
+		cols, d, ok := fsMembersOf(t, seen)
+		if !ok {
+			return p
 		}
+		p.cols = cols
+		p.depth = 1 + d
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String || t.Key().Implements(normTextMarshalerType) {
 			return p
 		}
-		if p.elem.rows = fsSeq(t.Elem()); p.elem.rows == nil {
+		d, ok := fsColOf(&p.elem, t.Elem(), seen)
+		if !ok || p.elem.op != fsTable {
 			return p
 		}
-		p.elem.kind = t.Elem().Kind()
+		p.depth = 1 + d
 	case reflect.Slice, reflect.Array:
-		if p.elem.rows = fsSeq(t); p.elem.rows == nil {
+		d, ok := fsColOf(&p.elem, t, seen)
+		if !ok || p.elem.op != fsTable {
 			return p
 		}
-		p.elem.kind = t.Kind()
+		p.depth = d
 	default:
 		return p
 	}
 	p.ok = true
 	return p
+}
+
+// fsMembersOf plans the members of struct type t, written as an object's
+// members (the root's, or a `## key` section's): scalars, pointers to
+// scalars, tables, inline arrays and (pointers to) such structs as
+// sections. It returns the deepest member's nesting as normalize counts
+// it (0 without members).
+func fsMembersOf(t reflect.Type, seen map[reflect.Type]bool) ([]fsCol, int, bool) {
+	if fsHasMarshaler(t) || seen[t] {
+		return nil, 0, false
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	var cols []fsCol
+	d := 0
+	for _, f := range normCachedFields(t) {
+		if !fsDirect(t, f.index) {
+			return nil, 0, false
+		}
+		ft := t.FieldByIndex(f.index).Type
+		if f.omitZero && (ft.Implements(normZeroerType) || reflect.PointerTo(ft).Implements(normZeroerType)) {
+			return nil, 0, false
+		}
+		c := fsCol{name: f.name, index: f.index, omit: f.omitEmpty, zero: f.omitZero}
+		if !fsSetKey(&c) {
+			return nil, 0, false
+		}
+		st := ft
+		if st.Kind() == reflect.Pointer && st.Elem().Kind() == reflect.Struct {
+			st = st.Elem()
+		}
+		var cd int
+		if st.Kind() == reflect.Struct {
+			if fsHasMarshaler(ft) || fsHasMarshaler(st) {
+				return nil, 0, false
+			}
+			sub, sd, ok := fsMembersOf(st, seen)
+			if !ok {
+				return nil, 0, false
+			}
+			c.sub, c.op, cd = sub, fsSection, 1+sd
+			if st != ft {
+				c.op = fsPtrSection
+			}
+		} else {
+			var ok bool
+			if cd, ok = fsColOf(&c, ft, seen); !ok {
+				return nil, 0, false
+			}
+		}
+		cols = append(cols, c)
+		d = max(d, cd)
+	}
+	return cols, d, true
+}
+
+// fsSetKey sets c.key from c.name; false if the name is not valid UTF-8.
+func fsSetKey(c *fsCol) bool {
+	k, bad := encoder.AppendKeyValid(nil, c.name)
+	c.key = string(k)
+	c.i0 = -1
+	if len(c.index) == 1 {
+		c.i0 = c.index[0]
+	}
+	return bad < 0
+}
+
+// fsColOf plans a field or member of type ft into c (op, kind, leaves,
+// rows) and returns its nesting as normalize counts it; false if the type
+// is not planned.
+func fsColOf(c *fsCol, ft reflect.Type, seen map[reflect.Type]bool) (int, bool) {
+	if c.kind = fsScalarKind(ft); c.kind != reflect.Invalid {
+		c.op = fsCell
+		return 1, true
+	}
+	if fsHasMarshaler(ft) {
+		return 0, false
+	}
+	switch ft.Kind() {
+	case reflect.Pointer:
+		et := ft.Elem()
+		if c.kind = fsScalarKind(et); c.kind != reflect.Invalid {
+			c.op = fsPtrCell
+			return 1, true
+		}
+		if et.Kind() != reflect.Struct {
+			return 0, false
+		}
+		c.op = fsPtrNested
+		return fsFlatten(c, et, 0, seen)
+	case reflect.Struct:
+		c.op = fsNested
+		return fsFlatten(c, ft, c.off, seen)
+	case reflect.Slice, reflect.Array:
+		et := ft.Elem()
+		c.array = ft.Kind() == reflect.Array
+		if c.kind = fsScalarKind(et); c.kind != reflect.Invalid {
+			if c.kind == reflect.Uint8 {
+				return 0, false // []byte is a base64 string; keep arrays alike
+			}
+			c.op = fsInline
+			return 2, true
+		}
+		if c.rows = fsRowsOf(et, seen); c.rows == nil {
+			return 0, false
+		}
+		c.op = fsTable
+		return 1 + c.rows.depth, true
+	}
+	return 0, false
 }
 
 // fsDirect reports whether the field at index is reached without passing
@@ -177,61 +345,152 @@ func fsScalarKind(t reflect.Type) reflect.Kind {
 	return normScalarKind(t)
 }
 
-// fsSeq returns the row plan of a slice or array type of flat structs, or
-// nil.
-func fsSeq(t reflect.Type) *fsRows {
-	if t.Kind() != reflect.Slice && t.Kind() != reflect.Array || fsHasMarshaler(t) || normFastTypes[t] {
+// fsRowsOf returns the row plan of struct type et, or nil. Every field
+// must be planned, its name free of '>' (such a field would be an
+// attachment without a column, SPEC §7.4.6.1 rule 4), and there must be
+// one at least (rows of empty objects are not tabular).
+func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
+	if et.Kind() != reflect.Struct || fsHasMarshaler(et) || seen[et] {
 		return nil
 	}
-	et := t.Elem()
-	if et.Kind() != reflect.Struct || fsHasMarshaler(et) {
-		return nil
-	}
-	r := &fsRows{}
+	seen[et] = true
+	defer delete(seen, et)
+	r := &fsRows{flat: true}
+	decl := []byte{'{'}
 	for _, f := range normCachedFields(et) {
 		if f.omitZero || !fsDirect(et, f.index) || strings.IndexByte(f.name, '>') >= 0 {
 			return nil
 		}
-		k := fsScalarKind(et.FieldByIndex(f.index).Type)
-		if k == reflect.Invalid {
+		c := fsCol{name: f.name, index: f.index, off: fsOffset(et, f.index)}
+		d, ok := fsColOf(&c, et.FieldByIndex(f.index).Type, seen)
+		if !ok || !fsSetKey(&c) {
 			return nil
 		}
-		r.fields = append(r.fields, fsField{name: f.name, index: f.index, kind: k, omit: f.omitEmpty})
-		r.omit = r.omit || f.omitEmpty
+		c.omit = f.omitEmpty && c.op != fsNested // a struct is never empty
+		r.omit = r.omit || c.omit
+		r.depth = max(r.depth, d)
+		switch c.op {
+		case fsNested, fsPtrNested:
+			decl = append(decl, c.paths...)
+			r.nf += len(c.leaves)
+			r.scan = r.scan || c.op == fsPtrNested
+			r.dyn = r.dyn || c.op == fsPtrNested
+			r.flat = false
+		case fsTable, fsInline:
+			decl = append(decl, c.key...)
+			decl = append(decl, ',')
+			r.nf++
+			r.scan = r.scan || c.op == fsTable
+			r.atts = true
+			r.flat = false
+		default:
+			decl = append(decl, c.key...)
+			decl = append(decl, ',')
+			r.nf++
+		}
+		r.cols = append(r.cols, c)
 	}
-	if len(r.fields) == 0 {
-		return nil // rows of empty objects are not tabular
+	if len(r.cols) == 0 {
+		return nil
 	}
+	decl[len(decl)-1] = '}'
+	r.decl = string(decl)
+	r.cells = true
+	for j := range r.cols {
+		r.cells = r.cells && r.cols[j].op == fsCell
+	}
+	r.depth++
 	return r
+}
+
+// fsFlatten plans the leaves of struct type t, the value of column c, as
+// flatLevel would flatten them: at least one field, every name non-empty
+// and free of '>', every field a scalar or such a struct (never null, so
+// no object has only null leaves). off is the offset of t in the row (0
+// for a pointed-to struct). It returns t's nesting.
+func fsFlatten(c *fsCol, t reflect.Type, off uintptr, seen map[reflect.Type]bool) (int, bool) {
+	path, bad := encoder.AppendQuotedValid(nil, c.name)
+	if bad >= 0 {
+		return 0, false
+	}
+	var paths []byte
+	d, ok := fsPlanLeaves(c, t, off, path[1:len(path)-1], &paths, seen)
+	c.paths = string(paths)
+	return d, ok
+}
+
+func fsPlanLeaves(c *fsCol, t reflect.Type, off uintptr, path []byte, paths *[]byte, seen map[reflect.Type]bool) (int, bool) {
+	if fsHasMarshaler(t) || seen[t] {
+		return 0, false
+	}
+	fields := normCachedFields(t)
+	if len(fields) == 0 {
+		return 0, false
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	d := 0
+	for _, f := range fields {
+		if f.omitZero || f.name == "" || strings.IndexByte(f.name, '>') >= 0 || !fsDirect(t, f.index) {
+			return 0, false
+		}
+		ft := t.FieldByIndex(f.index).Type
+		foff := off + fsOffset(t, f.index)
+		q, bad := encoder.AppendQuotedValid(append(path[:len(path):len(path)], '>'), f.name)
+		if bad >= 0 {
+			return 0, false
+		}
+		// q is path>"name": drop the quotes around the name.
+		n := len(path) + 1
+		q = append(q[:n], q[n+1:len(q)-1]...)
+		if k := fsScalarKind(ft); k != reflect.Invalid {
+			if f.omitEmpty {
+				return 0, false
+			}
+			c.leaves = append(c.leaves, fsLeaf{off: foff, kind: k})
+			*paths = append(*paths, '"')
+			*paths = append(*paths, q...)
+			*paths = append(*paths, '"', ',')
+			d = max(d, 1)
+			continue
+		}
+		if ft.Kind() != reflect.Struct {
+			return 0, false
+		}
+		sd, ok := fsPlanLeaves(c, ft, foff, q, paths, seen)
+		if !ok {
+			return 0, false
+		}
+		d = max(d, sd)
+	}
+	return 1 + d, true
+}
+
+// fsOffset returns the offset of the field at index in struct type t,
+// reached without pointers (fsDirect).
+func fsOffset(t reflect.Type, index []int) uintptr {
+	var off uintptr
+	for _, i := range index {
+		f := t.Field(i)
+		off += f.Offset
+		t = f.Type
+	}
+	return off
+}
+
+// fsField returns the field of row struct value rv at c's index.
+func fsField(rv reflect.Value, c *fsCol) reflect.Value {
+	if c.i0 >= 0 {
+		return rv.Field(c.i0)
+	}
+	return rv.FieldByIndex(c.index)
 }
 
 // fsRoot writes the body of a root of plan p; false means fall back.
 func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 	switch p.kind {
 	case reflect.Struct:
-		n := 0
-		for i := range p.members {
-			m := &p.members[i]
-			fv := rv.FieldByIndex(m.index)
-			if m.omitEmpty && normIsEmpty(fv) || m.omitZero && fv.IsZero() {
-				continue
-			}
-			n++
-		}
-		if n > e.lim.MaxElements {
-			return false
-		}
-		for i := range p.members {
-			m := &p.members[i]
-			fv := rv.FieldByIndex(m.index)
-			if m.omitEmpty && normIsEmpty(fv) || m.omitZero && fv.IsZero() {
-				continue
-			}
-			if !e.fsMember(m, fv) {
-				return false
-			}
-		}
-		return true
+		return e.fsMembers(p.cols, rv, 0)
 	case reflect.Map:
 		if rv.IsNil() || rv.Len() == 0 {
 			return false
@@ -248,10 +507,13 @@ func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 			pairs = append(pairs, kv{it.Key().String(), it.Value()})
 		}
 		sort.Slice(pairs, func(i, j int) bool { return pairs[i].k < pairs[j].k })
-		m := p.elem
+		var kb []byte
 		for _, kv := range pairs {
-			m.name = kv.k
-			if !e.fsMember(&m, kv.v) {
+			var bad int
+			if kb, bad = encoder.AppendKeyValid(kb[:0], kv.k); bad >= 0 {
+				return false
+			}
+			if !e.fsMember(&p.elem, string(kb), kv.v, 0) {
 				return false
 			}
 		}
@@ -261,26 +523,107 @@ func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 			return false
 		}
 		e.buf = append(e.buf, "## "...)
-		return e.fsSeq(p.elem.rows, rv)
+		return e.fsTable(p.elem.rows, rv, 0, false)
 	}
 }
 
-// fsMember writes a member of the root object at indentation 0.
-func (e *geEncoder) fsMember(m *fsMember, fv reflect.Value) bool {
-	if m.rows != nil {
-		if m.kind == reflect.Slice && fv.IsNil() {
-			e.key(m.name)
-			e.buf = append(e.buf, '=', '-')
-			return e.nl() == nil
+// fsMembers writes the members of struct value rv (plan cols) at
+// indentation d, as geEncoder.members does. An object whose members are
+// all objects, two or more, may be a keyed map (keyedOK): it is left to
+// the general path.
+func (e *geEncoder) fsMembers(cols []fsCol, rv reflect.Value, d int) bool {
+	n, objs := 0, 0
+	for i := range cols {
+		c := &cols[i]
+		fv := fsField(rv, c)
+		if c.omit && normIsEmpty(fv) || c.zero && fv.IsZero() {
+			continue
+		}
+		n++
+		if c.op == fsSection || c.op == fsPtrSection && !fv.IsNil() {
+			objs++
+		}
+	}
+	if n > e.lim.MaxElements || n >= 2 && objs == n {
+		return false
+	}
+	for i := range cols {
+		c := &cols[i]
+		fv := fsField(rv, c)
+		if c.omit && normIsEmpty(fv) || c.zero && fv.IsZero() {
+			continue
+		}
+		if !e.fsMember(c, c.key, fv, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// fsMember writes a member of an object at indentation d (as
+// geEncoder.members does), under key (written form).
+func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool {
+	e.buf = encoder.AppendIndent(e.buf, d)
+	switch c.op {
+	case fsSection, fsPtrSection:
+		if c.op == fsPtrSection {
+			if fv.IsNil() {
+				break // null
+			}
+			fv = fv.Elem()
 		}
 		e.buf = append(e.buf, "## "...)
-		e.key(m.name)
+		e.buf = append(e.buf, key...)
+		return e.nl() == nil && e.fsMembers(c.sub, fv, d+1)
+	case fsTable, fsInline:
+		if !c.array && fv.IsNil() {
+			break // null
+		}
+		if c.op == fsInline && fv.Len() > 0 {
+			e.buf = append(e.buf, key...)
+			return e.fsInline(c.kind, fv)
+		}
+		e.buf = append(e.buf, "## "...)
+		e.buf = append(e.buf, key...)
 		e.buf = append(e.buf, ' ')
-		return e.fsSeq(m.rows, fv)
+		if c.op == fsInline {
+			e.buf = append(e.buf, "[0]"...)
+			return e.nl() == nil
+		}
+		return e.fsTable(c.rows, fv, d, false)
+	case fsPtrCell:
+		if fv.IsNil() {
+			break
+		}
+		fv = fv.Elem()
+		fallthrough
+	default:
+		e.buf = append(e.buf, key...)
+		e.buf = append(e.buf, '=')
+		return e.fsScalar(c.kind, fv, encoder.Value) && e.nl() == nil
 	}
-	e.key(m.name)
-	e.buf = append(e.buf, '=')
-	return e.fsScalar(m.kind, fv, encoder.Value) && e.nl() == nil
+	e.buf = append(e.buf, key...)
+	e.buf = append(e.buf, '=', '-')
+	return e.nl() == nil
+}
+
+// fsInline writes `[N]: v1,v2,...` and the line end for a non-empty
+// sequence of scalars of kind k (as geEncoder.inline does).
+func (e *geEncoder) fsInline(k reflect.Kind, sv reflect.Value) bool {
+	n := sv.Len()
+	if n > e.lim.MaxElements {
+		return false
+	}
+	e.buf = encoder.AppendCount(e.buf, n, false)
+	e.buf = append(e.buf, ':', ' ')
+	for i := 0; i < n; i++ {
+		if !e.fsScalar(k, sv.Index(i), encoder.Element) {
+			return false
+		}
+		e.buf = append(e.buf, ',')
+	}
+	e.buf[len(e.buf)-1] = '\n'
+	return e.lineDone() == nil
 }
 
 // fsScalar appends a scalar field in ctx; false means fall back.
@@ -315,9 +658,68 @@ func (e *geEncoder) fsScalar(k reflect.Kind, fv reflect.Value, ctx encoder.Conte
 	return true
 }
 
-// fsSeq writes a sequence of flat structs from its count bracket on, at
-// indentation 0: `[0]`, or the table `[N]{fields}` and its rows.
-func (e *geEncoder) fsSeq(r *fsRows, sv reflect.Value) bool {
+// fsCellAt appends the scalar of kind k at p to b as a cell (the fsScalar
+// of a field read through its address); false means fall back, also for
+// a string that is not valid UTF-8 (the general path reports it). It
+// works on a local slice, not e.buf: a store to the pooled encoder costs
+// a write barrier while the collector runs.
+func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
+	var u uint64
+	switch k {
+	case reflect.String:
+		s := *(*string)(p)
+		if !encoder.NeedsQuote(s, encoder.Cell) {
+			return append(b, s...), true
+		}
+		b, bad := encoder.AppendQuotedValid(b, s)
+		return b, bad < 0
+	case reflect.Bool:
+		return strconv.AppendBool(b, *(*bool)(p)), true
+	case reflect.Int:
+		return encoder.AppendInt(b, int64(*(*int)(p))), true
+	case reflect.Int8:
+		return encoder.AppendInt(b, int64(*(*int8)(p))), true
+	case reflect.Int16:
+		return encoder.AppendInt(b, int64(*(*int16)(p))), true
+	case reflect.Int32:
+		return encoder.AppendInt(b, int64(*(*int32)(p))), true
+	case reflect.Int64:
+		return encoder.AppendInt(b, *(*int64)(p)), true
+	case reflect.Float64:
+		b, err := encoder.AppendFloat(b, *(*float64)(p))
+		return b, err == nil
+	case reflect.Float32:
+		f, _, err := normFloat32(*(*float32)(p))
+		if err != nil {
+			return b, false
+		}
+		b, err = encoder.AppendFloat(b, f.(float64))
+		return b, err == nil
+	case reflect.Uint:
+		u = uint64(*(*uint)(p))
+	case reflect.Uint8:
+		u = uint64(*(*uint8)(p))
+	case reflect.Uint16:
+		u = uint64(*(*uint16)(p))
+	case reflect.Uint32:
+		u = uint64(*(*uint32)(p))
+	case reflect.Uint64:
+		u = *(*uint64)(p)
+	default:
+		return b, false
+	}
+	if u > math.MaxInt64 {
+		return b, false
+	}
+	return encoder.AppendInt(b, int64(u)), true
+}
+
+// fsTable writes a sequence of row structs of plan r from its count
+// bracket on, as geEncoder.arrayTail and table do: `[0]`, or `[N]{fields}`
+// (`[N]` alone with shared, under its field's shared array schema) and the
+// rows at indentation bi, each followed by its attachments at bi, their
+// bodies at bi+2.
+func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bool {
 	n := sv.Len()
 	if n == 0 {
 		e.buf = append(e.buf, "[0]"...)
@@ -326,49 +728,256 @@ func (e *geEncoder) fsSeq(r *fsRows, sv reflect.Value) bool {
 	if sv.Kind() == reflect.Array && !sv.CanAddr() {
 		return false // keep to addressable elements (cheap field reads)
 	}
-	if r.omit {
-		// A row without an omitempty field would change the union.
-		for i := 0; i < n; i++ {
-			row := sv.Index(i)
-			for j := range r.fields {
-				if f := &r.fields[j]; f.omit && normIsEmpty(row.FieldByIndex(f.index)) {
-					return false
-				}
-			}
-		}
+	if n > e.lim.MaxElements {
+		return false
 	}
-	if n > e.lim.MaxElements || len(r.fields) > e.lim.MaxFields {
+	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
+	if (r.omit || r.scan) && !e.fsScan(r, sv) {
 		return false
 	}
 	e.buf = encoder.AppendCount(e.buf, n, false)
-	e.buf = append(e.buf, '{')
-	for j := range r.fields {
-		e.key(r.fields[j].name)
-		e.buf = append(e.buf, ',')
+	if !shared && !e.fsDecl(r, sb) {
+		return false
 	}
-	e.buf[len(e.buf)-1] = '}'
 	if e.nl() != nil {
 		return false
 	}
+	// The cells are read through the fields' offsets from the address of
+	// each row (sv is a slice or an addressable array, n > 0): reflect's
+	// Index and Field cost more than the writing. Each read is of the
+	// field's own kind (fsCellAt), at an offset reflect gave for the row's
+	// type, through no pointer but the nil-checked ones of fsPtrCell and
+	// fsPtrNested; the memory stays reachable through sv.
+	var data unsafe.Pointer
+	if sv.Kind() == reflect.Slice {
+		data = sv.UnsafePointer()
+	} else {
+		data = sv.Addr().UnsafePointer()
+	}
+	esz := sv.Type().Elem().Size()
 	for i := 0; i < n; i++ {
-		row := sv.Index(i)
-		for j := range r.fields {
-			f := &r.fields[j]
-			var fv reflect.Value
-			if len(f.index) == 1 {
-				fv = row.Field(f.index[0])
-			} else {
-				fv = row.FieldByIndex(f.index)
-			}
-			if !e.fsScalar(f.kind, fv, encoder.Cell) {
-				return false
-			}
-			e.buf = append(e.buf, '|')
+		var row reflect.Value
+		if r.atts {
+			row = sv.Index(i)
 		}
-		e.buf[len(e.buf)-1] = '\n'
-		if e.lineDone() != nil {
+		b, ok := e.fsRow(e.buf, r, i, unsafe.Add(data, uintptr(i)*esz), row, bi, sb)
+		if e.buf = b; !ok || e.lineDone() != nil {
+			return false
+		}
+		if r.atts && !e.fsAttachments(r, i, row, bi, sb) {
 			return false
 		}
 	}
+	e.flags = e.flags[:sb]
 	return true
+}
+
+// fsScan is the pre-pass of fsTable: it pushes the column states of r on
+// e.flags and settles over the rows of sv what the type leaves open, as
+// newPlan would on the normalized rows. A row whose omitempty field is
+// empty makes the union non-uniform (false: fall back); a pointer-to-struct
+// column is flattened if some row holds a struct (fsAny); a table column
+// shares row 0's array schema (fsShared, as sharedArrays decides) when its
+// rows are flat, row 0 holds a non-empty sequence and no later row an
+// empty one.
+func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
+	sb := len(e.flags)
+	for range r.cols {
+		e.flags = append(e.flags, 0)
+	}
+	st := e.flags[sb:]
+	n := sv.Len()
+	for i := 0; i < n; i++ {
+		row := sv.Index(i)
+		for j := range r.cols {
+			c := &r.cols[j]
+			if !c.omit && c.op != fsPtrNested && c.op != fsTable {
+				continue
+			}
+			fv := fsField(row, c)
+			if c.omit && normIsEmpty(fv) {
+				return false
+			}
+			switch {
+			case c.op == fsPtrNested:
+				if !fv.IsNil() {
+					st[j] |= fsAny
+				}
+			case c.op != fsTable || !c.rows.flat:
+			case i == 0:
+				if (c.array || !fv.IsNil()) && fv.Len() > 0 {
+					st[j] |= fsShared
+				}
+			case (c.array || !fv.IsNil()) && fv.Len() == 0:
+				st[j] &^= fsShared
+			}
+		}
+	}
+	return true
+}
+
+// fsRow appends row i (at rp; row is its Value when r has attachments) at
+// indentation bi to b, up to its line end: `@i ` when it has attachments,
+// then its cells (see writeRows). The column states are at e.flags[sb:].
+func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) ([]byte, bool) {
+	b = encoder.AppendIndent(b, bi)
+	if r.atts && fsHasAtts(r, row) {
+		b = append(b, '@')
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ' ')
+	}
+	ok := true
+	if r.cells {
+		for j := range r.cols {
+			c := &r.cols[j]
+			if b, ok = fsCellAt(b, c.kind, unsafe.Add(rp, c.off)); !ok {
+				return b, false
+			}
+			b = append(b, '|')
+		}
+		b[len(b)-1] = '\n'
+		return b, true
+	}
+	for j := range r.cols {
+		c := &r.cols[j]
+		fp := unsafe.Add(rp, c.off)
+		switch c.op {
+		case fsCell:
+			b, ok = fsCellAt(b, c.kind, fp)
+		case fsPtrCell:
+			if p := *(*unsafe.Pointer)(fp); p == nil {
+				b = append(b, '-')
+			} else {
+				b, ok = fsCellAt(b, c.kind, p)
+			}
+		case fsNested:
+			if b, ok = fsLeaves(b, c, rp); !ok {
+				return b, false
+			}
+			continue
+		case fsPtrNested:
+			p := *(*unsafe.Pointer)(fp)
+			switch {
+			case e.flags[sb+j]&fsAny == 0:
+				b = append(b, '-') // no row holds one: a plain column
+			case p == nil:
+				for range c.leaves {
+					b = append(b, '-', '|')
+				}
+				continue
+			default:
+				if b, ok = fsLeaves(b, c, p); !ok {
+					return b, false
+				}
+				continue
+			}
+		default: // fsTable, fsInline
+			if !c.array && fsField(row, c).IsNil() {
+				b = append(b, '-')
+			} else {
+				b = append(b, '^')
+			}
+		}
+		if !ok {
+			return b, false
+		}
+		b = append(b, '|')
+	}
+	b[len(b)-1] = '\n'
+	return b, true
+}
+
+// fsAttachments writes the attachments of row i at indentation bi, their
+// bodies at bi+2 (see attach): a `.f` table, under the shared array schema
+// after row 0 where fsScan found one, or a `.f` inline array. The column
+// states are at e.flags[sb:].
+func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb int) bool {
+	for j := range r.cols {
+		c := &r.cols[j]
+		if c.op != fsTable && c.op != fsInline {
+			continue
+		}
+		fv := fsField(row, c)
+		if !c.array && fv.IsNil() {
+			continue
+		}
+		e.buf = encoder.AppendIndent(e.buf, bi)
+		e.buf = append(e.buf, '.')
+		e.buf = append(e.buf, c.key...)
+		e.buf = append(e.buf, ' ')
+		switch {
+		case c.op == fsTable:
+			if !e.fsTable(c.rows, fv, bi+2, i > 0 && e.flags[sb+j]&fsShared != 0) {
+				return false
+			}
+		case fv.Len() == 0:
+			e.buf = append(e.buf, "[0]"...)
+			if e.nl() != nil {
+				return false
+			}
+		default:
+			if !e.fsInline(c.kind, fv) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fsDecl writes the field declaration of r (as geEncoder.decl does),
+// taking fsPtrNested columns from the column states at e.flags[sb:]; false
+// if it declares more than MaxFields fields.
+func (e *geEncoder) fsDecl(r *fsRows, sb int) bool {
+	if !r.dyn {
+		if r.nf > e.lim.MaxFields {
+			return false
+		}
+		e.buf = append(e.buf, r.decl...)
+		return true
+	}
+	e.buf = append(e.buf, '{')
+	nf := 0
+	for j := range r.cols {
+		c := &r.cols[j]
+		switch {
+		case c.op == fsNested || c.op == fsPtrNested && e.flags[sb+j]&fsAny != 0:
+			e.buf = append(e.buf, c.paths...)
+			nf += len(c.leaves)
+		default:
+			e.buf = append(e.buf, c.key...)
+			e.buf = append(e.buf, ',')
+			nf++
+		}
+	}
+	e.buf[len(e.buf)-1] = '}'
+	return nf <= e.lim.MaxFields
+}
+
+// fsHasAtts reports whether row has an attachment: a sequence column that
+// is not nil.
+func fsHasAtts(r *fsRows, row reflect.Value) bool {
+	for j := range r.cols {
+		c := &r.cols[j]
+		if c.op == fsTable || c.op == fsInline {
+			if c.array || !fsField(row, c).IsNil() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fsLeaves appends the cells of a flattened struct column to b: its
+// leaves read from the struct at p (the row for fsNested, the pointed-to
+// struct for fsPtrNested).
+func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
+	for k := range c.leaves {
+		l := &c.leaves[k]
+		var ok bool
+		if b, ok = fsCellAt(b, l.kind, unsafe.Add(p, l.off)); !ok {
+			return b, false
+		}
+		b = append(b, '|')
+	}
+	return b, true
 }

@@ -197,6 +197,7 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 	cfg := newConfig(opts)
 	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.limits)}
 	d.reset()
+	d.b.budget = len(data)/2 + 1 // the input is all here: presize by it, as DecodeGeneric does
 	err := d.Decode(v)
 	if err == io.EOF {
 		return errors.New("gcf: Unmarshal: the payload holds no value")

@@ -150,15 +150,16 @@ func TestDecodeIntoStructNumberPosition(t *testing.T) {
 		t.Fatalf("%v does not unwrap to *json.UnmarshalTypeError", err)
 	}
 
-	// The general path (a root object through encoding/json) points at
-	// the value's first line.
+	// A value decoded into a typed target points at the line of the value
+	// that does not fit (the start of its line: member lines carry no
+	// offset of their own).
 	var obj struct {
 		S struct {
 			B uint8 `json:"b"`
 		} `json:"s"`
 	}
 	err = NewDecoder(strings.NewReader("GCF profile=generic\nx=1\n## s\n  b=-1\n")).Decode(&obj)
-	wantAt(t, "general path", err, hostile{cat: OutOfRange, line: 2, col: 1})
+	wantAt(t, "typed path", err, hostile{cat: OutOfRange, line: 4, col: 1})
 }
 
 func TestHostileControls(t *testing.T) {

@@ -499,7 +499,15 @@ func clipQuote(s string) string {
 
 // numberFromJSON converts a JSON number lexeme (a json.Number) as
 // ParseJSON does: int64 for an integer literal, float64 otherwise.
+// The zero json.Number ("") is 0, as encoding/json writes it; a string
+// that is not a JSON number is unsupported_value.
 func numberFromJSON(s string) (any, error) {
+	if s == "" {
+		return int64(0), nil
+	}
+	if s[0] != '-' && (s[0] < '0' || s[0] > '9') || !json.Valid([]byte(s)) {
+		return nil, lexer.Errorf(lexer.UnsupportedValue, "json.Number %s is not a JSON number", lexer.Excerpt([]byte(s)))
+	}
 	if strings.ContainsAny(s, ".eE") {
 		f, err := strconv.ParseFloat(s, 64)
 		if err != nil {

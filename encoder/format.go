@@ -6,6 +6,7 @@ package encoder
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -27,7 +28,51 @@ const (
 )
 
 // AppendInt appends the canonical form of an integer: plain decimal digits.
-func AppendInt(dst []byte, v int64) []byte { return strconv.AppendInt(dst, v, 10) }
+func AppendInt(dst []byte, v int64) []byte {
+	u := uint64(v)
+	if v < 0 {
+		dst = append(dst, '-')
+		u = -u
+	}
+	if u < 10 {
+		return append(dst, byte('0'+u))
+	}
+	// Digits are written in place, two at a time from the end (strconv
+	// formats into a buffer of its own and copies it).
+	nd := 2
+	for nd < 20 && u >= pow10[nd] {
+		nd++
+	}
+	l := len(dst)
+	dst = slices.Grow(dst, nd)[:l+nd]
+	i := l + nd
+	for u >= 100 {
+		q := u / 100
+		r := 2 * (u - 100*q)
+		i -= 2
+		dst[i], dst[i+1] = digitPairs[r], digitPairs[r+1]
+		u = q
+	}
+	if u >= 10 {
+		dst[i-2], dst[i-1] = digitPairs[2*u], digitPairs[2*u+1]
+	} else {
+		dst[i-1] = byte('0' + u)
+	}
+	return dst
+}
+
+// pow10[i] is 10**i.
+var pow10 = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < 20; i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
+
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // AppendFloat appends the canonical form of a double (SPEC §2.3.1): 0 for
 // either zero, plain decimal when 1e-6 <= |v| < 2^53, otherwise normalized
@@ -41,6 +86,17 @@ func AppendFloat(dst []byte, v float64) ([]byte, error) {
 		return append(dst, '0'), nil
 	}
 	a := math.Abs(v)
+	if a < 1<<53 && v == math.Trunc(v) {
+		// An integral double below 2^53 is its integer digits: strconv's
+		// shortest form gives the same, as no other decimal within half
+		// an ulp (at most 1/2) of an integer is an integer.
+		return AppendInt(dst, int64(v)), nil
+	}
+	if a >= 1e-4 && a < 1e9 {
+		if m, k := shortDecimal(a); k >= 0 {
+			return appendDecimal(dst, v < 0, m, k), nil
+		}
+	}
 	if a >= 1e-6 && a < 1<<53 {
 		return strconv.AppendFloat(dst, v, 'f', -1, 64), nil
 	}
@@ -62,6 +118,49 @@ func AppendFloat(dst []byte, v float64) ([]byte, error) {
 	return dst, nil
 }
 
+// decimalScales are the powers of ten shortDecimal tries.
+var decimalScales = [...]float64{1, 10, 100, 1000, 10000}
+
+// shortDecimal finds the decimal a = m / 10**k with the fewest fraction
+// digits k <= 4 that reads back as a, or returns k = -1. It asks
+// 1e-4 <= a < 1e9: there the doubles are closer together than 1e-4 by a
+// factor of 100 or more, so at most one m of each k reads back as a, the
+// one the rounded product a*10**k gives, and strconv's shortest form of a
+// is exactly m with its point k digits from the right. The check is exact:
+// m < 2**53 and 10**k are doubles, and IEEE division rounds m / 10**k to
+// the double nearest the decimal, as parsing it does.
+func shortDecimal(a float64) (m uint64, k int) {
+	for k, p := range decimalScales {
+		r := math.Round(a * p)
+		if r/p == a {
+			return uint64(r), k
+		}
+	}
+	return 0, -1
+}
+
+// appendDecimal appends m / 10**k with k fraction digits (m >= 1, k <=
+// 4, the last fraction digit non-zero when k > 0), negated when neg.
+func appendDecimal(dst []byte, neg bool, m uint64, k int) []byte {
+	if neg {
+		dst = append(dst, '-')
+	}
+	if k == 0 {
+		return AppendInt(dst, int64(m))
+	}
+	ip := m / pow10[k]
+	dst = AppendInt(dst, int64(ip))
+	f := m - ip*pow10[k]
+	l := len(dst)
+	dst = slices.Grow(dst, k+1)[:l+k+1]
+	dst[l] = '.'
+	for i := l + k; i > l; i-- {
+		dst[i] = byte('0' + f%10)
+		f /= 10
+	}
+	return dst
+}
+
 // NeedsQuote reports whether the string s must be quoted in ctx under the
 // encoder quoting obligation of SPEC §2.4. The delimiters '|' and ',' are
 // quoted in every context (a superset of §2.4 that the conformance
@@ -71,58 +170,66 @@ func NeedsQuote(s string, ctx Context) bool {
 	if n == 0 {
 		return true
 	}
-	switch s[0] {
-	case '#', '@', '.', ' ':
-		return true
-	case '-':
-		if n == 1 {
+	if firstLook[s[0]] {
+		// Only these first bytes can make a string a number, a literal or a
+		// marker; letters skip the checks.
+		switch s[0] {
+		case '#', '@', '.', ' ':
 			return true
+		case '-':
+			if n == 1 {
+				return true
+			}
+			if isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2])) {
+				return true
+			}
+		case '+':
+			if n > 1 && (isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2]))) {
+				return true
+			}
+		case '0':
+			if n > 1 && isDigit(s[1]) {
+				return true
+			}
+		case '~':
+			if n == 1 {
+				return true
+			}
+		case '^':
+			if n == 1 {
+				return true
+			}
+			// Anything shaped ^{...} is quoted, valid declaration or not: a
+			// decoder rejects a bare token of that shape whose declaration is
+			// malformed, so quoting only valid ones would lose "^{}".
+			if s[1] == '{' && s[n-1] == '}' {
+				return true
+			}
+		case 't':
+			if s == "true" {
+				return true
+			}
+		case 'f':
+			if s == "false" {
+				return true
+			}
 		}
-		if isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2])) {
-			return true
-		}
-	case '+':
-		if n > 1 && (isDigit(s[1]) || (s[1] == '.' && n > 2 && isDigit(s[2]))) {
-			return true
-		}
-	case '0':
-		if n > 1 && isDigit(s[1]) {
-			return true
-		}
-	case '~':
-		if n == 1 {
-			return true
-		}
-	case '^':
-		if n == 1 {
-			return true
-		}
-		// Anything shaped ^{...} is quoted, valid declaration or not: a
-		// decoder rejects a bare token of that shape whose declaration is
-		// malformed, so quoting only valid ones would lose "^{}".
-		if s[1] == '{' && s[n-1] == '}' {
-			return true
-		}
-	case 't':
-		if s == "true" {
-			return true
-		}
-	case 'f':
-		if s == "false" {
+		if (isDigit(s[0]) || s[0] == '-') && lexer.IsNumber(s) {
 			return true
 		}
 	}
 	if s[n-1] == ' ' {
 		return true
 	}
-	if (isDigit(s[0]) || s[0] == '-') && lexer.IsNumber(s) {
-		return true
+	i := 0
+	for i < n && byteClass[s[i]] == 0 {
+		i++ // the common case: nothing to look at
 	}
 	open := false // a '[' has been seen, for the inline array pattern [...]:
-	for i := 0; i < n; i++ {
+	for ; i < n; i++ {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			switch asciiClass[c] {
+			switch byteClass[c] {
 			case 0:
 				continue
 			case classQuote:
@@ -153,11 +260,24 @@ func NeedsQuote(s string, ctx Context) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// asciiClass sorts ASCII bytes for NeedsQuote's scan: most bytes need no
-// attention, so one table load replaces a chain of comparisons.
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+// firstLook marks the first bytes NeedsQuote's first-byte checks and
+// number check look at.
+var firstLook = func() (t [256]bool) {
+	for _, c := range "#@. -+~^tf0123456789" {
+		t[c] = true
+	}
+	return t
+}()
+
+// byteClass sorts bytes for NeedsQuote's scan: most bytes need no
+// attention, so one table load replaces a chain of comparisons. Bytes of
+// multi-byte sequences (>= 0x80) are classHigh: the scan decodes them.
+var byteClass = func() (t [256]uint8) {
 	for c := 0; c < 0x20; c++ {
 		t[c] = classQuote
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = classHigh
 	}
 	for _, c := range `"\|,` {
 		t[c] = classQuote
@@ -171,6 +291,7 @@ const (
 	classQuote = 1 + iota
 	classOpen
 	classClose
+	classHigh
 )
 
 // AppendString appends s as a scalar in ctx, quoted only when SPEC §2.4

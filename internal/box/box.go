@@ -8,6 +8,10 @@ import (
 	"unsafe"
 )
 
+// Purego reports whether the package was built with the purego tag: no
+// unsafe code here, and none in the callers that ask.
+const Purego = false
+
 // eface is the runtime's layout of an empty interface.
 type eface struct {
 	typ  unsafe.Pointer

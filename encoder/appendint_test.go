@@ -1,0 +1,71 @@
+package encoder_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/gcfkit/gcf/encoder"
+)
+
+// TestAppendIntStrconv: AppendInt writes strconv's decimal form.
+func TestAppendIntStrconv(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	vals := []int64{0, 9, 10, 99, 100, 101, 999, 1000, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	for p := int64(1); p > 0 && p <= math.MaxInt64/10; p *= 10 {
+		vals = append(vals, p-1, p, p+1, -p+1, -p, -p-1, 10*p-1)
+	}
+	for i := 0; i < 100000; i++ {
+		vals = append(vals, int64(r.Uint64())>>r.IntN(64))
+	}
+	for _, v := range vals {
+		for _, v := range []int64{v, -v} {
+			got := string(encoder.AppendInt([]byte("x"), v))
+			if want := "x" + strconv.FormatInt(v, 10); got != want {
+				t.Fatalf("AppendInt(%d) = %q, want %q", v, got, want)
+			}
+		}
+	}
+}
+
+// TestAppendFloatShortDecimal: AppendFloat's decimal fast path writes what
+// strconv's shortest 'f' form does, on decimal-like values (prices, ratios)
+// and on random doubles around its bounds.
+func TestAppendFloatShortDecimal(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var vals []float64
+	for _, b := range []float64{1e-6, 1e-5, 1e-4, 1e-3, 0.1, 1, 10, 1e6, 1e8, 1e9, 1 << 31, 1 << 53} {
+		vals = append(vals, b, math.Nextafter(b, 0), math.Nextafter(b, 2*b))
+	}
+	for i := 0; i < 300000; i++ {
+		switch i % 4 {
+		case 0: // a decimal with 0 to 6 fraction digits
+			p := math.Pow10(r.IntN(7))
+			vals = append(vals, float64(r.Int64N(2e9))/p)
+		case 1: // random bits in range
+			vals = append(vals, math.Float64frombits(r.Uint64()>>1))
+		case 2: // a decimal nudged by an ulp
+			v := float64(r.Int64N(1e8)) / 100
+			vals = append(vals, math.Nextafter(v, math.Inf(1)))
+		default:
+			vals = append(vals, math.Exp(r.Float64()*60-30))
+		}
+	}
+	for _, v := range vals {
+		for _, v := range []float64{v, -v} {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
+				continue
+			}
+			got, err := encoder.AppendFloat(nil, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a := math.Abs(v); a >= 1e-6 && a < 1<<53 {
+				if want := strconv.FormatFloat(v, 'f', -1, 64); string(got) != want {
+					t.Fatalf("AppendFloat(%v) = %s, want %s", v, got, want)
+				}
+			}
+		}
+	}
+}
