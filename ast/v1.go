@@ -206,7 +206,7 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits, complete bool) ErrorLis
 			n   int64
 		}{{"symbols", symbols}, {"edges", edges}} {
 			if v, ok := hdr[c.key]; ok {
-				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n >= 0 && n != c.n {
+				if n, ok := grammar.ParseCount(v); ok && n >= 0 && n != c.n {
 					add(end, lexer.CountMismatch, "header declares "+c.key+"="+v+" but the payload has "+strconv.FormatInt(c.n, 10))
 				}
 			}
