@@ -247,6 +247,10 @@ func TestHostileErrorPositions(t *testing.T) {
 		// A header value holds no control character (§4 header-value).
 		{"control in a header value", "GCF profile=generic x=a\x01b\n", MalformedHeaderField, 1, 24},
 		{"form feed ending a header value", "GCF profile=graph delta=true\f\n", MalformedHeaderField, 1, 29},
+		// Graph header counts are non-negative integers (§3.2), on every path.
+		{"graph header symbols not an integer", "GCF profile=graph symbols=x\n", MalformedHeaderField, 1, 27},
+		{"graph header edges with a leading zero", "GCF profile=graph edges=01\n", MalformedHeaderField, 1, 25},
+		{"graph header tokens negative", "GCF profile=graph tokens=-1\n", MalformedHeaderField, 1, 26},
 		{"deficit at EOF without a final newline", "GCF profile=generic\n## t [3]{a}\n1", CountMismatch, 3, 1},
 		{"expanded deficit at EOF", "GCF profile=generic\n## [2]\n@0 =1\n", CountMismatch, 3, 1},
 		// too many: the first surplus line, its first non-space byte.

@@ -402,6 +402,8 @@ func (s *scanner) header(line []byte) bool {
 		}
 		if int64HeaderField(k) && outOfInt64(v) {
 			s.diagAt(pos+eq+1, lexer.OutOfRange, "header field "+k+"="+Excerpt(v)+" is outside the int64 range")
+		} else if seenProfile && profile == "graph" && int64Field(k) && !isCountValue(v) {
+			s.diagAt(pos+eq+1, lexer.MalformedHeaderField, "header field "+k+"="+Excerpt(v)+" is not a non-negative integer (SPEC §3.2)")
 		}
 		s.emit(TokHeaderKey, k, pos)
 		s.emit(TokPunct, "=", pos+eq)

@@ -662,6 +662,11 @@ func int64Field(k string) bool {
 // unchanged answer (SPEC §10a.4), which is a header field only.
 func int64HeaderField(k string) bool { return int64Field(k) || k == "count" }
 
+// isCountValue reports whether v is a non-negative integer literal
+// (SPEC §2.3: no sign, no leading zero), as graph header counts are
+// (SPEC §3.2).
+func isCountValue(v string) bool { return lexer.IsIntLiteral([]byte(v)) && v[0] != '-' }
+
 // OutOfInt64 reports whether v is an integer literal outside int64 (the
 // scanner reports such header and summary values as out_of_range).
 func OutOfInt64(v string) bool { return outOfInt64(v) }

@@ -305,6 +305,11 @@ func (v *v1scanner) header(b []byte) {
 					return
 				}
 			}
+			if !isCountValue(val) {
+				s.diagAt(f.at+eq+1, lexer.MalformedHeaderField, "header field "+k+"="+Excerpt(val)+" is not a non-negative integer")
+				v.stop()
+				return
+			}
 		}
 		s.emit(TokHeaderKey, k, f.at)
 		s.emit(TokPunct, "=", f.at+eq)

@@ -478,6 +478,10 @@ func (d *Decoder) header() error {
 			return d.errAt(pos+eq+2, lexer.OutOfRange, "header field "+string(key)+"="+lexer.Excerpt(val)+
 				" is outside the int64 range [-9223372036854775808, 9223372036854775807]")
 		}
+		if (d.wire == WireV1 || string(profile) == "graph") && graphCountField(key) && !isCountValue(val) {
+			return d.errAt(pos+eq+2, lexer.MalformedHeaderField, "header field "+string(key)+"="+lexer.Excerpt(val)+
+				" is not a non-negative integer (SPEC §3.2)")
+		}
 		d.g.headerField(key, val)
 		pos = end
 	}
@@ -518,6 +522,20 @@ func numericHeaderField(key []byte) bool {
 	}
 	return false
 }
+
+// graphCountField reports whether a graph header field is a count
+// (SPEC §3.2: budget, tokens, symbols, edges are non-negative integers).
+func graphCountField(key []byte) bool {
+	switch string(key) {
+	case "symbols", "edges", "budget", "tokens":
+		return true
+	}
+	return false
+}
+
+// isCountValue reports whether v is a non-negative integer literal
+// (SPEC §2.3: no sign, no leading zero).
+func isCountValue(v []byte) bool { return lexer.IsIntLiteral(v) && v[0] != '-' }
 
 // outsideInt64 reports whether v is an integer literal (SPEC §2.3) whose
 // value lies outside int64.
