@@ -304,7 +304,9 @@ func graphEvents(data []byte, opts ...Option) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, fmt.Sprintf("sym @%d %s %s %v %s", ev.ID, ev.Cells[0].Bytes, ev.Cells[1].Bytes, f, ev.Cells[3].Bytes))
+			// f+0: a score is a number, and -0 is 0 (the v3 writers spell
+			// either zero 0.00, as SPEC §2.3.1 spells numbers' zero 0).
+			out = append(out, fmt.Sprintf("sym @%d %s %s %v %s", ev.ID, ev.Cells[0].Bytes, ev.Cells[1].Bytes, f+0, ev.Cells[3].Bytes))
 		case KindReference:
 			out = append(out, fmt.Sprintf("ref @%d", ev.ID))
 		case KindEdge:
