@@ -823,68 +823,18 @@ func (w *gmWriter) scalar(v any, ctx encoder.Context) bool {
 		e.buf = append(e.buf, '-')
 	case string:
 		e.str(x, ctx)
-	case float64:
-		return w.float(x)
 	case bool:
 		e.buf = strconv.AppendBool(e.buf, x)
-	case int:
-		e.buf = encoder.AppendInt(e.buf, int64(x))
-	case int64:
-		e.buf = encoder.AppendInt(e.buf, x)
-	case int32:
-		e.buf = encoder.AppendInt(e.buf, int64(x))
-	case int16:
-		e.buf = encoder.AppendInt(e.buf, int64(x))
-	case int8:
-		e.buf = encoder.AppendInt(e.buf, int64(x))
-	case uint:
-		return w.uint(uint64(x))
-	case uint64:
-		return w.uint(x)
-	case uint32:
-		e.buf = encoder.AppendInt(e.buf, int64(x))
-	case uint16:
-		e.buf = encoder.AppendInt(e.buf, int64(x))
-	case uint8:
-		e.buf = encoder.AppendInt(e.buf, int64(x))
-	case uintptr:
-		return w.uint(uint64(x))
-	case float32:
-		f, _, err := normFloat32(x)
-		return err == nil && w.float(f.(float64))
-	case json.Number:
-		n, err := numberFromJSON(string(x))
-		if err != nil {
-			return false
-		}
-		if i, ok := n.(int64); ok {
-			e.buf = encoder.AppendInt(e.buf, i)
-			return true
-		}
-		return w.float(n.(float64))
 	case map[string]any:
 		if x != nil {
 			return false
 		}
 		e.buf = append(e.buf, '-')
 	default:
-		return false
+		var ok bool
+		var err error
+		e.buf, ok, err = appendGoNumber(e.buf, v)
+		return ok && err == nil
 	}
 	return true
-}
-
-func (w *gmWriter) uint(u uint64) bool {
-	if u > math.MaxInt64 {
-		return false
-	}
-	w.e.buf = encoder.AppendInt(w.e.buf, int64(u))
-	return true
-}
-
-// float appends x as encoder.AppendFloat does (its decimal fast path
-// covers the integers and prices JSON data is made of).
-func (w *gmWriter) float(x float64) bool {
-	var err error
-	w.e.buf, err = encoder.AppendFloat(w.e.buf, x)
-	return err == nil
 }

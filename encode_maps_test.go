@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/internal/conformance"
 )
 
@@ -265,51 +264,6 @@ func TestMapFastPathSameBytes(t *testing.T) {
 		t.Fatalf("fast path took %d values (%d with tables), fell back on %d: the generator does not exercise both", fast, tables, fell)
 	}
 	t.Logf("fast path: %d (%d with tables), fallback: %d", fast, tables, fell)
-}
-
-// TestMapFloatShortcuts: the float shortcuts of the map path write what
-// encoder.AppendFloat writes, on integral values and values with one or
-// two decimals around every boundary of the shortcuts, and on random
-// doubles.
-func TestMapFloatShortcuts(t *testing.T) {
-	w := &gmWriter{e: &geEncoder{}}
-	check := func(x float64) {
-		t.Helper()
-		w.e.buf = w.e.buf[:0]
-		ok := w.float(x)
-		want, err := encoder.AppendFloat(nil, x)
-		if ok != (err == nil) || ok && string(w.e.buf) != string(want) {
-			t.Fatalf("float(%v (%b)) = %q, %v; AppendFloat gives %q, %v", x, x, w.e.buf, ok, want, err)
-		}
-	}
-	r := rand.New(rand.NewSource(45))
-	edges := []float64{0, 0.01, 0.1, 1, 100, 1 << 45, 1 << 53, 1e15, 1e16, 1e21}
-	for _, b := range edges {
-		for _, s := range []float64{1, -1} {
-			x := s * b
-			check(x)
-			for i := 0; i < 300; i++ {
-				x = math.Nextafter(x, math.Inf(1))
-				check(x)
-			}
-			x = s * b
-			for i := 0; i < 300; i++ {
-				x = math.Nextafter(x, math.Inf(-1))
-				check(x)
-			}
-		}
-	}
-	for i := 0; i < 200000; i++ {
-		n := r.Int63n(1 << uint(1+r.Intn(53)))
-		check(float64(n) / 100)
-		check(-float64(n) / 10)
-		check(float64(n))
-		check(math.Float64frombits(r.Uint64()))
-		check(r.NormFloat64() * math.Pow(10, float64(r.Intn(30)-10)))
-	}
-	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), math.Copysign(0, -1), 0.005, 0.015, 1e-7, 5e-324, math.MaxFloat64} {
-		check(x)
-	}
 }
 
 // FuzzMapFastPath: on the value json.Unmarshal gives for the input (with

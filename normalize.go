@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/gcfkit/gcf/encoder"
 	"math"
 	"reflect"
 	"slices"
@@ -321,20 +322,82 @@ func normUint(u uint64) (any, bool, error) {
 }
 
 func normFloat32(f float32) (any, bool, error) {
+	r, err := float32Value(f)
+	if err != nil {
+		return nil, false, err
+	}
+	return r, true, nil
+}
+
+// float32Value is the float64 a float32 stands for in the data model: the
+// shortest decimal that identifies the float32, as encoding/json writes
+// it, so float32(0.1) is 0.1 rather than 0.10000000149011612.
+func float32Value(f float32) (float64, error) {
 	f64 := float64(f)
 	if math.IsNaN(f64) || math.IsInf(f64, 0) {
-		return nil, false, normNonFinite(f64)
+		return 0, normNonFinite(f64)
 	}
-	// Use the shortest decimal that identifies the float32, as
-	// encoding/json does, so float32(0.1) becomes 0.1 rather than
-	// 0.10000000149011612.
 	var tmp [32]byte
 	s := strconv.AppendFloat(tmp[:0], f64, 'g', -1, 32)
 	r, err := strconv.ParseFloat(string(s), 64)
 	if err != nil {
-		return f64, true, nil
+		return f64, nil
 	}
-	return r, true, nil
+	return r, nil
+}
+
+// appendGoNumber appends the canonical form of v when v is one of Go's
+// numeric types or a json.Number (ok false for any other type), without
+// boxing it; err is normalize's error for a number outside the data model.
+func appendGoNumber(dst []byte, v any) (out []byte, ok bool, err error) {
+	switch x := v.(type) {
+	case int:
+		return encoder.AppendInt(dst, int64(x)), true, nil
+	case int64:
+		return encoder.AppendInt(dst, x), true, nil
+	case int32:
+		return encoder.AppendInt(dst, int64(x)), true, nil
+	case int16:
+		return encoder.AppendInt(dst, int64(x)), true, nil
+	case int8:
+		return encoder.AppendInt(dst, int64(x)), true, nil
+	case uint8:
+		return encoder.AppendInt(dst, int64(x)), true, nil
+	case uint16:
+		return encoder.AppendInt(dst, int64(x)), true, nil
+	case uint32:
+		return encoder.AppendInt(dst, int64(x)), true, nil
+	case uint:
+		return appendUint(dst, uint64(x))
+	case uint64:
+		return appendUint(dst, x)
+	case uintptr:
+		return appendUint(dst, uint64(x))
+	case float64:
+		out, err = encoder.AppendFloat(dst, x)
+		return out, true, err
+	case float32:
+		f, err := float32Value(x)
+		if err != nil {
+			return dst, true, err
+		}
+		out, err = encoder.AppendFloat(dst, f)
+		return out, true, err
+	case json.Number:
+		n, err := numberFromJSON(string(x))
+		if err != nil {
+			return dst, true, err
+		}
+		return appendGoNumber(dst, n)
+	}
+	return dst, false, nil
+}
+
+func appendUint(dst []byte, u uint64) ([]byte, bool, error) {
+	if _, _, err := normUint(u); err != nil {
+		return dst, true, err
+	}
+	return encoder.AppendInt(dst, int64(u)), true, nil
 }
 
 func normSortedKeys[V any](m map[string]V) []string {

@@ -568,14 +568,11 @@ func appendScalarCell(b []byte, v any, ctx encoder.Context) ([]byte, error) {
 			return b, &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad), Msg: "invalid UTF-8"}
 		}
 		return b, nil
-	case int:
-		return encoder.AppendInt(b, int64(x)), nil
-	case int64:
-		return encoder.AppendInt(b, x), nil
-	case float64:
-		return encoder.AppendFloat(b, x)
 	case bool:
 		return strconv.AppendBool(b, x), nil
+	}
+	if out, ok, err := appendGoNumber(b, v); ok {
+		return out, err
 	}
 	nv, err := normalize(v)
 	if err != nil {

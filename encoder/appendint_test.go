@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gcfkit/gcf/encoder"
@@ -52,6 +53,20 @@ func TestAppendFloatShortDecimal(t *testing.T) {
 			vals = append(vals, math.Exp(r.Float64()*60-30))
 		}
 	}
+	// The integral shortcut and the short decimals around their bounds:
+	// 300 neighbours each side of each bound, and integers (and tenths,
+	// hundredths of them) of every size up to 2^53.
+	for _, b := range []float64{0.01, 0.1, 1, 100, 1e9, 1 << 45, 1 << 53, 1e15, 1e16} {
+		x, y := b, b
+		for i := 0; i < 300; i++ {
+			x, y = math.Nextafter(x, math.Inf(1)), math.Nextafter(y, 0)
+			vals = append(vals, x, y)
+		}
+	}
+	for i := 0; i < 100000; i++ {
+		n := float64(r.Int64N(1 << uint(1+r.IntN(53))))
+		vals = append(vals, n, n/10, n/100)
+	}
 	for _, v := range vals {
 		for _, v := range []float64{v, -v} {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
@@ -65,6 +80,8 @@ func TestAppendFloatShortDecimal(t *testing.T) {
 				if want := strconv.FormatFloat(v, 'f', -1, 64); string(got) != want {
 					t.Fatalf("AppendFloat(%v) = %s, want %s", v, got, want)
 				}
+			} else if back, err := strconv.ParseFloat(string(got), 64); err != nil || back != v || !strings.ContainsRune(string(got), 'e') {
+				t.Fatalf("AppendFloat(%v) = %s: want exponent notation that reads back (SPEC §2.3.1)", v, got)
 			}
 		}
 	}
