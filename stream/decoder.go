@@ -514,14 +514,9 @@ func (d *Decoder) header() error {
 }
 
 // numericHeaderField reports whether a header field holds an integer
-// (SPEC §3.2, §3.3; count of §10a.4) whose value must lie in int64.
-func numericHeaderField(key []byte) bool {
-	switch string(key) {
-	case "symbols", "edges", "budget", "tokens", "count":
-		return true
-	}
-	return false
-}
+// whose value must lie in int64: the graph counts, and the row count of a
+// generic unchanged answer (SPEC §10a.4).
+func numericHeaderField(key []byte) bool { return graphCountField(key) || string(key) == "count" }
 
 // graphCountField reports whether a graph header field is a count
 // (SPEC §3.2: budget, tokens, symbols, edges are non-negative integers).
