@@ -50,7 +50,7 @@ func (c GCB1) Encode(w io.Writer, p *gcf.Payload) error {
 }
 
 func (c GCB1) Decode(r io.Reader) (*gcf.Payload, error) {
-	data, err := readAll(r)
+	data, err := readMax(r, c.Limits.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (c GCB1) Append(dst []byte, p *gcf.Payload) (out []byte, err error) {
 	}
 	defer func() {
 		if err == nil {
-			if err = checkEncodedSize(len(out)-len(dst), c.Limits); err != nil {
+			if err = checkEncodedSize(len(out)-len(dst), 0, c.Limits); err != nil {
 				out = dst
 			}
 		}
