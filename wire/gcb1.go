@@ -29,7 +29,7 @@ import (
 // Decode reads both versions (see DecodeGCB).
 type GCB1 struct {
 	Lossy  bool       // reproduce the product's silent losses instead of refusing
-	Limits gcf.Limits // for Decode: MaxElements, MaxBytes (zero: defaults)
+	Limits gcf.Limits // for Decode: MaxElements, MaxBytes (zero: defaults); as GCB's
 	// Float32Decimals makes Decode return each version 1 number as the
 	// shortest decimal of its float32 (0.7799999713897705 -> 0.78), which
 	// is the value the strict encoder was given. The product, and Decode

@@ -20,7 +20,11 @@ import (
 // Empty and nil slices are the same payload: decoding yields empty,
 // non-nil Symbols and Edges. Components are kept as given (nil or not).
 type GCB struct {
-	Limits gcf.Limits // for Decode: MaxElements, MaxBytes (zero: defaults)
+	// Limits bound Decode (and what Encode writes): MaxElements the symbols
+	// and edges (zero: the default), MaxBytes the input and the decoded
+	// text (zero: no input limit, and text at most TextBound of the
+	// stream's size).
+	Limits gcf.Limits
 	// Compact makes Encode search the whole window for repeats (an LZ77
 	// match finder) instead of copying only a signature's shared start and
 	// end with the previous signatures and its symbol's own name: about 3%
