@@ -241,7 +241,7 @@ func ApplyDelta(base *Payload, d *DeltaPayload) (*Payload, error) {
 			return nil, err
 		}
 		if root != d.BaseRoot {
-			return nil, lexer.Errorf(RootMismatch, "base_root %s does not identify the base snapshot (its root is %s)", d.BaseRoot, root)
+			return nil, lexer.Errorf(RootMismatch, "base root does not equal delta base_root: the base snapshot's root is %s, base_root is %s", root, d.BaseRoot)
 		}
 	}
 
@@ -254,10 +254,10 @@ func ApplyDelta(base *Payload, d *DeltaPayload) (*Payload, error) {
 	for i := range d.Removed {
 		k := dlKeyOf(&d.Removed[i])
 		if _, ok := baseSyms[k]; !ok {
-			return nil, lexer.Errorf(lexer.MalformedDelta, "removed symbol %d (%s %s) is not in the base snapshot", i, k.kind, k.qname)
+			return nil, lexer.Errorf(lexer.MalformedDelta, "removed symbol %d: removing symbol %s %s that does not exist in base", i, d.Removed[i].Kind, k.qname)
 		}
 		if _, dup := removed[k]; dup {
-			return nil, lexer.Errorf(lexer.MalformedDelta, "removed symbol %d (%s %s) is removed twice", i, k.kind, k.qname)
+			return nil, lexer.Errorf(lexer.MalformedDelta, "removed symbol %d: removing symbol %s %s that does not exist in base (it is removed twice)", i, d.Removed[i].Kind, k.qname)
 		}
 		removed[k] = struct{}{}
 	}
@@ -276,11 +276,11 @@ func ApplyDelta(base *Payload, d *DeltaPayload) (*Payload, error) {
 		}
 		if _, inBase := baseSyms[k]; inBase {
 			if _, gone := removed[k]; !gone {
-				return nil, lexer.Errorf(lexer.MalformedDelta, "added symbol %d (%s %s) is already in the base snapshot", i, k.kind, k.qname)
+				return nil, lexer.Errorf(lexer.MalformedDelta, "added symbol %d: adding symbol %s %s that already exists in the base snapshot", i, s.Kind, k.qname)
 			}
 		}
 		if _, dup := added[k]; dup {
-			return nil, lexer.Errorf(lexer.MalformedDelta, "added symbol %d (%s %s) is added twice", i, k.kind, k.qname)
+			return nil, lexer.Errorf(lexer.MalformedDelta, "added symbol %d: adding symbol %s %s that already exists (it is added twice)", i, s.Kind, k.qname)
 		}
 		added[k] = struct{}{}
 	}
@@ -294,10 +294,10 @@ func ApplyDelta(base *Payload, d *DeltaPayload) (*Payload, error) {
 	for i := range d.RemovedEdges {
 		k := dlEdgeKeyOf(&d.RemovedEdges[i])
 		if _, ok := baseEdges[k]; !ok {
-			return nil, lexer.Errorf(lexer.MalformedDelta, "removed edge %d (%s -> %s %s) is not in the base snapshot", i, k.src, k.tgt, k.typ)
+			return nil, lexer.Errorf(lexer.MalformedDelta, "removed edge %d: removing edge %s -> %s %s that does not exist in base", i, k.src, k.tgt, k.typ)
 		}
 		if _, dup := removedEdges[k]; dup {
-			return nil, lexer.Errorf(lexer.MalformedDelta, "removed edge %d (%s -> %s %s) is removed twice", i, k.src, k.tgt, k.typ)
+			return nil, lexer.Errorf(lexer.MalformedDelta, "removed edge %d: removing edge %s -> %s %s that does not exist in base (it is removed twice)", i, k.src, k.tgt, k.typ)
 		}
 		removedEdges[k] = struct{}{}
 	}
@@ -309,11 +309,11 @@ func ApplyDelta(base *Payload, d *DeltaPayload) (*Payload, error) {
 		}
 		if _, inBase := baseEdges[k]; inBase {
 			if _, gone := removedEdges[k]; !gone {
-				return nil, lexer.Errorf(lexer.MalformedDelta, "added edge %d (%s -> %s %s) is already in the base snapshot", i, k.src, k.tgt, k.typ)
+				return nil, lexer.Errorf(lexer.MalformedDelta, "added edge %d: adding edge %s -> %s %s that already exists in the base snapshot", i, k.src, k.tgt, k.typ)
 			}
 		}
 		if _, dup := addedEdges[k]; dup {
-			return nil, lexer.Errorf(lexer.MalformedDelta, "added edge %d (%s -> %s %s) is added twice", i, k.src, k.tgt, k.typ)
+			return nil, lexer.Errorf(lexer.MalformedDelta, "added edge %d: adding edge %s -> %s %s that already exists (it is added twice)", i, k.src, k.tgt, k.typ)
 		}
 		addedEdges[k] = struct{}{}
 	}
@@ -357,7 +357,7 @@ func ApplyDelta(base *Payload, d *DeltaPayload) (*Payload, error) {
 			return nil, err
 		}
 		if root != d.NewRoot {
-			return nil, lexer.Errorf(RootMismatch, "new_root %s does not match the root of the applied snapshot (%s)", d.NewRoot, root)
+			return nil, lexer.Errorf(RootMismatch, "the applied snapshot's root is not new_root: computed %s, expected %s", root, d.NewRoot)
 		}
 		res.PackRoot = root
 	}

@@ -29,8 +29,9 @@ const Prefix = "sha256:"
 // of Fields, identified by the cell of the field named Key. Row order is
 // not significant (§10a.6). Cells are nil, bool, int64, float64 or string;
 // the identity cell is not nil and unique within the table. Tables are
-// values: functions of this package never modify one they are given, and
-// a table they return may share unchanged rows with their arguments.
+// values: functions of this package never modify one they are given; the
+// table Apply returns shares no memory with its arguments, while a Delta
+// that Diff returns may share rows with the current table.
 type Table struct {
 	// Tool is the producing tool, written as the header's tool= field.
 	Tool string
@@ -513,9 +514,10 @@ func mergeHash(sorted, fresh [][]byte) string {
 //  4. When d.NewRoot is non-empty, Root(result) must equal it, else
 //     root_mismatch; the result's PackRoot is set to it.
 //
-// The result keeps base's Tool, Name, Key and Fields and shares its
-// unchanged rows. The base is canonicalized once; the result's root reuses
-// the records of the rows it keeps.
+// The result keeps base's Tool, Name, Key and Fields and shares no memory
+// with base or d: its Fields and every row are copies, so that changing
+// one never changes the other. The base is canonicalized once; the
+// result's root reuses the records of the rows it keeps.
 func Apply(base *Table, d *Delta) (*Table, error) {
 	if base == nil || d == nil {
 		return nil, errf(lexer.MalformedDelta, "Apply needs a base table and a delta")
@@ -527,7 +529,7 @@ func Apply(base *Table, d *Delta) (*Table, error) {
 	sorted := ba.sorted()
 	if d.BaseRoot != "" {
 		if root := ba.hash(sorted); root != d.BaseRoot {
-			return nil, errf(RootMismatch, "base_root %s does not identify the held table (its root is %s)", d.BaseRoot, root)
+			return nil, errf(RootMismatch, "base root does not equal delta base_root: the held table's root is %s, base_root is %s", root, d.BaseRoot)
 		}
 	}
 	if d.Key != base.Key {
@@ -554,14 +556,14 @@ func Apply(base *Table, d *Delta) (*Table, error) {
 	}
 	for i, id := range ids.Added {
 		if _, ok := ba.ids[id]; ok {
-			return nil, errf(lexer.MalformedDelta, "added row %d: identity %s is already in the base table", i, id)
+			return nil, errf(lexer.MalformedDelta, "added row %d: adding identity %s that already exists in the base table", i, id)
 		}
 	}
 	replace := make(map[int]int, len(d.Changed)) // base row -> changed row
 	for i, id := range ids.Changed {
 		j, ok := ba.ids[id]
 		if !ok {
-			return nil, errf(lexer.MalformedDelta, "changed row %d: identity %s is not in the base table", i, id)
+			return nil, errf(lexer.MalformedDelta, "changed row %d: changing identity %s not in base", i, id)
 		}
 		replace[j] = i
 	}
@@ -569,19 +571,30 @@ func Apply(base *Table, d *Delta) (*Table, error) {
 	for i, id := range ids.Removed {
 		j, ok := ba.ids[id]
 		if !ok {
-			return nil, errf(lexer.MalformedDelta, "removed identity %d (%s) is not in the base table", i, id)
+			return nil, errf(lexer.MalformedDelta, "removed identity %d: removing identity %s not in base", i, id)
 		}
 		removed[j] = struct{}{}
 	}
+	// The result owns its memory: every row is a copy, all cut from one
+	// slab, so that neither the base nor the delta can change it, nor it
+	// them (cells are immutable scalars).
+	nf := len(base.Fields)
+	nrows := len(base.Rows) - len(removed) + len(d.Added)
+	slab := make([]any, nrows*nf)
+	next := func() []any {
+		row := slab[:nf:nf]
+		slab = slab[nf:]
+		return row
+	}
 	remap := func(row []any) []any {
-		out := make([]any, len(perm))
+		out := next()
 		for j, p := range perm {
 			out[j] = row[p]
 		}
 		return out
 	}
-	res := &Table{Tool: base.Tool, Name: base.Name, Key: base.Key, Fields: base.Fields}
-	res.Rows = make([][]any, 0, len(base.Rows)-len(removed)+len(d.Added))
+	res := &Table{Tool: base.Tool, Name: base.Name, Key: base.Key, Fields: slices.Clone(base.Fields)}
+	res.Rows = make([][]any, 0, nrows)
 	var fresh []byte
 	var freshEnds []int
 	add := func(row []any) {
@@ -597,7 +610,7 @@ func Apply(base *Table, d *Delta) (*Table, error) {
 			add(remap(d.Changed[i]))
 			continue
 		}
-		res.Rows = append(res.Rows, row)
+		res.Rows = append(res.Rows, append(next()[:0], row...))
 	}
 	for _, row := range d.Added {
 		add(remap(row))
@@ -615,7 +628,7 @@ func Apply(base *Table, d *Delta) (*Table, error) {
 			remain = append(remain, sorted[n])
 		}
 		if root := mergeHash(remain, split(fresh, freshEnds)); root != d.NewRoot {
-			return nil, errf(RootMismatch, "new_root %s does not match the root of the applied table (%s)", d.NewRoot, root)
+			return nil, errf(RootMismatch, "the applied table's root is not new_root: computed %s, expected %s", root, d.NewRoot)
 		}
 		res.PackRoot = d.NewRoot
 	}

@@ -61,7 +61,8 @@ func elementLimit(l gcf.Limits) int {
 
 // DecodeGCB decodes a GCB stream of either version (the version byte
 // tells them apart) under the limits l: MaxElements bounds the symbols and
-// the edges, MaxBytes the input and, for version 2, the decoded text. Every
+// the edges, MaxBytes the input and, for version 2, the decoded text
+// (without MaxBytes, the text is at most TextBound(len(data))). Every
 // failure is a *gcf.SyntaxError whose Offset is the byte where it was
 // found; no count or length from the input sizes an allocation before it
 // is checked against the bytes that remain.
@@ -74,8 +75,7 @@ func DecodeGCB(data []byte, l gcf.Limits) (*gcf.Payload, error) {
 func decodeGCB(data []byte, l gcf.Limits, decimals bool) (*gcf.Payload, error) {
 	r := &reader{b: data}
 	if l.MaxBytes > 0 && int64(len(data)) > l.MaxBytes {
-		return nil, &gcf.SyntaxError{Category: gcf.PayloadTooLarge, Offset: l.MaxBytes,
-			Msg: fmt.Sprintf("wire/gcb: the input is %d bytes, over the limit of %d", len(data), l.MaxBytes)}
+		return nil, tooLarge(l.MaxBytes)
 	}
 	if len(data) < len(gcbMagic) {
 		if string(data) != gcbMagic[:len(data)] {
@@ -263,11 +263,50 @@ func checkEncodeLimits(p *gcf.Payload, l gcf.Limits) error {
 	return nil
 }
 
-// checkEncodedSize refuses an encoding larger than l.MaxBytes.
-func checkEncodedSize(n int, l gcf.Limits) error {
+// checkEncodedSize refuses an encoding of n bytes larger than l.MaxBytes,
+// or whose text (text bytes, version 2; 0 for version 1) the decoder with
+// the limits l would refuse to expand.
+func checkEncodedSize(n, text int, l gcf.Limits) error {
 	if l.MaxBytes > 0 && int64(n) > l.MaxBytes {
 		return &gcf.SyntaxError{Category: gcf.PayloadTooLarge,
 			Msg: fmt.Sprintf("wire/gcb: the encoding is %d bytes, over the limit of %d (raise Limits.MaxBytes, on the decoder too)", n, l.MaxBytes)}
 	}
+	if bound := textBound(n, l); int64(text) > bound {
+		return &gcf.SyntaxError{Category: gcf.PayloadTooLarge,
+			Msg: fmt.Sprintf("wire/gcb: the encoding holds %d bytes of text in %d bytes, over the decoder's bound of %d (%s; raise Limits.MaxBytes, on the decoder too)",
+				text, n, bound, textBoundRule(l))}
+	}
 	return nil
+}
+
+// Without Limits.MaxBytes, a version 2 stream of n bytes may expand to at
+// most TextBound(n) bytes of text (qualified names, signatures, external
+// names): DefaultTextRatio times its size, and never less than
+// DefaultTextFloor. The format allows 65 times (a 2-byte copy of 130
+// bytes), which a crafted stream reaches; our encoders reach about 3.3
+// on real payloads (docs/wire.md). With MaxBytes set, the text is at most
+// MaxBytes instead.
+const (
+	DefaultTextRatio = 8
+	DefaultTextFloor = 1 << 20
+)
+
+// TextBound is the most text a version 2 stream of n bytes may declare
+// under the default limits (MaxBytes 0).
+func TextBound(n int) int64 { return max(DefaultTextFloor, DefaultTextRatio*int64(n)) }
+
+// textBound is the most text a version 2 stream of n bytes may declare
+// under l.
+func textBound(n int, l gcf.Limits) int64 {
+	if l.MaxBytes > 0 {
+		return l.MaxBytes
+	}
+	return TextBound(n)
+}
+
+func textBoundRule(l gcf.Limits) string {
+	if l.MaxBytes > 0 {
+		return "Limits.MaxBytes"
+	}
+	return fmt.Sprintf("without Limits.MaxBytes: %d times the stream's size, at least %d", DefaultTextRatio, DefaultTextFloor)
 }

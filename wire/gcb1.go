@@ -29,7 +29,7 @@ import (
 // Decode reads both versions (see DecodeGCB).
 type GCB1 struct {
 	Lossy  bool       // reproduce the product's silent losses instead of refusing
-	Limits gcf.Limits // for Decode: MaxElements, MaxBytes (zero: defaults)
+	Limits gcf.Limits // for Decode: MaxElements, MaxBytes (zero: defaults); as GCB's
 	// Float32Decimals makes Decode return each version 1 number as the
 	// shortest decimal of its float32 (0.7799999713897705 -> 0.78), which
 	// is the value the strict encoder was given. The product, and Decode
@@ -50,7 +50,7 @@ func (c GCB1) Encode(w io.Writer, p *gcf.Payload) error {
 }
 
 func (c GCB1) Decode(r io.Reader) (*gcf.Payload, error) {
-	data, err := readAll(r)
+	data, err := readMax(r, c.Limits.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (c GCB1) Append(dst []byte, p *gcf.Payload) (out []byte, err error) {
 	}
 	defer func() {
 		if err == nil {
-			if err = checkEncodedSize(len(out)-len(dst), c.Limits); err != nil {
+			if err = checkEncodedSize(len(out)-len(dst), 0, c.Limits); err != nil {
 				out = dst
 			}
 		}

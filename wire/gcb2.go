@@ -20,7 +20,11 @@ import (
 // Empty and nil slices are the same payload: decoding yields empty,
 // non-nil Symbols and Edges. Components are kept as given (nil or not).
 type GCB struct {
-	Limits gcf.Limits // for Decode: MaxElements, MaxBytes (zero: defaults)
+	// Limits bound Decode (and what Encode writes): MaxElements the symbols
+	// and edges (zero: the default), MaxBytes the input and the decoded
+	// text (zero: no input limit, and text at most TextBound of the
+	// stream's size).
+	Limits gcf.Limits
 	// Compact makes Encode search the whole window for repeats (an LZ77
 	// match finder) instead of copying only a signature's shared start and
 	// end with the previous signatures and its symbol's own name: about 3%
@@ -43,7 +47,7 @@ func (c GCB) Encode(w io.Writer, p *gcf.Payload) error {
 	e := encPool.Get().(*v2enc)
 	b, err := e.append(e.out[:0], p, c.Compact)
 	if err == nil {
-		err = checkEncodedSize(len(b), c.Limits)
+		err = checkEncodedSize(len(b), e.textLen, c.Limits)
 	}
 	if err == nil {
 		_, err = w.Write(b)
@@ -65,7 +69,7 @@ func (c GCB) Append(dst []byte, p *gcf.Payload) ([]byte, error) {
 	e := encPool.Get().(*v2enc)
 	b, err := e.append(dst, p, c.Compact)
 	if err == nil {
-		err = checkEncodedSize(len(b)-len(dst), c.Limits)
+		err = checkEncodedSize(len(b)-len(dst), e.textLen, c.Limits)
 	}
 	e.release()
 	if err != nil {
@@ -75,7 +79,7 @@ func (c GCB) Append(dst []byte, p *gcf.Payload) ([]byte, error) {
 }
 
 func (c GCB) Decode(r io.Reader) (*gcf.Payload, error) {
-	data, err := readAll(r)
+	data, err := readMax(r, c.Limits.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -224,6 +228,7 @@ type v2enc struct {
 	head    []int32
 	prev    []int32
 	indexed int
+	textLen int // the text bytes of the last encoding
 }
 
 var encPool = sync.Pool{New: func() any { return &v2enc{extIx: map[string]uint32{}} }}
@@ -456,6 +461,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	}
 	b = appendUvarint(b, zigzag(int64(E)))
 	b = appendUvarint(b, uint64(textLen))
+	e.textLen = textLen
 	b = appendUvarint(b, uint64(len(p.Symbols)))
 	b = appendUvarint(b, uint64(len(p.Edges)))
 
@@ -888,13 +894,15 @@ func decodeV2(r *reader, l gcf.Limits) (*gcf.Payload, error) {
 	} else {
 		d.E = int(E)
 	}
-	maxText := v2MaxExpand * r.rest()
-	if l.MaxBytes > 0 {
-		maxText = int(min(int64(maxText), l.MaxBytes))
-	}
-	T, err := r.count("the text length", maxText)
+	at = r.off
+	T, err := r.count("the text length", v2MaxExpand*r.rest())
 	if err != nil {
 		return nil, err
+	}
+	if bound := textBound(len(r.b), l); int64(T) > bound {
+		r.off = at
+		return nil, r.errf(gcf.PayloadTooLarge, "the stream declares %d bytes of text, over the bound of %d for its %d bytes (%s)",
+			T, bound, len(r.b), textBoundRule(l))
 	}
 	maxEl := elementLimit(l)
 	nsym, err := r.count("the symbol count", min(maxEl, r.rest()/v2MinSymbol))

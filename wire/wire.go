@@ -172,11 +172,30 @@ func init() {
 }
 
 // readAll reads r to its end; a failure is a read_error.
-func readAll(r io.Reader) ([]byte, error) {
+func readAll(r io.Reader) ([]byte, error) { return readMax(r, 0) }
+
+// readMax reads r to its end, or, when max > 0, to at most max+1 bytes:
+// a stream longer than max is payload_too_large at byte offset max, found
+// without reading (or holding) more than one byte past the limit. A read
+// failure is a read_error.
+func readMax(r io.Reader, max int64) ([]byte, error) {
+	if max > 0 {
+		r = io.LimitReader(r, max+1)
+	}
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, &gcf.SyntaxError{Category: gcf.ReadError, Offset: int64(len(data)),
 			Msg: "reading the input: " + err.Error(), Err: err}
 	}
+	if max > 0 && int64(len(data)) > max {
+		return nil, tooLarge(max)
+	}
 	return data, nil
+}
+
+// tooLarge is the payload_too_large error of an input longer than max
+// bytes, at offset max (the first byte past the limit).
+func tooLarge(max int64) error {
+	return &gcf.SyntaxError{Category: gcf.PayloadTooLarge, Offset: max,
+		Msg: fmt.Sprintf("wire/gcb: at byte %d: the input is longer than the limit of %d bytes (Limits.MaxBytes)", max, max)}
 }

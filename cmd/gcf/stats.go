@@ -15,7 +15,7 @@ import (
 
 var statsCommand = &command{
 	name:    "stats",
-	args:    "[-tokenizer o200k|cl100k] [-json] file...",
+	args:    "[-tokenizer o200k|cl100k] [-json] [-max-bytes n ...] file...",
 	summary: "compare the bytes and tokens of JSON, GCF and GCB for payloads",
 	doc: `Stats reads each file, JSON, GCF or GCB (told apart by the content; "-" is stdin),
 and prints, for the same payload, the bytes and the tokens a model's
@@ -26,7 +26,8 @@ against both JSONs. A JSON object with "symbols" is read as a graph payload
 (the fixtures' field names or the product's snake_case); anything else is a
 generic value. Tokens are counted with a real BPE vocabulary, o200k_base by
 default (-tokenizer cl100k for cl100k_base). -json prints the same as a JSON
-array, one object per file.`,
+array, one object per file. The -max-* flags bound what is read, as for
+decode; a GCB file's text is bounded even without them (docs/wire.md).`,
 	example: "gcf stats testdata/examples/graph.json testdata/examples/orders.json",
 }
 
@@ -57,7 +58,12 @@ type statFile struct {
 func setupStats(fs *flag.FlagSet) func(*env, []string) int {
 	tok := fs.String("tokenizer", "o200k", "`vocabulary` to count tokens with: o200k (o200k_base) or cl100k (cl100k_base)")
 	asJSON := fs.Bool("json", false, "print the statistics as a JSON array on stdout")
+	var lim limitFlags
+	lim.register(fs, false)
 	return func(e *env, args []string) int {
+		if err := lim.check(); err != nil {
+			return e.usageError(statsCommand, "%v", err)
+		}
 		enc, err := tokens.ParseEncoding(*tok)
 		if err != nil {
 			return e.usageError(statsCommand, "-tokenizer: %v", err)
@@ -73,7 +79,7 @@ func setupStats(fs *flag.FlagSet) func(*env, []string) int {
 		status := exitOK
 		var all []statFile
 		for _, arg := range args {
-			in, err := openInput(e, arg, 0)
+			in, err := openInput(e, arg, lim.bytes)
 			if err != nil {
 				status = max(status, e.report(nil, err, nil))
 				continue
@@ -81,7 +87,7 @@ func setupStats(fs *flag.FlagSet) func(*env, []string) int {
 			data, err := readAll(in)
 			if err == nil {
 				var sf *statFile
-				if sf, err = stats(data, counter); err == nil {
+				if sf, err = stats(data, counter, &lim); err == nil {
 					sf.File = in.name
 					all = append(all, *sf)
 				}
@@ -107,30 +113,31 @@ func setupStats(fs *flag.FlagSet) func(*env, []string) int {
 	}
 }
 
-// stats measures one payload, given as JSON or GCF.
-func stats(data []byte, counter *tokens.Counter) (*statFile, error) {
+// stats measures one payload, given as JSON, GCF or GCB, read under the
+// limits lim.
+func stats(data []byte, counter *tokens.Counter, lim *limitFlags) (*statFile, error) {
 	sf := &statFile{Tokenizer: string(counter.Encoding())}
 	var graph *gcf.Payload
 	var generic any
 	if bytes.HasPrefix(data, []byte("GCB1")) {
 		sf.Input = "gcb"
-		p, err := wire.DecodeGCB(data, gcf.Limits{})
+		p, err := wire.DecodeGCB(data, lim.limits())
 		if err != nil {
 			return nil, err
 		}
 		graph = p
 	} else if t := bytes.TrimLeft(data, " \t\r\n"); bytes.HasPrefix(t, []byte("GCF")) {
 		sf.Input = "gcf"
-		if p, err := gcf.Decode(data); err == nil {
+		if p, err := gcf.Decode(data, lim.options()...); err == nil {
 			graph = p
-		} else if v, gerr := gcf.DecodeGeneric(data); gerr == nil {
+		} else if v, gerr := gcf.DecodeGeneric(data, lim.options()...); gerr == nil {
 			generic = v
 		} else {
 			return nil, err
 		}
 	} else {
 		sf.Input = "json"
-		v, err := gcf.ParseJSON(data)
+		v, err := gcf.ParseJSON(data, lim.options()...)
 		if err != nil {
 			return nil, err
 		}
