@@ -101,7 +101,7 @@ func newTools(root string, enc tokens.Encoding) (*tools, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tools{root: abs, graphs: newCache(), revs: newRevisions(abs), counter: counter}, nil
+	return &tools{root: abs, graphs: newCache(abs), revs: newRevisions(abs), counter: counter}, nil
 }
 
 // newServer returns the MCP server with the four tools, and the gcfmcp
