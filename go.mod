@@ -8,7 +8,6 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/valyala/bytebufferpool v1.0.0
-	golang.org/x/tools v0.52.0
 )
 
 require (
@@ -16,7 +15,6 @@ require (
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect

@@ -19,23 +19,21 @@ import (
 )
 
 const (
-	maxRevisions   = 8                // extracted revisions kept on disk
-	maxArchiveSize = 512 << 20        // bytes extracted from one revision
+	maxArchiveSize = 512 << 20        // bytes of one revision's git archive
 	gitTimeout     = 60 * time.Second // for one git command
 )
 
 // revisions extracts git revisions of the repository at root into
-// temporary directories, at most maxRevisions at a time.
+// temporary directories; the graph cache owns them once extracted.
 type revisions struct {
-	root  string
-	mu    sync.Mutex
-	dirs  map[string]string // commit -> directory
-	order []string
-	tmp   string // parent of the extracted trees
+	root     string
+	maxBytes int64 // of one revision's archive
+	mu       sync.Mutex
+	tmp      string // parent of the extracted trees
 }
 
 func newRevisions(root string) *revisions {
-	return &revisions{root: root, dirs: map[string]string{}}
+	return &revisions{root: root, maxBytes: maxArchiveSize}
 }
 
 // close removes every extracted tree.
@@ -45,7 +43,7 @@ func (r *revisions) close() {
 	if r.tmp != "" {
 		os.RemoveAll(r.tmp)
 	}
-	r.dirs, r.order, r.tmp = map[string]string{}, nil, ""
+	r.tmp = ""
 }
 
 // revPattern is what a revision argument may look like: no leading '-', no
@@ -56,67 +54,126 @@ func (r *revisions) git(ctx context.Context, stdout io.Writer, args ...string) e
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.root}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	stderr := &clipWriter{max: 4096}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return fmt.Errorf("git %s: %s", args[0], msg)
+		return gitError(args[0], stderr, err)
 	}
 	return nil
 }
 
-// dir returns a directory holding the module at root as of revision rev.
-func (r *revisions) dir(ctx context.Context, rev string) (string, error) {
+func gitError(command string, stderr *clipWriter, err error) error {
+	msg := strings.TrimSpace(stderr.b.String())
+	if msg == "" {
+		msg = err.Error()
+	}
+	return fmt.Errorf("git %s: %s", command, msg)
+}
+
+// clipWriter keeps the first max bytes written to it.
+type clipWriter struct {
+	b   bytes.Buffer
+	max int
+}
+
+func (w *clipWriter) Write(p []byte) (int, error) {
+	w.b.Write(p[:min(len(p), max(0, w.max-w.b.Len()))])
+	return len(p), nil
+}
+
+// tree resolves the revision rev to a commit and returns the directory
+// that holds the module at root as of that commit once extract has
+// written it there.
+func (r *revisions) tree(ctx context.Context, rev string) (dir string, extract func(dir string) error, err error) {
 	if !revPattern.MatchString(rev) || strings.Contains(rev, "..") {
-		return "", fmt.Errorf("%q is neither a directory inside the root nor a git revision name", clip(rev))
+		return "", nil, fmt.Errorf("%q is neither a directory inside the root nor a git revision name", clip(rev))
 	}
 	var out bytes.Buffer
 	if err := r.git(ctx, &out, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}"); err != nil {
-		return "", fmt.Errorf("%q is neither a directory inside the root nor a commit of its git repository", clip(rev))
+		return "", nil, fmt.Errorf("%q is neither a directory inside the root nor a commit of its git repository", clip(rev))
 	}
 	commit := strings.TrimSpace(out.String())
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if d, ok := r.dirs[commit]; ok {
-		return d, nil
-	}
-	out.Reset()
-	if err := r.git(ctx, &out, "rev-parse", "--show-prefix"); err != nil {
-		return "", err
-	}
-	prefix := strings.TrimSpace(out.String())
 	if r.tmp == "" {
 		tmp, err := os.MkdirTemp("", "codegraph-rev-")
 		if err != nil {
-			return "", err
+			r.mu.Unlock()
+			return "", nil, err
 		}
 		r.tmp = tmp
 	}
-	d := filepath.Join(r.tmp, commit)
-	var archive bytes.Buffer
-	if err := r.git(ctx, &archive, "archive", "--format=tar", commit+":"+prefix); err != nil {
-		return "", err
+	dir = filepath.Join(r.tmp, commit)
+	r.mu.Unlock()
+	return dir, func(dir string) error {
+		if err := r.extract(ctx, commit, dir); err != nil {
+			return fmt.Errorf("extracting %s: %v", clip(rev), err)
+		}
+		return nil
+	}, nil
+}
+
+// extract writes the module at root as of commit into dir, streaming
+// `git archive`; past r.maxBytes of archive it stops git and fails.
+func (r *revisions) extract(ctx context.Context, commit, dir string) error {
+	var out bytes.Buffer
+	if err := r.git(ctx, &out, "rev-parse", "--show-prefix"); err != nil {
+		return err
 	}
-	if err := untar(&archive, d); err != nil {
-		os.RemoveAll(d)
-		return "", fmt.Errorf("extracting %s: %v", rev, err)
+	prefix := strings.TrimSpace(out.String())
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "-C", r.root, "archive", "--format=tar", commit+":"+prefix)
+	stderr := &clipWriter{max: 4096}
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
 	}
-	r.dirs[commit] = d
-	r.order = append(r.order, commit)
-	for len(r.order) > maxRevisions {
-		os.RemoveAll(r.dirs[r.order[0]])
-		delete(r.dirs, r.order[0])
-		r.order = r.order[1:]
+	if err := cmd.Start(); err != nil {
+		return err
 	}
-	return d, nil
+	archive := &boundedReader{r: stdout, max: r.maxBytes}
+	err = untar(archive, dir, r.maxBytes)
+	if err == nil {
+		_, err = io.Copy(io.Discard, archive) // the end-of-archive padding
+	}
+	if err != nil {
+		cancel() // stops git: killed, its pipe closed by Wait
+		cmd.Wait()
+		return err
+	}
+	if err := cmd.Wait(); err != nil {
+		return gitError("archive", stderr, err)
+	}
+	return nil
+}
+
+// errTooLarge is the error of a revision whose archive is over the bound.
+func errTooLarge(max int64) error {
+	return fmt.Errorf("the revision is larger than %d bytes (its git archive)", max)
+}
+
+// boundedReader reads r and fails once more than max bytes come from it.
+type boundedReader struct {
+	r      io.Reader
+	n, max int64
+}
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if rest := b.max - b.n + 1; int64(len(p)) > rest {
+		p = p[:rest] // one byte past the bound tells that there is more
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	if b.n > b.max {
+		return n - int(b.n-b.max), errTooLarge(b.max)
+	}
+	return n, err
 }
 
 // untar writes the regular files and directories of a tar stream under dir,
-// refusing names that would leave it.
-func untar(r io.Reader, dir string) error {
+// refusing names that would leave it and files larger than max in all.
+func untar(r io.Reader, dir string, max int64) error {
 	tr := tar.NewReader(r)
 	var total int64
 	for {
@@ -139,8 +196,8 @@ func untar(r io.Reader, dir string) error {
 			}
 		case tar.TypeReg:
 			total += h.Size
-			if total > maxArchiveSize {
-				return fmt.Errorf("the revision is larger than %d bytes", maxArchiveSize)
+			if h.Size < 0 || total > max {
+				return errTooLarge(max)
 			}
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return err
@@ -192,46 +249,69 @@ func within(root, path string) bool {
 	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
-// side returns the directory one semantic_diff argument names.
-func (t *tools) side(ctx context.Context, what, arg string) (string, error) {
+// side is what one semantic_diff argument names: a directory inside the
+// root, or a git revision's tree, written by extract on first use.
+type side struct {
+	what    string // "base" or "head"
+	dir     string
+	extract func(dir string) error // nil for a directory
+}
+
+// side checks one semantic_diff argument and resolves it, a revision to
+// its commit; nothing is loaded or extracted yet.
+func (t *tools) side(ctx context.Context, what, arg string) (side, error) {
 	if arg == "" {
-		return "", fmt.Errorf("%s is empty: give a git revision or a directory inside the root", what)
+		return side{}, fmt.Errorf("%s is empty: give a git revision or a directory inside the root", what)
 	}
 	looksLikePath := filepath.IsAbs(arg) || strings.HasPrefix(arg, ".") || strings.Contains(arg, string(filepath.Separator)+"..")
 	dir, exists, err := t.inRoot(arg)
 	if err != nil && (exists || looksLikePath || !revPattern.MatchString(arg)) {
-		return "", fmt.Errorf("%s: %v", what, err)
+		return side{}, fmt.Errorf("%s: %v", what, err)
 	}
-	ok := exists && err == nil
-	if ok {
-		return dir, nil
+	if exists && err == nil {
+		return side{what: what, dir: dir}, nil
 	}
 	if looksLikePath {
-		return "", fmt.Errorf("%s: %q is not a directory inside the root", what, clip(arg))
+		return side{}, fmt.Errorf("%s: %q is not a directory inside the root", what, clip(arg))
 	}
-	d, err := t.revs.dir(ctx, arg)
+	dir, extract, err := t.revs.tree(ctx, arg)
 	if err != nil {
-		return "", fmt.Errorf("%s: %v", what, err)
+		return side{}, fmt.Errorf("%s: %v", what, err)
 	}
-	return d, nil
+	return side{what: what, dir: dir, extract: extract}, nil
+}
+
+// sideGraph loads the graph of s through the cache.
+func (t *tools) sideGraph(s side) (*graph, error) {
+	var g *graph
+	var err error
+	if s.extract != nil {
+		g, err = t.graphs.tree(s.dir, s.extract)
+	} else {
+		g, err = t.graphs.get(s.dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", s.what, err)
+	}
+	return g, nil
 }
 
 func (t *tools) semanticDiff(ctx context.Context, req *mcp.CallToolRequest, in diffArgs) (*gcf.DeltaPayload, error) {
-	baseDir, err := t.side(ctx, "base", in.Base)
+	bs, err := t.side(ctx, "base", in.Base)
 	if err != nil {
 		return nil, err
 	}
-	headDir, err := t.side(ctx, "head", in.Head)
+	hs, err := t.side(ctx, "head", in.Head)
 	if err != nil {
 		return nil, err
 	}
-	base, err := t.graphs.get(baseDir)
+	base, err := t.sideGraph(bs)
 	if err != nil {
-		return nil, fmt.Errorf("base: %v", err)
+		return nil, err
 	}
-	head, err := t.graphs.get(headDir)
+	head, err := t.sideGraph(hs)
 	if err != nil {
-		return nil, fmt.Errorf("head: %v", err)
+		return nil, err
 	}
 	bp, hp := base.snapshot("semantic_diff"), head.snapshot("semantic_diff")
 	d, err := gcf.Diff(bp, hp)

@@ -7,6 +7,7 @@ import (
 	"go/ast"
 	"go/types"
 	"io/fs"
+	"log"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,7 +62,16 @@ type graph struct {
 	out    [][]int // node -> indices of its outgoing edges
 	in     [][]int // node -> indices of its incoming edges
 	Load   time.Duration
+	// Errors are the load errors of the module's packages ("pkg/path:
+	// message", at most maxLoadErrors and a count of the rest): a package
+	// that does not load or type-check is left out or served in part, and
+	// the rest of the module is served.
+	Errors []string
+	bytes  int64 // estimated size in bytes (estimate)
 }
+
+// maxLoadErrors is the number of package load errors a graph keeps.
+const maxLoadErrors = 20
 
 func (g *graph) lookup(qname string) (int, bool) {
 	i, ok := g.byName[qname]
@@ -76,7 +86,7 @@ func loadGraph(dir string) (*graph, error) {
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax | packages.NeedTypes |
 			packages.NeedTypesInfo | packages.NeedImports | packages.NeedModule,
 		Dir: dir,
-		Env: append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod"),
+		Env: loadEnv(dir),
 	}
 	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil {
@@ -86,13 +96,24 @@ func loadGraph(dir string) (*graph, error) {
 		return nil, fmt.Errorf("no Go package under %s", dir)
 	}
 	var errs []string
+	seen, more := map[string]bool{}, 0
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			if len(errs) < 5 {
-				errs = append(errs, e.Error())
+			msg := p.PkgPath + ": " + e.Error()
+			switch {
+			case seen[msg]:
+			case len(errs) < maxLoadErrors:
+				seen[msg] = true
+				errs = append(errs, msg)
+			default:
+				seen[msg] = true
+				more++
 			}
 		}
 	})
+	if more > 0 {
+		errs = append(errs, fmt.Sprintf("and %d more load errors", more))
+	}
 	b := &builder{g: &graph{byName: map[string]int{}}, objs: map[types.Object]int{}, seen: map[edge]bool{}}
 	local := map[string]*packages.Package{}
 	for _, p := range pkgs {
@@ -105,8 +126,9 @@ func loadGraph(dir string) (*graph, error) {
 		}
 	}
 	if len(local) == 0 {
-		return nil, fmt.Errorf("no package under %s type-checked: %s", dir, strings.Join(errs, "; "))
+		return nil, fmt.Errorf("no package under %s type-checked: %s", dir, strings.Join(errs[:min(len(errs), 5)], "; "))
 	}
+	b.g.Errors = errs
 	paths := make([]string, 0, len(local))
 	for path := range local {
 		paths = append(paths, path)
@@ -127,9 +149,51 @@ func loadGraph(dir string) (*graph, error) {
 	}
 	b.implements()
 	b.g.index()
+	b.g.bytes = b.g.estimate()
 	b.g.Load = time.Since(start)
 	return b.g, nil
 }
+
+// loadEnv is the environment of the go command that lists the module at
+// dir. It is read-only: the go command must not edit go.mod or go.sum
+// (-mod=readonly, or -mod=vendor when vendor/modules.txt exists; a -mod
+// of the user's GOFLAGS is dropped, the other flags kept). It is offline:
+// no module proxy, version control, checksum database or toolchain
+// download, so a module missing from the module cache or from go.mod is a
+// load error of the packages that import it.
+func loadEnv(dir string) []string {
+	mod := "-mod=readonly"
+	if fi, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil && fi.Mode().IsRegular() {
+		mod = "-mod=vendor"
+	}
+	var flags []string
+	for _, f := range strings.Fields(os.Getenv("GOFLAGS")) {
+		if !strings.HasPrefix(f, "-mod=") && !strings.HasPrefix(f, "--mod=") {
+			flags = append(flags, f)
+		}
+	}
+	flags = append(flags, mod)
+	return append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.Join(flags, " "),
+		"GOPROXY=off", "GOSUMDB=off", "GONOPROXY=", "GONOSUMDB=", "GOPRIVATE=", "GOVCS=*:off", "GOTOOLCHAIN=local")
+}
+
+// estimate is about the bytes g holds: its symbols (structs, strings, the
+// index by name, the adjacency lists), its edges and its load errors.
+func (g *graph) estimate() int64 {
+	const nodeBytes = 4*16 + 64 + 2*24 // node, byName entry, out and in slice headers
+	const edgeBytes = 32 + 2*8         // edge, its index in out and in
+	n := int64(len(g.Nodes))*nodeBytes + int64(len(g.Edges))*edgeBytes
+	for i := range g.Nodes {
+		n += int64(len(g.Nodes[i].QName) + len(g.Nodes[i].Name))
+	}
+	for _, e := range g.Errors {
+		n += int64(len(e))
+	}
+	return n
+}
+
+// size is g's estimated size in bytes, as the cache accounts it.
+func (g *graph) size() int64 { return g.bytes }
 
 type ifaceNode struct {
 	idx   int
@@ -333,43 +397,163 @@ func (g *graph) index() {
 	}
 }
 
-// cache holds the graph of each directory, reloaded when its Go files change.
+// Bounds of the graph cache.
+const (
+	maxGraphs     = 8         // graphs cached: the served module's, other directories', revisions'
+	maxGraphBytes = 256 << 20 // their estimated size
+)
+
+// cache holds the graphs of directories: the served module's, other
+// directories inside it, and git revisions extracted into temporary trees.
+// Past maxEntries graphs or maxBytes (estimated), the least recently used
+// are evicted, except the served module's; a revision's tree is removed
+// with its graph.
 type cache struct {
-	mu      sync.Mutex
-	entries map[string]*cacheEntry
+	mu         sync.Mutex
+	entries    map[string]*cacheEntry // by directory
+	keep       string                 // the directory never evicted (the served module)
+	maxEntries int
+	maxBytes   int64
+	bytes      int64  // the entries' sizes
+	clock      uint64 // counts uses, for least recently used
 }
 
 type cacheEntry struct {
-	mu    sync.Mutex
+	mu    sync.Mutex // held while loading
 	print string
 	g     *graph
 	err   error
+	tree  bool // an extracted revision: its files never change; removed on eviction
+	// Under cache.mu:
+	size  int64  // g.size() as counted in cache.bytes
+	used  uint64 // cache.clock at the last use
+	users int    // calls in load: not evicted
 }
 
-func newCache() *cache { return &cache{entries: map[string]*cacheEntry{}} }
+func newCache(keep string) *cache {
+	return &cache{entries: map[string]*cacheEntry{}, keep: keep, maxEntries: maxGraphs, maxBytes: maxGraphBytes}
+}
 
 // get returns the graph of dir, loading it when it is not cached or when
 // a .go file, go.mod or go.sum under dir changed since it was loaded.
-func (c *cache) get(dir string) (*graph, error) {
+func (c *cache) get(dir string) (*graph, error) { return c.load(dir, nil) }
+
+// tree returns the graph of the revision tree dir, which extract writes
+// on first use; the tree is removed when its graph is evicted, and at
+// once when extract fails (nothing is cached then).
+func (c *cache) tree(dir string, extract func(dir string) error) (*graph, error) {
+	return c.load(dir, extract)
+}
+
+func (c *cache) load(dir string, extract func(string) error) (*graph, error) {
 	c.mu.Lock()
 	e, ok := c.entries[dir]
 	if !ok {
-		e = &cacheEntry{}
+		e = &cacheEntry{tree: extract != nil}
 		c.entries[dir] = e
 	}
+	e.users++
 	c.mu.Unlock()
+
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	g, err, cached := c.fill(e, dir, extract)
+	c.mu.Lock()
+	e.users--
+	c.clock++
+	e.used = c.clock
+	size := int64(0)
+	if cached && e.g != nil {
+		size = e.g.size()
+	}
+	c.bytes += size - e.size
+	e.size = size
+	if !cached && e.users == 0 && c.entries[dir] == e {
+		delete(c.entries, dir)
+	}
+	gone := c.evict(e)
+	c.mu.Unlock()
+	for _, d := range gone {
+		os.RemoveAll(d)
+	}
+	return g, err
+}
+
+// fill brings e up to date with dir, holding e.mu; cached is false when
+// nothing of dir is cached (a tree that could not be extracted, a
+// directory that is gone).
+func (c *cache) fill(e *cacheEntry, dir string, extract func(string) error) (g *graph, err error, cached bool) {
+	if e.tree {
+		switch {
+		case e.g != nil || e.err != nil:
+			return e.g, e.err, true
+		case extract == nil:
+			return nil, fmt.Errorf("%s is not extracted", dir), false
+		}
+		if err := extract(dir); err != nil {
+			os.RemoveAll(dir)
+			return nil, err, false
+		}
+		e.g, e.err = loadGraph(dir)
+		logErrors(dir, e.g)
+		return e.g, e.err, true
+	}
 	fp, err := fingerprint(dir)
 	if err != nil {
-		return nil, err
+		e.print, e.g, e.err = "", nil, nil
+		return nil, err, false
 	}
 	if e.print == fp && (e.g != nil || e.err != nil) {
-		return e.g, e.err
+		return e.g, e.err, true
 	}
 	e.g, e.err = loadGraph(dir)
 	e.print = fp
-	return e.g, e.err
+	logErrors(dir, e.g)
+	return e.g, e.err, true
+}
+
+// logErrors logs the load errors of a graph just loaded from dir.
+func logErrors(dir string, g *graph) {
+	if g != nil && len(g.Errors) > 0 {
+		log.Printf("%s: load errors (the rest of the module is served): %s", dir, strings.Join(g.Errors, "; "))
+	}
+}
+
+// evict removes, while the cache is over a bound, the least recently used
+// entry other than cur, the kept directory and entries in use, holding
+// c.mu. An evicted tree is moved aside at once (a new extraction may reuse
+// its name) and returned, to be removed after c.mu is released.
+func (c *cache) evict(cur *cacheEntry) (gone []string) {
+	for len(c.entries) > c.maxEntries || c.bytes > c.maxBytes {
+		var victim string
+		var ve *cacheEntry
+		for dir, e := range c.entries {
+			if e == cur || dir == c.keep || e.users > 0 {
+				continue
+			}
+			if ve == nil || e.used < ve.used {
+				victim, ve = dir, e
+			}
+		}
+		if ve == nil {
+			return gone
+		}
+		delete(c.entries, victim)
+		c.bytes -= ve.size
+		if !ve.tree {
+			continue
+		}
+		aside, err := os.MkdirTemp(filepath.Dir(victim), ".evicted-")
+		if err == nil && os.Rename(victim, filepath.Join(aside, "tree")) == nil {
+			gone = append(gone, aside)
+			continue
+		}
+		if err == nil {
+			os.Remove(aside)
+		}
+		os.RemoveAll(victim)
+	}
+	return gone
 }
 
 // fingerprint hashes the names, sizes and modification times of the files
@@ -411,6 +595,14 @@ func fingerprint(dir string) (string, error) {
 	})
 	if err != nil {
 		return "", err
+	}
+	// With a vendor directory, the go command reads the vendored modules.
+	if info, err := os.Stat(filepath.Join(dir, "vendor", "modules.txt")); err == nil {
+		h.Write([]byte("vendor/modules.txt\x00"))
+		h.Write(strconv.AppendInt(nil, info.Size(), 10))
+		h.Write([]byte{0})
+		h.Write(strconv.AppendInt(nil, info.ModTime().UnixNano(), 10))
+		h.Write([]byte{'\n'})
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }

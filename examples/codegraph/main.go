@@ -13,9 +13,12 @@
 //	graph_query       symbol, edge_type, direction   the symbol's neighbours along one edge type
 //	semantic_diff     base, head               symbols and edges added and removed between two git revisions or two directories
 //
-// Every tool also takes format ("gcf" or "json") and pack_root. Usage:
+// Every tool also takes format ("gcf" or "json") and pack_root. It is a
+// module of its own (its golang.org/x/tools requirement stays out of
+// gcf's go.mod). Usage, from the repository root:
 //
-//	go run ./examples/codegraph -root .
+//	go -C examples/codegraph build -o ../../bin/codegraph .
+//	bin/codegraph -root .
 //
 // Diagnostics go to stderr; stdout carries only the MCP protocol.
 package main
@@ -98,7 +101,7 @@ func newTools(root string, enc tokens.Encoding) (*tools, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &tools{root: abs, graphs: newCache(), revs: newRevisions(abs), counter: counter}, nil
+	return &tools{root: abs, graphs: newCache(abs), revs: newRevisions(abs), counter: counter}, nil
 }
 
 // newServer returns the MCP server with the four tools, and the gcfmcp

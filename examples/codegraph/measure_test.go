@@ -19,7 +19,7 @@ import (
 var measure = flag.String("measure", "", "measure the tools on a copy of this repository and write the table into this Markdown file, between the measure markers")
 
 const (
-	measureBegin = "<!-- measure:begin (go test ./examples/codegraph -run TestMeasure -measure ../../docs/mcp.md) -->"
+	measureBegin = "<!-- measure:begin (go -C examples/codegraph test -run TestMeasure -measure ../../docs/mcp.md) -->"
 	measureEnd   = "<!-- measure:end -->"
 )
 

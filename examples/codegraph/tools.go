@@ -22,11 +22,13 @@ const (
 	maxBudget     = 100_000
 	defaultDepth  = 3
 	maxDepth      = 10
-	maxSymbols    = 400 // most symbols in one result
+	maxSymbols    = 400  // most symbols in one result
+	maxQueryBytes = 4096 // longest context_for_task query
+	maxQueryTerms = 64   // most distinct words searched for in one
 )
 
 type contextArgs struct {
-	Query  string `json:"query" jsonschema:"what the task is about: words or identifiers"`
+	Query  string `json:"query" jsonschema:"what the task is about: words or identifiers (at most 4096 bytes and 64 distinct words)"`
 	Budget int    `json:"budget,omitempty" jsonschema:"token budget of the result, 50 to 100000 (default 2000)"`
 }
 
@@ -80,7 +82,14 @@ func (t *tools) contextForTask(ctx context.Context, req *mcp.CallToolRequest, in
 	if budget < minBudget || budget > maxBudget {
 		return nil, fmt.Errorf("budget must be between %d and %d tokens, got %d", minBudget, maxBudget, in.Budget)
 	}
+	// Each call scores every symbol against every term: both are capped.
+	if len(in.Query) > maxQueryBytes {
+		return nil, fmt.Errorf("query is %d bytes; at most %d: say what the task is about in fewer words", len(in.Query), maxQueryBytes)
+	}
 	terms := queryTerms(in.Query)
+	if len(terms) > maxQueryTerms {
+		return nil, fmt.Errorf("query has %d distinct words; at most %d: say what the task is about in fewer words", len(terms), maxQueryTerms)
+	}
 	if len(terms) == 0 {
 		return nil, fmt.Errorf("query %q has no word to search for", clip(in.Query))
 	}
