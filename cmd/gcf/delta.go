@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/gcfkit/gcf"
@@ -25,9 +23,7 @@ lists added, changed (whole rows) and removed rows. Tables of different
 fields have no delta (invalid_schema: send the full payload).
 
 With -profile graph each file holds a graph payload (the JSON of gcf encode
--profile graph); scores are taken as the wire carries them (two decimals).
-
-Flags may also follow the files (gcf diff OLD.json NEW.json --key id).`,
+-profile graph); scores are taken as the wire carries them (two decimals).`,
 	example: "gcf diff -key id -o delta.gcf orders-monday.json orders-tuesday.json",
 }
 
@@ -49,32 +45,6 @@ delta names its identity field in key=, so apply needs no -key.`,
 func init() {
 	diffCommand.setup = setupDiff
 	applyCommand.setup = setupApply
-}
-
-// interspersed parses flags that follow positional arguments (Go's flag
-// package stops at the first one), so that `gcf diff a b -key id` works as
-// `gcf diff -key id a b`; ok is false after a usage error.
-func (e *env) interspersed(c *command, fs *flag.FlagSet, args []string) ([]string, bool) {
-	var pos []string
-	for len(args) > 0 {
-		if a := args[0]; a == "--" {
-			return append(pos, args[1:]...), true
-		} else if len(a) > 1 && a[0] == '-' {
-			if err := fs.Parse(args); err != nil {
-				if errors.Is(err, flag.ErrHelp) {
-					fmt.Fprint(e.stdout, c.help())
-				} else {
-					fmt.Fprintf(e.stderr, "usage: %s\nRun 'gcf help %s' for details.\n", c.usageLine(), c.name)
-				}
-				return nil, false
-			}
-			args = fs.Args()
-			continue
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-	return pos, true
 }
 
 // readInput reads one whole input.
@@ -124,10 +94,6 @@ func setupDiff(fs *flag.FlagSet) func(*env, []string) int {
 	var lim limitFlags
 	lim.register(fs, false)
 	return func(e *env, args []string) int {
-		args, ok := e.interspersed(diffCommand, fs, args)
-		if !ok {
-			return exitUsage
-		}
 		switch *profile {
 		case "generic":
 			if *key == "" {
@@ -220,10 +186,6 @@ func setupApply(fs *flag.FlagSet) func(*env, []string) int {
 	var lim limitFlags
 	lim.register(fs, false)
 	return func(e *env, args []string) int {
-		args, ok := e.interspersed(applyCommand, fs, args)
-		if !ok {
-			return exitUsage
-		}
 		switch *profile {
 		case "", "generic", "graph":
 		default:

@@ -100,7 +100,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	runner := c.setup(fs)
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, c.help())
 			return exitOK
@@ -108,7 +109,31 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: %s\nRun 'gcf help %s' for details.\n", c.usageLine(), c.name)
 		return exitUsage
 	}
-	return runner(e, fs.Args())
+	return runner(e, pos)
+}
+
+// parseFlags is the one flag rule of every command: flags may come before,
+// between or after the file arguments (gcf encode FILE -q is gcf encode -q
+// FILE), as Go's flag package alone does not allow; "-" is an argument
+// (stdin), and everything after "--" is an argument. It returns the
+// arguments in their order.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		// fs.Parse stops at the first argument, or consumes a "--".
+		if len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
 }
 
 func (c *command) usageLine() string {
