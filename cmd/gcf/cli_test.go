@@ -295,3 +295,18 @@ func TestDiagnosticsOnlyOnStderr(t *testing.T) {
 		t.Errorf("validate -json: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
+
+// An -o error names the path the user gave, never the temporary file.
+func TestOutputErrorNamesThePathGiven(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "missing", "out.gcf")
+	for _, args := range [][]string{{"encode", "-q", "-o", dest}, {"encode", "-stream", "-q", "-o", dest}, {"decode", "-o", dest}, {"migrate", "-o", dest}} {
+		in := `{"a":1}`
+		if args[0] != "encode" {
+			in = "GCF profile=generic\na=1\n"
+		}
+		_, stderr, code := runCLI(t, in, args...)
+		if code != exitIO || !strings.Contains(stderr, dest+": no such file or directory") || strings.Contains(stderr, ".tmp-") {
+			t.Errorf("%v: exit %d, stderr %q; want the path given, not the temporary file", args, code, stderr)
+		}
+	}
+}
