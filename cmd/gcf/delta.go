@@ -250,7 +250,7 @@ func setupApply(fs *flag.FlagSet) func(*env, []string) int {
 			if err != nil {
 				return e.report(deltaIn, err, nil)
 			}
-			if res, err = json.Marshal(p); err != nil {
+			if res, err = jsonText(p, ""); err != nil {
 				return e.report(deltaIn, err, nil)
 			}
 		}

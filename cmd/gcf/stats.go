@@ -93,7 +93,7 @@ func setupStats(fs *flag.FlagSet) func(*env, []string) int {
 			in.close()
 		}
 		if *asJSON {
-			b, _ := json.MarshalIndent(all, "", "  ")
+			b, _ := jsonText(all, "  ")
 			fmt.Fprintf(e.stdout, "%s\n", b)
 		} else {
 			for i := range all {
@@ -160,10 +160,10 @@ func stats(data []byte, counter *tokens.Counter) (*statFile, error) {
 		gcfText, gcfErr = gcf.Encode(graph)
 	} else {
 		sf.Payload = "generic"
-		if pretty, err = json.MarshalIndent(generic, "", "  "); err != nil {
+		if pretty, err = jsonText(generic, "  "); err != nil {
 			return nil, err
 		}
-		if minified, err = json.Marshal(generic); err != nil {
+		if minified, err = jsonText(generic, ""); err != nil {
 			return nil, err
 		}
 		gcfText, gcfErr = gcf.EncodeGeneric(generic)
@@ -207,6 +207,20 @@ func stats(data []byte, counter *tokens.Counter) (*statFile, error) {
 		sf.Rows = append(sf.Rows, row("GCB", gcb, false))
 	}
 	return sf, nil
+}
+
+// jsonText is v as JSON, minified or indented by indent, without HTML
+// escaping: json.Marshal writes <, > and & as \u003c, \u003e and \u0026,
+// which would inflate the baseline that GCF is compared with.
+func jsonText(v any, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // printStats writes one file's statistics as a table.
