@@ -30,8 +30,10 @@ var encodeCommand = &command{
 	doc: `Encode reads one JSON value (stdin when no file or "-" is given) and writes
 it as GCF: any JSON value with -profile generic (the default), or a graph
 payload with -profile graph. It holds the whole value in memory. Unless -q
-is given, a line on stderr compares the size of the JSON input, as given,
-with the GCF output.
+is given, a line on stderr compares the size of the output with that of the
+input as minified JSON (white space outside strings removed; with -stream,
+the records as one minified JSON array), whatever the input's layout: bytes,
+not tokens (gcf stats counts tokens too).
 
 With -stream it reads a JSON array of objects, or a sequence of objects
 (NDJSON), and writes one streaming table, ` + "`## [?]{fields}`" + ` (or ` + "`## name [?]{fields}`" + `
@@ -208,7 +210,7 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 		return e.report(in, err, out)
 	}
 	if !quiet {
-		e.sizeLine(int64(len(data)), int64(len(enc)))
+		e.sizeLine(minifiedSize(data), int64(len(enc)))
 	}
 	return exitOK
 }
@@ -243,12 +245,40 @@ func (e *env) encodeCodec(in *input, out *output, c wire.Codec, maxBytes int64, 
 		return e.report(in, err, out)
 	}
 	if !quiet {
-		e.sizeLineOf(int64(len(data)), int64(len(enc)), c.Name())
+		e.sizeLineOf(minifiedSize(data), int64(len(enc)), c.Name())
 	}
 	return exitOK
 }
 
-// sizeLine compares the size of the JSON input, as given, with the output.
+// minifiedSize is the length of the JSON text data as minified JSON: without
+// the white space outside strings (json.Compact's output, which keeps
+// every other byte, and escapes nothing).
+func minifiedSize(data []byte) int64 {
+	var n int64
+	inString, escaped := false, false
+	for _, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ', c == '\t', c == '\r', c == '\n':
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// sizeLine compares the size of the input as minified JSON with the GCF
+// output.
 func (e *env) sizeLine(in, out int64) { e.sizeLineOf(in, out, "GCF") }
 
 // sizeLineOf is sizeLine for an output in the named format.
@@ -264,7 +294,7 @@ func (e *env) sizeLineOf(in, out int64, format string) {
 	default:
 		diff = "the same size"
 	}
-	fmt.Fprintf(e.stderr, "gcf: %d bytes of JSON input -> %d bytes of %s (%s)\n", in, out, format, diff)
+	fmt.Fprintf(e.stderr, "gcf: %d bytes as minified JSON -> %d bytes of %s (%s)\n", in, out, format, diff)
 }
 
 // jsonError places an error from parsing the JSON text data, which starts
@@ -342,7 +372,7 @@ type streamOptions struct {
 // encodeStream runs encode -stream.
 func (e *env) encodeStream(in *input, out *output, so streamOptions, quiet bool, prog *progress) int {
 	cr := &countingReader{r: in.r}
-	written, err := encodeStream(cr, out, so, prog)
+	written, minified, err := encodeStream(cr, out, so, prog)
 	if in.r.overLimit() { // the input was cut at -max-bytes: whatever came of it is void
 		err = &gcf.SyntaxError{Category: gcf.PayloadTooLarge, Msg: fmt.Sprintf("the input is larger than -max-bytes %d", in.r.limit)}
 	}
@@ -361,7 +391,7 @@ func (e *env) encodeStream(in *input, out *output, so streamOptions, quiet bool,
 	}
 	prog.done()
 	if !quiet {
-		e.sizeLine(cr.n, out.n)
+		e.sizeLine(minified, out.n)
 	}
 	return exitOK
 }
@@ -370,8 +400,9 @@ func (e *env) encodeStream(in *input, out *output, so streamOptions, quiet bool,
 // (NDJSON), into a streaming GCF table: the root array `## [?]{fields}`,
 // or `## table [?]{fields}` when table is set, closed by the summary
 // trailer. It holds one record at a time and returns how many records it
-// wrote; on an error, those records have been flushed to out.
-func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress) (int64, error) {
+// wrote, and the size of the records as one minified JSON array; on an
+// error, those records have been flushed to out.
+func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress) (written, minified int64, err error) {
 	cr := &countingReader{r: in}
 	rr := &recordReader{br: bufio.NewReaderSize(cr, 64<<10), pos: origin, max: so.maxRecord, maxDepth: so.maxDepth}
 	if rr.max <= 0 {
@@ -381,13 +412,13 @@ func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress)
 		rr.maxDepth = stream.DefaultMaxDepth
 	}
 	enc := gcf.NewEncoder(out, so.opts...)
-	var written int64
-	fail := func(err error) (int64, error) {
+	minified = 2 // [ and ]
+	fail := func(err error) (int64, int64, error) {
 		var ie *ioError
 		if !errors.As(err, &ie) {
 			enc.Flush() // the records written so far reach the output
 		}
-		return written, err
+		return written, minified, err
 	}
 	fields := so.fields
 	var index map[string]bool
@@ -428,6 +459,10 @@ func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress)
 		if err := enc.WriteRecord(obj); err != nil {
 			return fail(placed(fmt.Errorf("record %d: %w", n, err), at))
 		}
+		if written > 0 {
+			minified++ // the comma before the record
+		}
+		minified += minifiedSize(rec)
 		written++
 		prog.update(cr.n, written)
 	}
@@ -438,11 +473,11 @@ func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress)
 				return fail(err)
 			}
 		case so.table == "":
-			return written, enc.Encode([]any{})
+			return written, minified, enc.Encode([]any{})
 		}
 	}
 	prog.update(cr.n, written)
-	return written, enc.Close()
+	return written, minified, enc.Close()
 }
 
 // checkRecord explains, with a hint, a record that a streaming table cannot
