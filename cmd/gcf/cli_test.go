@@ -310,3 +310,49 @@ func TestOutputErrorNamesThePathGiven(t *testing.T) {
 		}
 	}
 }
+
+// Help speaks to the user: no words of the project's own ("the product",
+// "the fixtures"), no section number without what it is about, and each
+// command's flags describe what that command does.
+func TestHelpSpeaksToTheUser(t *testing.T) {
+	texts := map[string]string{"gcf help": mainUsage()}
+	for _, c := range commands {
+		texts["gcf help "+c.name] = c.help()
+	}
+	jargon := regexp.MustCompile(`(?i)\bproduct\b|\bproduct's\b|\bfixtures?\b`)
+	section := regexp.MustCompile(`§[0-9][0-9a-z.]*`)
+	for name, text := range texts {
+		flat := strings.Join(strings.Fields(text), " ")
+		if m := jargon.FindString(flat); m != "" {
+			t.Errorf("%s says %q", name, m)
+		}
+		// A § number sits in parentheses that say, in words, what the
+		// section is about: "(SPEC §8.6, streaming)".
+		for _, loc := range section.FindAllStringIndex(flat, -1) {
+			open := strings.LastIndex(flat[:loc[0]], "(")
+			end := strings.Index(flat[loc[1]:], ")")
+			if open < 0 || end < 0 {
+				t.Errorf("%s: %s outside parentheses", name, flat[loc[0]:loc[1]])
+				continue
+			}
+			words := section.ReplaceAllString(flat[open+1:loc[1]+end], "")
+			var said []string
+			for _, w := range regexp.MustCompile(`[A-Za-z]{4,}`).FindAllString(words, -1) {
+				if w != "SPEC" {
+					said = append(said, w)
+				}
+			}
+			if len(said) == 0 {
+				t.Errorf("%s: %q cites a section without saying what it is about", name, flat[open:loc[1]+end+1])
+			}
+		}
+	}
+	for _, c := range []string{"decode", "validate", "migrate", "diff", "apply"} {
+		if h := lookup(c).help(); strings.Contains(h, "encode also") {
+			t.Errorf("gcf help %s speaks of encode under -max-bytes", c)
+		}
+	}
+	if h := encodeCommand.help(); !strings.Contains(strings.Join(strings.Fields(h), " "), "a larger output is refused") {
+		t.Errorf("gcf help encode does not say that -max-bytes bounds the output")
+	}
+}

@@ -14,7 +14,9 @@ var diffCommand = &command{
 	args:    "[flags] OLD.json NEW.json",
 	summary: "print the GCF delta that turns one JSON result into another",
 	doc: `Diff reads two JSON results and writes the delta payload that turns the first
-into the second, with base_root and new_root (SPEC §10, §10a).
+into the second. Its header carries base_root and new_root, the pack roots
+(content hashes) of the two results, which apply checks (SPEC §10, graph
+deltas; §10a, generic deltas).
 
 With -profile generic (the default) each file holds a keyed table: an array
 of flat objects, or an object whose only member is one; -key names the
@@ -31,9 +33,10 @@ var applyCommand = &command{
 	name:    "apply",
 	args:    "[flags] BASE.json DELTA.gcf",
 	summary: "apply a GCF delta to a JSON result and print the new JSON",
-	doc: `Apply reads a JSON result and a delta payload, applies the delta atomically
-(SPEC §10.4, §10a.5) and writes the new result as JSON. The base must have
-the delta's base_root and the result must have its new_root
+	doc: `Apply reads a JSON result and a delta payload, applies the delta
+atomically (all of it or nothing: SPEC §10.4 and §10a.5, applying a delta)
+and writes the new result as JSON. The base must have the delta's base_root
+and the result must have its new_root
 (root_mismatch otherwise); a changed or removed row that the base lacks, or
 an added one it has, is malformed_delta. Nothing is written on error.
 

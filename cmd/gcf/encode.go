@@ -67,10 +67,10 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	showProgress := fs.Bool("progress", false, "-stream: report bytes and rows per second on stderr")
 	smallest := fs.Bool("smallest", false, "generic profile: per container, the valid layout with the fewest tokens instead of the canonical one")
 	tokenizer := fs.String("tokenizer", "o200k", "-smallest: the `vocabulary` whose tokens are counted: o200k (o200k_base) or cl100k (cl100k_base)")
-	lossy := fs.Bool("lossy", false, "-codec gcb1: write what the product's GCB1 writes where it loses data, instead of refusing")
+	lossy := fs.Bool("lossy", false, "-codec gcb1: where GCB version 1 cannot hold a value, write what the original GCF tools write (losing it) instead of refusing")
 	codec := fs.String("codec", "gcf", "`codec` of a graph payload's output: "+wire.ListNames()+" (any but gcf implies -profile graph)")
 	var lim limitFlags
-	lim.register(fs, false)
+	lim.registerFor(fs, false, true)
 	var wireMode wireFlag
 	wireMode.register(fs, false)
 	return func(e *env, args []string) int {

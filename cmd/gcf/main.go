@@ -214,14 +214,22 @@ type limitFlags struct {
 	requireSummary                bool
 }
 
-func (l *limitFlags) register(fs *flag.FlagSet, summary bool) {
+func (l *limitFlags) register(fs *flag.FlagSet, summary bool) { l.registerFor(fs, summary, false) }
+
+// registerFor is register for a command that may also refuse an output
+// larger than -max-bytes (encode).
+func (l *limitFlags) registerFor(fs *flag.FlagSet, summary, output bool) {
 	fs.IntVar(&l.depth, "max-depth", 0, fmt.Sprintf("deepest nesting accepted, `n` levels (0 = default %d)", stream.DefaultMaxDepth))
 	fs.IntVar(&l.line, "max-line", 0, fmt.Sprintf("longest line accepted, `n` bytes (0 = default %d)", stream.DefaultMaxLineBytes))
 	fs.IntVar(&l.elements, "max-elements", 0, fmt.Sprintf("most items, rows or members in one container, `n` (0 = default %d)", stream.DefaultMaxElements))
 	fs.IntVar(&l.fields, "max-fields", 0, fmt.Sprintf("most fields in one field declaration, `n` (0 = default %d)", stream.DefaultMaxFields))
-	fs.Int64Var(&l.bytes, "max-bytes", 0, "largest payload, `n` bytes (0 = no limit): input is read no further; encode also refuses a larger output")
+	maxBytes := "largest input, `n` bytes (0 = no limit): the input is read no further"
+	if output {
+		maxBytes = "largest input and output, `n` bytes (0 = no limit): the input is read no further, and a larger output is refused"
+	}
+	fs.Int64Var(&l.bytes, "max-bytes", 0, maxBytes)
 	if summary {
-		fs.BoolVar(&l.requireSummary, "require-summary", false, "make a [?] section without a ##! summary trailer an error (a cut stream) instead of a warning")
+		fs.BoolVar(&l.requireSummary, "require-summary", false, "make a [?] section (a streaming table) without a ##! summary trailer an error (the stream may have been cut) instead of a warning")
 	}
 }
 

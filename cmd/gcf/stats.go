@@ -17,14 +17,15 @@ var statsCommand = &command{
 	name:    "stats",
 	args:    "[-tokenizer o200k|cl100k] [-json] file...",
 	summary: "compare the bytes and tokens of JSON, GCF and GCB for payloads",
-	doc: `Stats reads each file, JSON, GCF or GCB (told apart by the content; "-" is stdin),
-and prints, for the same payload, the bytes and the tokens a model's
-tokenizer counts in pretty JSON (two-space indent), minified JSON, canonical
-GCF, for a generic payload the smallest GCF (encode -smallest, priced in the
-same tokens) and, for a graph payload, GCB (binary: bytes only), each with its savings
-against both JSONs. A JSON object with "symbols" is read as a graph payload
-(the fixtures' field names or the product's snake_case); anything else is a
-generic value. Tokens are counted with a real BPE vocabulary, o200k_base by
+	doc: `Stats reads each file, JSON, GCF or GCB (told apart by the content; "-" is
+stdin), and prints, for the same payload, the bytes and the tokens a model's
+tokenizer counts in pretty JSON (two-space indent), minified JSON (neither
+HTML-escaped), canonical GCF, for a generic payload the smallest GCF (encode
+-smallest, priced in the same tokens) and, for a graph payload, GCB (binary:
+bytes only), each with its savings against both JSONs; a negative saving is
+a cost. A JSON object with "symbols" is read as a graph payload (camelCase
+field names, as gcf encode -profile graph reads, or snake_case ones such as
+qualified_name); anything else is a generic value. Tokens are counted with a real BPE vocabulary, o200k_base by
 default (-tokenizer cl100k for cl100k_base). -json prints the same as a JSON
 array, one object per file.`,
 	example: "gcf stats testdata/examples/graph.json testdata/examples/orders.json",

@@ -29,9 +29,10 @@ It reads stdin when no file is given ("-" names stdin among files). With
 Validation streams: memory is bounded by the longest line and the nesting
 depth, not by the size of the input.
 
-A payload whose [?] sections are not confirmed by a ##! summary trailer is
-valid (SPEC §8.6) but gets a warning on stderr, because the stream may have
-been cut; -require-summary makes it a problem. When the inputs give
+A payload whose [?] sections (streaming tables, whose row count is not
+known in advance) are not confirmed by a ##! summary trailer is valid, as the
+spec allows (SPEC §8.6, streaming), but gets a warning on stderr, because
+the stream may have been cut; -require-summary makes it a problem. When the inputs give
 different results, the exit status is the highest.
 
 -wire v1 checks legacy GCF v1.x payloads (docs/legacy-v1.md) against the v1
