@@ -31,6 +31,12 @@ known in advance) are not confirmed by a ##! summary trailer is accepted, as
 the spec allows (SPEC §8.6, streaming), with a warning on stderr, because the
 stream may have been cut; -require-summary makes it an error.
 
+GCF has no end marker, unlike JSON's closing brace: a payload cut at the end
+of a line (between two sections, say) may still be valid, and decodes to a
+shorter value without any error. -require-summary also refuses a v3 payload
+that does not end with a ##! summary trailer: streaming output always has
+one, and gcf encode -summary writes one at the end of a buffered payload.
+
 -wire v1 decodes a legacy GCF v1.x payload (docs/legacy-v1.md); -wire auto
 picks v1 or v3 from the first line and says which on stderr. With the
 default -wire v3, a v1.x payload is refused with a missing_profile error
@@ -89,6 +95,9 @@ func setupDecode(fs *flag.FlagSet) func(*env, []string) int {
 			res, err = toNDJSON(o, src, topts)
 		} else {
 			res, err = toJSON(o, src, topts)
+		}
+		if err == nil && lim.requireSummary && len(wopts) == 0 && !in.r.endsWithSummary() {
+			err = in.r.missingSummary()
 		}
 		if err != nil {
 			o.abort()

@@ -45,6 +45,13 @@ is not valid JSON, stops the encoding with an error naming the record and
 its line:column. Then -o leaves nothing at the destination, and on stdout
 the error says how many records were written.
 
+GCF has no end marker, unlike JSON's closing brace: a payload cut at the end
+of a line may still be valid, only shorter. With -summary the output ends
+with a ##! summary trailer (as -stream output always does), which the spec
+allows in any payload; gcf decode -require-summary and gcf validate
+-require-summary then refuse a payload that lacks it, so a cut is noticed.
+Without -summary the output is the canonical bytes.
+
 With -smallest the generic encoding is not the canonical one: per container
 it takes, among the layouts every conformant decoder reads to the same value,
 the one with the fewest tokens of -tokenizer's vocabulary (o200k_base by
@@ -68,6 +75,7 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	smallest := fs.Bool("smallest", false, "generic profile: per container, the valid layout with the fewest tokens instead of the canonical one")
 	tokenizer := fs.String("tokenizer", "o200k", "-smallest: the `vocabulary` whose tokens are counted: o200k (o200k_base) or cl100k (cl100k_base)")
 	lossy := fs.Bool("lossy", false, "-codec gcb1: where GCB version 1 cannot hold a value, write what the original GCF tools write (losing it) instead of refusing")
+	summary := fs.Bool("summary", false, "end the output with a ##! summary trailer, which decode -require-summary checks, so that a cut payload is noticed (-stream output always has it)")
 	codec := fs.String("codec", "gcf", "`codec` of a graph payload's output: "+wire.ListNames()+" (any but gcf implies -profile graph)")
 	var lim limitFlags
 	lim.registerFor(fs, false, true)
@@ -117,6 +125,9 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 		if err := lim.check(); err != nil {
 			return e.usageError(encodeCommand, "%v", err)
 		}
+		if *summary && (*codec != "gcf" || wireMode.value == "v1") {
+			return e.usageError(encodeCommand, "-summary applies to GCF v3 text (-codec gcf, -wire v3)")
+		}
 		opts := lim.options()
 		if *smallest {
 			if *streaming || *profile != "generic" || wireMode.value == "v1" {
@@ -158,12 +169,13 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
 			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
 		}
-		return e.encodeBuffered(in, o, *profile, append(opts, wireMode.options()...), *quiet)
+		return e.encodeBuffered(in, o, *profile, append(opts, wireMode.options()...), *quiet, *summary)
 	}
 }
 
-// encodeBuffered runs encode without -stream: the whole value in memory.
-func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.Option, quiet bool) int {
+// encodeBuffered runs encode without -stream: the whole value in memory;
+// with trailer, the output ends with a ##! summary trailer.
+func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.Option, quiet, trailer bool) int {
 	fail := func(err error) int {
 		out.abort()
 		return e.report(in, err, out)
@@ -205,6 +217,11 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 			return fail(err)
 		}
 	}
+	if trailer {
+		if enc, err = appendSummary(enc, profile, opts); err != nil {
+			return fail(err)
+		}
+	}
 	out.Write(enc)
 	if err := out.commit(); err != nil {
 		return e.report(in, err, out)
@@ -213,6 +230,33 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 		e.sizeLine(minifiedSize(data), int64(len(enc)))
 	}
 	return exitOK
+}
+
+// appendSummary appends to the buffered payload enc the ##! summary trailer
+// that streaming output ends with (SPEC §8.4), which SPEC §8.5 allows in a
+// buffered payload as well, where the [N] counts stay authoritative: for the
+// generic profile a bare "##! summary" (counts lists the [?] sections, and
+// a buffered payload has none); for the graph profile the symbols, the edges
+// and the counts per non-empty distance group then the edges, positional,
+// as the streaming graph encoder writes them.
+func appendSummary(enc []byte, profile string, opts []gcf.Option) ([]byte, error) {
+	if profile != "graph" {
+		return append(enc, "##! summary\n"...), nil
+	}
+	p, err := gcf.Decode(enc, opts...)
+	if err != nil {
+		return nil, err
+	}
+	b := fmt.Appendf(enc, "##! summary symbols=%d edges=%d counts=", len(p.Symbols), len(p.Edges))
+	for i := 0; i < len(p.Symbols); {
+		j := i + 1
+		for j < len(p.Symbols) && p.Symbols[j].Distance == p.Symbols[i].Distance {
+			j++
+		}
+		b = fmt.Appendf(b, "%d,", j-i)
+		i = j
+	}
+	return fmt.Appendf(b, "%d\n", len(p.Edges)), nil
 }
 
 // encodeCodec encodes a graph payload, read from JSON with either field

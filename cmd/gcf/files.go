@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +69,7 @@ type inReader struct {
 	limit int64
 	err   error // the first read error other than io.EOF
 	tail  *tail // keeps the last bytes read, for diagnostics; nil for files
+	last  lastLine
 }
 
 func (r *inReader) Read(p []byte) (int, error) {
@@ -82,6 +84,7 @@ func (r *inReader) Read(p []byte) (int, error) {
 	}
 	n, err := r.r.Read(p)
 	r.n += int64(n)
+	r.last.write(p[:n])
 	if r.tail != nil {
 		r.tail.write(p[:n])
 	}
@@ -92,6 +95,77 @@ func (r *inReader) Read(p []byte) (int, error) {
 		err = &ioError{fmt.Errorf("reading %s: %w", r.name, err)}
 	}
 	return n, err
+}
+
+// lastLine follows the last significant line of an input (not blank, not a
+// comment), keeping only its first bytes, to tell whether the input ends
+// with a ##! summary trailer; and counts the lines.
+type lastLine struct {
+	cur   []byte // the first bytes of the line being read
+	sig   []byte // the first bytes of the last significant complete line
+	lines int    // complete lines
+}
+
+const lastLinePrefix = 16
+
+func (l *lastLine) write(p []byte) {
+	k := bytes.LastIndexByte(p, '\n')
+	if k < 0 {
+		l.cur = appendPrefix(l.cur, p)
+		return
+	}
+	l.lines += bytes.Count(p[:k+1], []byte{'\n'})
+	// The complete lines in cur+p[:k], from the last one back, until a
+	// significant one.
+	for end := k; ; {
+		s := bytes.LastIndexByte(p[:end], '\n')
+		line := p[s+1 : end]
+		if s < 0 {
+			line = appendPrefix(l.cur, p[:end])
+		}
+		if significant(line) {
+			l.sig = append(l.sig[:0], line[:min(len(line), lastLinePrefix)]...)
+			break
+		}
+		if s < 0 {
+			break
+		}
+		end = s
+	}
+	l.cur = appendPrefix(l.cur[:0], p[k+1:])
+}
+
+func appendPrefix(dst, p []byte) []byte {
+	if n := lastLinePrefix - len(dst); n > 0 {
+		dst = append(dst, p[:min(n, len(p))]...)
+	}
+	return dst
+}
+
+// significant reports whether a line (its first bytes) is neither blank
+// nor a comment (SPEC §11: "# " after the indentation).
+func significant(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	t = bytes.TrimRight(t, "\r")
+	return len(t) > 0 && !bytes.HasPrefix(t, []byte("# ")) && !bytes.Equal(t, []byte("#"))
+}
+
+// endsWithSummary reports whether the input read so far ends with a
+// ##! summary trailer: its last significant line, complete or not.
+func (r *inReader) endsWithSummary() bool {
+	last := r.last.sig
+	if significant(r.last.cur) {
+		last = r.last.cur
+	}
+	t := bytes.TrimRight(bytes.TrimLeft(last, " \t"), "\r")
+	return bytes.HasPrefix(t, []byte("##! summary")) && (len(t) == len("##! summary") || t[len("##! summary")] == ' ')
+}
+
+// missingSummary is the error of -require-summary for a payload that does
+// not end with a ##! summary trailer, placed after its last line.
+func (r *inReader) missingSummary() *gcf.SyntaxError {
+	return &gcf.SyntaxError{Line: r.last.lines + 1, Column: 1, Offset: r.n, Category: gcf.UnexpectedEOF,
+		Msg: "the payload does not end with a ##! summary trailer (-require-summary): it may have been cut short; gcf encode -summary writes one"}
 }
 
 // overLimit reports whether more than the -max-bytes limit was read.

@@ -229,7 +229,7 @@ func (l *limitFlags) registerFor(fs *flag.FlagSet, summary, output bool) {
 	}
 	fs.Int64Var(&l.bytes, "max-bytes", 0, maxBytes)
 	if summary {
-		fs.BoolVar(&l.requireSummary, "require-summary", false, "make a [?] section (a streaming table) without a ##! summary trailer an error (the stream may have been cut) instead of a warning")
+		fs.BoolVar(&l.requireSummary, "require-summary", false, "refuse a payload that does not end with a ##! summary trailer (streaming output, or encode -summary), which may have been cut; without it, a [?] section without the trailer is a warning")
 	}
 }
 
