@@ -356,3 +356,51 @@ func TestHelpSpeaksToTheUser(t *testing.T) {
 		t.Errorf("gcf help encode does not say that -max-bytes bounds the output")
 	}
 }
+
+// The README's layout table is one table (no blank line breaks it) and
+// names every top-level folder of the repository.
+func TestReadmeLayoutTable(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	i := strings.Index(text, "\n## Layout\n")
+	if i < 0 {
+		t.Fatal("README has no Layout section")
+	}
+	section := text[i+len("\n## Layout\n"):]
+	if j := strings.Index(section, "\n## "); j >= 0 {
+		section = section[:j]
+	}
+	var table []string
+	rows := 0
+	for _, line := range strings.Split(strings.TrimSpace(section), "\n") {
+		if strings.HasPrefix(line, "|") {
+			rows++
+			table = append(table, line)
+		} else if rows > 0 {
+			break
+		}
+	}
+	if rest := strings.TrimSpace(strings.SplitAfterN(strings.TrimSpace(section), strings.Join(table, "\n"), 2)[1]); strings.HasPrefix(rest, "|") {
+		t.Errorf("the layout table is broken: rows follow a blank line:\n%s", rest)
+	}
+	joined := strings.Join(table, "\n")
+	entries, err := os.ReadDir(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if !strings.Contains(joined, "`"+e.Name()+"/") && !strings.Contains(joined, "`"+e.Name()+"`") {
+			t.Errorf("the layout table does not name %s/", e.Name())
+		}
+	}
+	// Stale: every generic-delta fixture runs.
+	if strings.Contains(strings.Join(strings.Fields(text), " "), "Skipped fixtures belong to work not done yet") {
+		t.Error("README says that fixtures are skipped for work not done yet")
+	}
+}
