@@ -135,4 +135,6 @@
 //	2  usage error
 //	3  I/O error: unreadable input, unwritable output, or the output file
 //	   could not be put in place
+//	130, 143  SIGINT or SIGTERM while writing -o FILE (128 plus the signal's
+//	   number); the temporary file is removed and FILE left as it was
 package main
