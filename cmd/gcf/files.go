@@ -101,7 +101,7 @@ func (r *inReader) Read(p []byte) (int, error) {
 // comment), keeping only its first bytes, to tell whether the input ends
 // with a ##! summary trailer; and counts the lines.
 type lastLine struct {
-	cur   []byte // the first bytes of the line being read
+	cur   []byte // the first bytes of the line being read, after its indentation
 	sig   []byte // the first bytes of the last significant complete line
 	lines int    // complete lines
 }
@@ -135,7 +135,12 @@ func (l *lastLine) write(p []byte) {
 	l.cur = appendPrefix(l.cur[:0], p[k+1:])
 }
 
+// appendPrefix appends to dst, the first bytes of a line after its
+// indentation, the bytes of p that fit.
 func appendPrefix(dst, p []byte) []byte {
+	if len(dst) == 0 {
+		p = bytes.TrimLeft(p, " \t")
+	}
 	if n := lastLinePrefix - len(dst); n > 0 {
 		dst = append(dst, p[:min(n, len(p))]...)
 	}

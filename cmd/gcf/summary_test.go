@@ -141,3 +141,51 @@ func TestBufferedSummaryTrailer(t *testing.T) {
 		}
 	}
 }
+
+// endsWithSummary finds the trailer however the input is split into reads:
+// the last line that is neither blank nor a comment decides.
+func TestEndsWithSummaryAcrossReads(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"GCF profile=generic\na=1\n##! summary\n", true},
+		{"GCF profile=generic\na=1\n##! summary", true},
+		{"GCF profile=generic\na=1\n##! summary counts=2\n\n# done\n  \n", true},
+		{"GCF profile=generic\n##! summary\na=1\n", false},
+		{"GCF profile=generic\na=1\n", false},
+		{"GCF profile=generic\na=1\n##! summaryx\n", false},
+		{"GCF profile=generic\na=1\n## b\n", false},
+		{"", false},
+		{"GCF profile=generic\n##! summary\n" + strings.Repeat(" ", 40) + "x=1\n", false},
+		{"GCF profile=generic\n##! summary\n" + strings.Repeat(" ", 40) + "# a comment\n", true},
+	} {
+		for size := 1; size <= len(tc.in)+1; size++ {
+			r := &inReader{r: &chunked{s: tc.in, size: size}}
+			if _, err := io.ReadAll(r); err != nil {
+				t.Fatal(err)
+			}
+			if got := r.endsWithSummary(); got != tc.want {
+				t.Errorf("%q in reads of %d: %v, want %v", tc.in, size, got, tc.want)
+			}
+			if got, want := r.last.lines, strings.Count(tc.in, "\n"); got != want {
+				t.Errorf("%q in reads of %d: %d lines, want %d", tc.in, size, got, want)
+			}
+		}
+	}
+}
+
+// chunked returns s in reads of at most size bytes.
+type chunked struct {
+	s    string
+	size int
+}
+
+func (c *chunked) Read(p []byte) (int, error) {
+	if c.s == "" {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), c.size)], c.s)
+	c.s = c.s[n:]
+	return n, nil
+}
