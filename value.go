@@ -577,10 +577,13 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	default:
-		b, err := json.Marshal(x)
-		if err != nil {
+		// Without HTML escaping, as the cases above write strings.
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(x); err != nil {
 			return dst, err
 		}
-		return append(dst, b...), nil
+		return append(dst, bytes.TrimSuffix(b.Bytes(), []byte("\n"))...), nil
 	}
 }

@@ -363,3 +363,20 @@ func BenchmarkParseJSONManyKeys(b *testing.B) {
 		})
 	}
 }
+
+// ToJSON never HTML-escapes: <, > and & are written as themselves, in Go
+// maps and structs too (json.Marshal would write \u003c, \u003e, \u0026).
+func TestToJSONDoesNotEscapeHTML(t *testing.T) {
+	for _, v := range []any{
+		map[string]any{"a": "<b>&</b>"},
+		Object{{Key: "a", Value: "<b>&</b>"}},
+		struct {
+			A string `json:"a"`
+		}{"<b>&</b>"},
+	} {
+		got, err := ToJSON(v)
+		if err != nil || string(got) != `{"a":"<b>&</b>"}` {
+			t.Errorf("ToJSON(%#v) = %s, %v", v, got, err)
+		}
+	}
+}

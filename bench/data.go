@@ -3,6 +3,7 @@
 package bench
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -132,12 +133,16 @@ func lower(s string) string {
 	return string(b)
 }
 
-// MarshalJSON returns v as JSON bytes, panicking on error (the generators
-// only produce marshalable values).
+// MarshalJSON returns v as minified JSON without HTML escaping (the
+// baseline every comparison uses; json.Marshal would write <, > and & as
+// \u003c, \u003e and \u0026), panicking on error (the generators only
+// produce marshalable values).
 func MarshalJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		panic(err)
 	}
-	return b
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }

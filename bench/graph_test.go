@@ -29,10 +29,7 @@ func graphDataset(tb testing.TB) *graphData {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		js, err := json.Marshal(p)
-		if err != nil {
-			tb.Fatal(err)
-		}
+		js := MarshalJSON(p)
 		graphVal = &graphData{p: p, gcfBytes: enc, jsonData: js}
 	})
 	return graphVal

@@ -49,9 +49,7 @@ func wireCases(tb testing.TB) []*wireCase {
 	var out []*wireCase
 	for i, p := range ps {
 		c := &wireCase{name: names[i], p: p}
-		if c.json, err = json.Marshal(p); err != nil {
-			tb.Fatal(err)
-		}
+		c.json = MarshalJSON(p)
 		if c.gcb, err = wire.EncodeWith("gcb", p); err != nil {
 			tb.Fatal(err)
 		}

@@ -37,6 +37,7 @@
 package gcfmcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -420,7 +421,7 @@ func deliverGraph(cfg *config, st *state, p *gcf.Payload, args Args, format Form
 	rep.PackRoot = root
 	full := *p
 	full.PackRoot = root
-	if jsonText, err = json.Marshal(&full); err != nil {
+	if jsonText, err = minifiedJSON(&full); err != nil {
 		return nil, nil, err
 	}
 	if format == JSON {
@@ -485,7 +486,7 @@ func deliverDelta(d *gcf.DeltaPayload, format Format, rep *Report) (text, jsonTe
 	if rep.Tool == "" {
 		rep.Tool = d.Tool
 	}
-	if jsonText, err = json.Marshal(d); err != nil {
+	if jsonText, err = minifiedJSON(d); err != nil {
 		return nil, nil, err
 	}
 	if format == JSON {
@@ -498,7 +499,7 @@ func deliverDelta(d *gcf.DeltaPayload, format Format, rep *Report) (text, jsonTe
 // deliverGeneric answers with the generic value v.
 func deliverGeneric(cfg *config, st *state, v any, args Args, format Format, rep *Report) (text, jsonText []byte, err error) {
 	rep.Profile, rep.Outcome = "generic", gcf.OutcomeFull.String()
-	jsonText, jerr := json.Marshal(v)
+	jsonText, jerr := minifiedJSON(v)
 	if jerr != nil {
 		if format == JSON {
 			return nil, nil, fmt.Errorf("gcfmcp: the result has no JSON form: %w", jerr)
@@ -527,4 +528,17 @@ func deliverGeneric(cfg *config, st *state, v any, args Args, format Format, rep
 	}
 	text, err = gcf.EncodeGeneric(v)
 	return text, jsonText, err
+}
+
+// minifiedJSON is v as minified JSON without HTML escaping (json.Marshal
+// writes <, > and & as \u003c, \u003e and \u0026): the JSON a client
+// reads and the baseline the accounting compares with.
+func minifiedJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

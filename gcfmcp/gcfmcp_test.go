@@ -479,3 +479,24 @@ func TestGenericTables(t *testing.T) {
 		t.Errorf("nested value: %+v", m)
 	}
 }
+
+// The JSON of a result, sent with format=json and counted in _meta, is not
+// HTML-escaped: <, > and & are one byte each, not \u003c and the like.
+func TestJSONBaselineIsNotHTMLEscaped(t *testing.T) {
+	v := map[string]any{"a": "<b>&</b>"}
+	const want = `{"a":"<b>&</b>"}`
+	res, err := gcfmcp.Result(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := metaOf(t, res); m.JSONBytes != len(want) {
+		t.Errorf("json_bytes %d, want %d", m.JSONBytes, len(want))
+	}
+	res, err = gcfmcp.Result(v, gcfmcp.WithFormat(gcfmcp.JSON))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := textOf(t, res); got != want {
+		t.Errorf("format=json sent %s, want %s", got, want)
+	}
+}

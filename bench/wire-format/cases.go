@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -127,7 +128,15 @@ func productJSON(p *gcf.Payload) ([]byte, error) {
 	for _, e := range p.Edges {
 		v.Edges = append(v.Edges, edge(e))
 	}
-	return json.MarshalIndent(v, "", "  ")
+	// Without HTML escaping, as the product's JSON is written.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // heuristicTokens is the product's token estimate (countTokensApprox,

@@ -295,3 +295,112 @@ func TestDiagnosticsOnlyOnStderr(t *testing.T) {
 		t.Errorf("validate -json: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
+
+// An -o error names the path the user gave, never the temporary file.
+func TestOutputErrorNamesThePathGiven(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "missing", "out.gcf")
+	for _, args := range [][]string{{"encode", "-q", "-o", dest}, {"encode", "-stream", "-q", "-o", dest}, {"decode", "-o", dest}, {"migrate", "-o", dest}} {
+		in := `{"a":1}`
+		if args[0] != "encode" {
+			in = "GCF profile=generic\na=1\n"
+		}
+		_, stderr, code := runCLI(t, in, args...)
+		if code != exitIO || !strings.Contains(stderr, dest+": no such file or directory") || strings.Contains(stderr, ".tmp-") {
+			t.Errorf("%v: exit %d, stderr %q; want the path given, not the temporary file", args, code, stderr)
+		}
+	}
+}
+
+// Help speaks to the user: no words of the project's own ("the product",
+// "the fixtures"), no section number without what it is about, and each
+// command's flags describe what that command does.
+func TestHelpSpeaksToTheUser(t *testing.T) {
+	texts := map[string]string{"gcf help": mainUsage()}
+	for _, c := range commands {
+		texts["gcf help "+c.name] = c.help()
+	}
+	jargon := regexp.MustCompile(`(?i)\bproduct\b|\bproduct's\b|\bfixtures?\b`)
+	section := regexp.MustCompile(`§[0-9][0-9a-z.]*`)
+	for name, text := range texts {
+		flat := strings.Join(strings.Fields(text), " ")
+		if m := jargon.FindString(flat); m != "" {
+			t.Errorf("%s says %q", name, m)
+		}
+		// A § number sits in parentheses that say, in words, what the
+		// section is about: "(SPEC §8.6, streaming)".
+		for _, loc := range section.FindAllStringIndex(flat, -1) {
+			open := strings.LastIndex(flat[:loc[0]], "(")
+			end := strings.Index(flat[loc[1]:], ")")
+			if open < 0 || end < 0 {
+				t.Errorf("%s: %s outside parentheses", name, flat[loc[0]:loc[1]])
+				continue
+			}
+			words := section.ReplaceAllString(flat[open+1:loc[1]+end], "")
+			var said []string
+			for _, w := range regexp.MustCompile(`[A-Za-z]{4,}`).FindAllString(words, -1) {
+				if w != "SPEC" {
+					said = append(said, w)
+				}
+			}
+			if len(said) == 0 {
+				t.Errorf("%s: %q cites a section without saying what it is about", name, flat[open:loc[1]+end+1])
+			}
+		}
+	}
+	for _, c := range []string{"decode", "validate", "migrate", "diff", "apply"} {
+		if h := lookup(c).help(); strings.Contains(h, "encode also") {
+			t.Errorf("gcf help %s speaks of encode under -max-bytes", c)
+		}
+	}
+	if h := encodeCommand.help(); !strings.Contains(strings.Join(strings.Fields(h), " "), "a larger output is refused") {
+		t.Errorf("gcf help encode does not say that -max-bytes bounds the output")
+	}
+}
+
+// The README's layout table is one table (no blank line breaks it) and
+// names every top-level folder of the repository.
+func TestReadmeLayoutTable(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	i := strings.Index(text, "\n## Layout\n")
+	if i < 0 {
+		t.Fatal("README has no Layout section")
+	}
+	section := text[i+len("\n## Layout\n"):]
+	if j := strings.Index(section, "\n## "); j >= 0 {
+		section = section[:j]
+	}
+	var table []string
+	rows := 0
+	for _, line := range strings.Split(strings.TrimSpace(section), "\n") {
+		if strings.HasPrefix(line, "|") {
+			rows++
+			table = append(table, line)
+		} else if rows > 0 {
+			break
+		}
+	}
+	if rest := strings.TrimSpace(strings.SplitAfterN(strings.TrimSpace(section), strings.Join(table, "\n"), 2)[1]); strings.HasPrefix(rest, "|") {
+		t.Errorf("the layout table is broken: rows follow a blank line:\n%s", rest)
+	}
+	joined := strings.Join(table, "\n")
+	entries, err := os.ReadDir(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if !strings.Contains(joined, "`"+e.Name()+"/") && !strings.Contains(joined, "`"+e.Name()+"`") {
+			t.Errorf("the layout table does not name %s/", e.Name())
+		}
+	}
+	// Stale: every generic-delta fixture runs.
+	if strings.Contains(strings.Join(strings.Fields(text), " "), "Skipped fixtures belong to work not done yet") {
+		t.Error("README says that fixtures are skipped for work not done yet")
+	}
+}

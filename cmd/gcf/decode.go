@@ -16,7 +16,8 @@ var decodeCommand = &command{
 	summary: "convert GCF (either profile) to JSON, or table rows to NDJSON",
 	doc: `Decode reads a GCF payload (stdin when no file or "-" is given) and writes it
 as JSON: generic payloads as the JSON value they carry, graph payloads and
-deltas in the fixtures' JSON form ({"tool", "symbols": [...], "edges": [...]}).
+deltas as a JSON object with camelCase field names ({"tool", "symbols": [...],
+"edges": [...]}), the JSON that gcf encode -profile graph reads.
 
 With -ndjson it writes the records of a generic payload as NDJSON, one JSON
 object per line with its table's path, or refuses with an error naming what
@@ -25,9 +26,16 @@ it cannot represent.
 Decoding streams: memory is bounded by the longest line and the nesting
 depth, not by the size of the input.
 
-A payload whose [?] sections are not confirmed by a ##! summary trailer is
-accepted (SPEC §8.6) with a warning on stderr, because the stream may have
-been cut; -require-summary makes it an error.
+A payload whose [?] sections (streaming tables, whose row count is not
+known in advance) are not confirmed by a ##! summary trailer is accepted, as
+the spec allows (SPEC §8.6, streaming), with a warning on stderr, because the
+stream may have been cut; -require-summary makes it an error.
+
+GCF has no end marker, unlike JSON's closing brace: a payload cut at the end
+of a line (between two sections, say) may still be valid, and decodes to a
+shorter value without any error. -require-summary also refuses a v3 payload
+that does not end with a ##! summary trailer: streaming output always has
+one, and gcf encode -summary writes one at the end of a buffered payload.
 
 -wire v1 decodes a legacy GCF v1.x payload (docs/legacy-v1.md); -wire auto
 picks v1 or v3 from the first line and says which on stderr. With the
@@ -87,6 +95,9 @@ func setupDecode(fs *flag.FlagSet) func(*env, []string) int {
 			res, err = toNDJSON(o, src, topts)
 		} else {
 			res, err = toJSON(o, src, topts)
+		}
+		if err == nil && lim.requireSummary && len(wopts) == 0 && !in.r.endsWithSummary() {
+			err = in.r.missingSummary()
 		}
 		if err != nil {
 			o.abort()

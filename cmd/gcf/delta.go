@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/gcfkit/gcf"
@@ -16,7 +14,9 @@ var diffCommand = &command{
 	args:    "[flags] OLD.json NEW.json",
 	summary: "print the GCF delta that turns one JSON result into another",
 	doc: `Diff reads two JSON results and writes the delta payload that turns the first
-into the second, with base_root and new_root (SPEC §10, §10a).
+into the second. Its header carries base_root and new_root, the pack roots
+(content hashes) of the two results, which apply checks (SPEC §10, graph
+deltas; §10a, generic deltas).
 
 With -profile generic (the default) each file holds a keyed table: an array
 of flat objects, or an object whose only member is one; -key names the
@@ -25,9 +25,7 @@ lists added, changed (whole rows) and removed rows. Tables of different
 fields have no delta (invalid_schema: send the full payload).
 
 With -profile graph each file holds a graph payload (the JSON of gcf encode
--profile graph); scores are taken as the wire carries them (two decimals).
-
-Flags may also follow the files (gcf diff OLD.json NEW.json --key id).`,
+-profile graph); scores are taken as the wire carries them (two decimals).`,
 	example: "gcf diff -key id -o delta.gcf orders-monday.json orders-tuesday.json",
 }
 
@@ -35,9 +33,10 @@ var applyCommand = &command{
 	name:    "apply",
 	args:    "[flags] BASE.json DELTA.gcf",
 	summary: "apply a GCF delta to a JSON result and print the new JSON",
-	doc: `Apply reads a JSON result and a delta payload, applies the delta atomically
-(SPEC §10.4, §10a.5) and writes the new result as JSON. The base must have
-the delta's base_root and the result must have its new_root
+	doc: `Apply reads a JSON result and a delta payload, applies the delta
+atomically (all of it or nothing: SPEC §10.4 and §10a.5, applying a delta)
+and writes the new result as JSON. The base must have the delta's base_root
+and the result must have its new_root
 (root_mismatch otherwise); a changed or removed row that the base lacks, or
 an added one it has, is malformed_delta. Nothing is written on error.
 
@@ -49,32 +48,6 @@ delta names its identity field in key=, so apply needs no -key.`,
 func init() {
 	diffCommand.setup = setupDiff
 	applyCommand.setup = setupApply
-}
-
-// interspersed parses flags that follow positional arguments (Go's flag
-// package stops at the first one), so that `gcf diff a b -key id` works as
-// `gcf diff -key id a b`; ok is false after a usage error.
-func (e *env) interspersed(c *command, fs *flag.FlagSet, args []string) ([]string, bool) {
-	var pos []string
-	for len(args) > 0 {
-		if a := args[0]; a == "--" {
-			return append(pos, args[1:]...), true
-		} else if len(a) > 1 && a[0] == '-' {
-			if err := fs.Parse(args); err != nil {
-				if errors.Is(err, flag.ErrHelp) {
-					fmt.Fprint(e.stdout, c.help())
-				} else {
-					fmt.Fprintf(e.stderr, "usage: %s\nRun 'gcf help %s' for details.\n", c.usageLine(), c.name)
-				}
-				return nil, false
-			}
-			args = fs.Args()
-			continue
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-	return pos, true
 }
 
 // readInput reads one whole input.
@@ -124,10 +97,6 @@ func setupDiff(fs *flag.FlagSet) func(*env, []string) int {
 	var lim limitFlags
 	lim.register(fs, false)
 	return func(e *env, args []string) int {
-		args, ok := e.interspersed(diffCommand, fs, args)
-		if !ok {
-			return exitUsage
-		}
 		switch *profile {
 		case "generic":
 			if *key == "" {
@@ -220,10 +189,6 @@ func setupApply(fs *flag.FlagSet) func(*env, []string) int {
 	var lim limitFlags
 	lim.register(fs, false)
 	return func(e *env, args []string) int {
-		args, ok := e.interspersed(applyCommand, fs, args)
-		if !ok {
-			return exitUsage
-		}
 		switch *profile {
 		case "", "generic", "graph":
 		default:
@@ -288,7 +253,7 @@ func setupApply(fs *flag.FlagSet) func(*env, []string) int {
 			if err != nil {
 				return e.report(deltaIn, err, nil)
 			}
-			if res, err = json.Marshal(p); err != nil {
+			if res, err = jsonText(p, ""); err != nil {
 				return e.report(deltaIn, err, nil)
 			}
 		}

@@ -18,14 +18,25 @@
 //	help [command]                 print help for a command: its usage, flags and an example
 //
 // Each command has its own flags; a flag that does not apply to it is a
-// usage error. `gcf <command> -h` prints the same as `gcf help <command>`.
-// An input "-", or none, is stdin.
+// usage error. On every command flags may come before or after the file
+// arguments (gcf encode FILE -q is gcf encode -q FILE); after "--" every
+// argument is a file. `gcf <command> -h` prints the same as
+// `gcf help <command>`. An input "-", or none, is stdin.
+//
+// -o FILE: when FILE is a regular file or does not exist, the output goes
+// to a temporary file next to it, renamed onto it only on success (a
+// failure, SIGINT or SIGTERM leaves FILE as it was and removes the
+// temporary file); a symbolic link is followed, and its target replaced the
+// same way. Anything else (a FIFO, a device, /proc/self/fd/1) is written
+// directly, as a shell redirection would. Errors name FILE.
 //
 // Flags of encode:
 //
-//	-o file        write the output to file through a temporary file in the same
-//	               directory, renamed only on success ("-" is stdout)
-//	-q             do not print the size comparison on stderr
+//	-o file        write the output to file (see -o FILE above; "-" is stdout)
+//	-q             do not print the size line on stderr, which compares the
+//	               output's bytes with the input's as minified JSON
+//	-summary       end the output with a ##! summary trailer, which
+//	               decode -require-summary checks (-stream output has it)
 //	-profile p     generic (any JSON value, the default) or graph (a graph payload:
 //	               {"tool", "tokenBudget", "tokensUsed", "symbols", "edges"})
 //	-stream        a JSON array of objects, or NDJSON, to one streaming [?] table
@@ -36,12 +47,12 @@
 //	-tokenizer v   -smallest: o200k (default) or cl100k tokens
 //	-wire w        v3 (the default) or v1: the legacy GCF v1.x wire
 //	-codec c       the graph payload's output codec: gcf (the default), gcb (binary,
-//	               lossless), gcb1 (the product's binary) or json; any but gcf
-//	               implies -profile graph and reads either JSON spelling (the
-//	               fixtures' camelCase or the product's snake_case). Binary output
-//	               never goes to a terminal: use -o or redirect stdout
-//	-lossy         -codec gcb1: write what the product's GCB1 writes where it loses
-//	               data, instead of refusing
+//	               lossless), gcb1 (GCB version 1, the original GCF tools' binary)
+//	               or json; any but gcf implies -profile graph and reads either
+//	               JSON spelling (camelCase, or snake_case such as qualified_name).
+//	               Binary output never goes to a terminal: use -o or redirect stdout
+//	-lossy         -codec gcb1: where GCB version 1 cannot hold a value, write
+//	               what the original GCF tools write (losing it) instead of refusing
 //
 // Flags of decode:
 //
@@ -49,7 +60,8 @@
 //	-indent        indent the JSON output
 //	-ndjson        every record as one JSON line with its table's path
 //	-progress      report bytes and rows per second on stderr
-//	-require-summary  a [?] section without a ##! summary trailer is an error
+//	-require-summary  a payload that does not end with a ##! summary trailer is
+//	               an error (without it, a [?] section without one is a warning)
 //	-wire w        v3 (the default), v1, or auto (v3 when the first line starts
 //	               "GCF profile=", v1 otherwise; says on stderr which it used)
 //	-codec c       the input's codec: gcf (the default), gcb and gcb1 (either GCB
@@ -59,7 +71,8 @@
 //
 //	-json          the problems as a JSON array on stdout instead of text on stderr
 //	-o file        -json: write the report to file
-//	-require-summary  a [?] section without a ##! summary trailer is a problem
+//	-require-summary  a payload that does not end with a ##! summary trailer is
+//	               a problem (without it, a [?] section without one is a warning)
 //	-wire w        v3 (the default) or v1: check against the v1 grammar (holds
 //	               the payload in memory)
 //
@@ -78,7 +91,7 @@
 //	-tokenizer t   o200k (o200k_base, the default) or cl100k (cl100k_base)
 //	-json          the statistics as a JSON array on stdout instead of tables
 //
-// Flags of diff (they may also follow the files):
+// Flags of diff:
 //
 //	-key field     generic: the identity field of the rows (required)
 //	-profile p     generic (keyed tables, the default) or graph (graph payloads)
@@ -98,7 +111,7 @@
 //	-max-line n      longest line in bytes (default 1048576)
 //	-max-elements n  most items, rows or members in one container (default 16777216)
 //	-max-fields n    most fields in one field declaration (default 4096)
-//	-max-bytes n     largest payload in bytes (default no limit): input is read no
+//	-max-bytes n     largest input in bytes (default no limit): it is read no
 //	                 further; encode also refuses a larger output
 //
 // Memory: decode and validate stream, bounded by the longest line and the
@@ -110,7 +123,10 @@
 // category spelled as in SPEC §16.5, followed by an excerpt of at most
 // about 80 bytes of the line with a caret under the column. Only the
 // requested output goes to stdout. decode and validate warn on stderr
-// about [?] sections that no ##! summary trailer confirmed (SPEC §8.6).
+// about [?] sections (streaming tables) that no ##! summary trailer
+// confirmed (SPEC §8.6). GCF has no end marker: a payload cut at the end of
+// a line may still be valid and decode to a shorter value; encode -summary
+// with decode (or validate) -require-summary detects the cut.
 //
 // Exit status:
 //
@@ -119,4 +135,6 @@
 //	2  usage error
 //	3  I/O error: unreadable input, unwritable output, or the output file
 //	   could not be put in place
+//	130, 143  SIGINT or SIGTERM while writing -o FILE (128 plus the signal's
+//	   number); the temporary file is removed and FILE left as it was
 package main

@@ -30,8 +30,10 @@ var encodeCommand = &command{
 	doc: `Encode reads one JSON value (stdin when no file or "-" is given) and writes
 it as GCF: any JSON value with -profile generic (the default), or a graph
 payload with -profile graph. It holds the whole value in memory. Unless -q
-is given, a line on stderr compares the size of the JSON input, as given,
-with the GCF output.
+is given, a line on stderr compares the size of the output with that of the
+input as minified JSON (white space outside strings removed; with -stream,
+the records as one minified JSON array), whatever the input's layout: bytes,
+not tokens (gcf stats counts tokens too).
 
 With -stream it reads a JSON array of objects, or a sequence of objects
 (NDJSON), and writes one streaming table, ` + "`## [?]{fields}`" + ` (or ` + "`## name [?]{fields}`" + `
@@ -42,6 +44,13 @@ fields are -fields, or else the first record's keys. Records must be flat
 is not valid JSON, stops the encoding with an error naming the record and
 its line:column. Then -o leaves nothing at the destination, and on stdout
 the error says how many records were written.
+
+GCF has no end marker, unlike JSON's closing brace: a payload cut at the end
+of a line may still be valid, only shorter. With -summary the output ends
+with a ##! summary trailer (as -stream output always does), which the spec
+allows in any payload; gcf decode -require-summary and gcf validate
+-require-summary then refuse a payload that lacks it, so a cut is noticed.
+Without -summary the output is the canonical bytes.
 
 With -smallest the generic encoding is not the canonical one: per container
 it takes, among the layouts every conformant decoder reads to the same value,
@@ -65,10 +74,11 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	showProgress := fs.Bool("progress", false, "-stream: report bytes and rows per second on stderr")
 	smallest := fs.Bool("smallest", false, "generic profile: per container, the valid layout with the fewest tokens instead of the canonical one")
 	tokenizer := fs.String("tokenizer", "o200k", "-smallest: the `vocabulary` whose tokens are counted: o200k (o200k_base) or cl100k (cl100k_base)")
-	lossy := fs.Bool("lossy", false, "-codec gcb1: write what the product's GCB1 writes where it loses data, instead of refusing")
+	lossy := fs.Bool("lossy", false, "-codec gcb1: where GCB version 1 cannot hold a value, write what the original GCF tools write (losing it) instead of refusing")
+	summary := fs.Bool("summary", false, "end the output with a ##! summary trailer, which decode -require-summary checks, so that a cut payload is noticed (-stream output always has it)")
 	codec := fs.String("codec", "gcf", "`codec` of a graph payload's output: "+wire.ListNames()+" (any but gcf implies -profile graph)")
 	var lim limitFlags
-	lim.register(fs, false)
+	lim.registerFor(fs, false, true)
 	var wireMode wireFlag
 	wireMode.register(fs, false)
 	return func(e *env, args []string) int {
@@ -115,6 +125,9 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 		if err := lim.check(); err != nil {
 			return e.usageError(encodeCommand, "%v", err)
 		}
+		if *summary && (*codec != "gcf" || wireMode.value == "v1") {
+			return e.usageError(encodeCommand, "-summary applies to GCF v3 text (-codec gcf, -wire v3)")
+		}
 		opts := lim.options()
 		if *smallest {
 			if *streaming || *profile != "generic" || wireMode.value == "v1" {
@@ -156,12 +169,13 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
 			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
 		}
-		return e.encodeBuffered(in, o, *profile, append(opts, wireMode.options()...), *quiet)
+		return e.encodeBuffered(in, o, *profile, append(opts, wireMode.options()...), *quiet, *summary)
 	}
 }
 
-// encodeBuffered runs encode without -stream: the whole value in memory.
-func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.Option, quiet bool) int {
+// encodeBuffered runs encode without -stream: the whole value in memory;
+// with trailer, the output ends with a ##! summary trailer.
+func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.Option, quiet, trailer bool) int {
 	fail := func(err error) int {
 		out.abort()
 		return e.report(in, err, out)
@@ -203,14 +217,46 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 			return fail(err)
 		}
 	}
+	if trailer {
+		if enc, err = appendSummary(enc, profile, opts); err != nil {
+			return fail(err)
+		}
+	}
 	out.Write(enc)
 	if err := out.commit(); err != nil {
 		return e.report(in, err, out)
 	}
 	if !quiet {
-		e.sizeLine(int64(len(data)), int64(len(enc)))
+		e.sizeLine(minifiedSize(data), int64(len(enc)))
 	}
 	return exitOK
+}
+
+// appendSummary appends to the buffered payload enc the ##! summary trailer
+// that streaming output ends with (SPEC §8.4), which SPEC §8.5 allows in a
+// buffered payload as well, where the [N] counts stay authoritative: for the
+// generic profile a bare "##! summary" (counts lists the [?] sections, and
+// a buffered payload has none); for the graph profile the symbols, the edges
+// and the counts per non-empty distance group then the edges, positional,
+// as the streaming graph encoder writes them.
+func appendSummary(enc []byte, profile string, opts []gcf.Option) ([]byte, error) {
+	if profile != "graph" {
+		return append(enc, "##! summary\n"...), nil
+	}
+	p, err := gcf.Decode(enc, opts...)
+	if err != nil {
+		return nil, err
+	}
+	b := fmt.Appendf(enc, "##! summary symbols=%d edges=%d counts=", len(p.Symbols), len(p.Edges))
+	for i := 0; i < len(p.Symbols); {
+		j := i + 1
+		for j < len(p.Symbols) && p.Symbols[j].Distance == p.Symbols[i].Distance {
+			j++
+		}
+		b = fmt.Appendf(b, "%d,", j-i)
+		i = j
+	}
+	return fmt.Appendf(b, "%d\n", len(p.Edges)), nil
 }
 
 // encodeCodec encodes a graph payload, read from JSON with either field
@@ -243,12 +289,40 @@ func (e *env) encodeCodec(in *input, out *output, c wire.Codec, maxBytes int64, 
 		return e.report(in, err, out)
 	}
 	if !quiet {
-		e.sizeLineOf(int64(len(data)), int64(len(enc)), c.Name())
+		e.sizeLineOf(minifiedSize(data), int64(len(enc)), c.Name())
 	}
 	return exitOK
 }
 
-// sizeLine compares the size of the JSON input, as given, with the output.
+// minifiedSize is the length of the JSON text data as minified JSON: without
+// the white space outside strings (json.Compact's output, which keeps
+// every other byte, and escapes nothing).
+func minifiedSize(data []byte) int64 {
+	var n int64
+	inString, escaped := false, false
+	for _, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ', c == '\t', c == '\r', c == '\n':
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// sizeLine compares the size of the input as minified JSON with the GCF
+// output.
 func (e *env) sizeLine(in, out int64) { e.sizeLineOf(in, out, "GCF") }
 
 // sizeLineOf is sizeLine for an output in the named format.
@@ -264,7 +338,7 @@ func (e *env) sizeLineOf(in, out int64, format string) {
 	default:
 		diff = "the same size"
 	}
-	fmt.Fprintf(e.stderr, "gcf: %d bytes of JSON input -> %d bytes of %s (%s)\n", in, out, format, diff)
+	fmt.Fprintf(e.stderr, "gcf: %d bytes as minified JSON -> %d bytes of %s (%s)\n", in, out, format, diff)
 }
 
 // jsonError places an error from parsing the JSON text data, which starts
@@ -342,7 +416,7 @@ type streamOptions struct {
 // encodeStream runs encode -stream.
 func (e *env) encodeStream(in *input, out *output, so streamOptions, quiet bool, prog *progress) int {
 	cr := &countingReader{r: in.r}
-	written, err := encodeStream(cr, out, so, prog)
+	written, minified, err := encodeStream(cr, out, so, prog)
 	if in.r.overLimit() { // the input was cut at -max-bytes: whatever came of it is void
 		err = &gcf.SyntaxError{Category: gcf.PayloadTooLarge, Msg: fmt.Sprintf("the input is larger than -max-bytes %d", in.r.limit)}
 	}
@@ -361,7 +435,7 @@ func (e *env) encodeStream(in *input, out *output, so streamOptions, quiet bool,
 	}
 	prog.done()
 	if !quiet {
-		e.sizeLine(cr.n, out.n)
+		e.sizeLine(minified, out.n)
 	}
 	return exitOK
 }
@@ -370,8 +444,9 @@ func (e *env) encodeStream(in *input, out *output, so streamOptions, quiet bool,
 // (NDJSON), into a streaming GCF table: the root array `## [?]{fields}`,
 // or `## table [?]{fields}` when table is set, closed by the summary
 // trailer. It holds one record at a time and returns how many records it
-// wrote; on an error, those records have been flushed to out.
-func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress) (int64, error) {
+// wrote, and the size of the records as one minified JSON array; on an
+// error, those records have been flushed to out.
+func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress) (written, minified int64, err error) {
 	cr := &countingReader{r: in}
 	rr := &recordReader{br: bufio.NewReaderSize(cr, 64<<10), pos: origin, max: so.maxRecord, maxDepth: so.maxDepth}
 	if rr.max <= 0 {
@@ -381,13 +456,13 @@ func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress)
 		rr.maxDepth = stream.DefaultMaxDepth
 	}
 	enc := gcf.NewEncoder(out, so.opts...)
-	var written int64
-	fail := func(err error) (int64, error) {
+	minified = 2 // [ and ]
+	fail := func(err error) (int64, int64, error) {
 		var ie *ioError
 		if !errors.As(err, &ie) {
 			enc.Flush() // the records written so far reach the output
 		}
-		return written, err
+		return written, minified, err
 	}
 	fields := so.fields
 	var index map[string]bool
@@ -428,6 +503,10 @@ func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress)
 		if err := enc.WriteRecord(obj); err != nil {
 			return fail(placed(fmt.Errorf("record %d: %w", n, err), at))
 		}
+		if written > 0 {
+			minified++ // the comma before the record
+		}
+		minified += minifiedSize(rec)
 		written++
 		prog.update(cr.n, written)
 	}
@@ -438,11 +517,11 @@ func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress)
 				return fail(err)
 			}
 		case so.table == "":
-			return written, enc.Encode([]any{})
+			return written, minified, enc.Encode([]any{})
 		}
 	}
 	prog.update(cr.n, written)
-	return written, enc.Close()
+	return written, minified, enc.Close()
 }
 
 // checkRecord explains, with a hint, a record that a streaming table cannot

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -68,6 +69,7 @@ type inReader struct {
 	limit int64
 	err   error // the first read error other than io.EOF
 	tail  *tail // keeps the last bytes read, for diagnostics; nil for files
+	last  lastLine
 }
 
 func (r *inReader) Read(p []byte) (int, error) {
@@ -82,6 +84,7 @@ func (r *inReader) Read(p []byte) (int, error) {
 	}
 	n, err := r.r.Read(p)
 	r.n += int64(n)
+	r.last.write(p[:n])
 	if r.tail != nil {
 		r.tail.write(p[:n])
 	}
@@ -92,6 +95,82 @@ func (r *inReader) Read(p []byte) (int, error) {
 		err = &ioError{fmt.Errorf("reading %s: %w", r.name, err)}
 	}
 	return n, err
+}
+
+// lastLine follows the last significant line of an input (not blank, not a
+// comment), keeping only its first bytes, to tell whether the input ends
+// with a ##! summary trailer; and counts the lines.
+type lastLine struct {
+	cur   []byte // the first bytes of the line being read, after its indentation
+	sig   []byte // the first bytes of the last significant complete line
+	lines int    // complete lines
+}
+
+const lastLinePrefix = 16
+
+func (l *lastLine) write(p []byte) {
+	k := bytes.LastIndexByte(p, '\n')
+	if k < 0 {
+		l.cur = appendPrefix(l.cur, p)
+		return
+	}
+	l.lines += bytes.Count(p[:k+1], []byte{'\n'})
+	// The complete lines in cur+p[:k], from the last one back, until a
+	// significant one.
+	for end := k; ; {
+		s := bytes.LastIndexByte(p[:end], '\n')
+		line := p[s+1 : end]
+		if s < 0 {
+			line = appendPrefix(l.cur, p[:end])
+		}
+		if significant(line) {
+			l.sig = append(l.sig[:0], line[:min(len(line), lastLinePrefix)]...)
+			break
+		}
+		if s < 0 {
+			break
+		}
+		end = s
+	}
+	l.cur = appendPrefix(l.cur[:0], p[k+1:])
+}
+
+// appendPrefix appends to dst, the first bytes of a line after its
+// indentation, the bytes of p that fit.
+func appendPrefix(dst, p []byte) []byte {
+	if len(dst) == 0 {
+		p = bytes.TrimLeft(p, " \t")
+	}
+	if n := lastLinePrefix - len(dst); n > 0 {
+		dst = append(dst, p[:min(n, len(p))]...)
+	}
+	return dst
+}
+
+// significant reports whether a line (its first bytes) is neither blank
+// nor a comment (SPEC §11: "# " after the indentation).
+func significant(line []byte) bool {
+	t := bytes.TrimLeft(line, " \t")
+	t = bytes.TrimRight(t, "\r")
+	return len(t) > 0 && !bytes.HasPrefix(t, []byte("# ")) && !bytes.Equal(t, []byte("#"))
+}
+
+// endsWithSummary reports whether the input read so far ends with a
+// ##! summary trailer: its last significant line, complete or not.
+func (r *inReader) endsWithSummary() bool {
+	last := r.last.sig
+	if significant(r.last.cur) {
+		last = r.last.cur
+	}
+	t := bytes.TrimRight(bytes.TrimLeft(last, " \t"), "\r")
+	return bytes.HasPrefix(t, []byte("##! summary")) && (len(t) == len("##! summary") || t[len("##! summary")] == ' ')
+}
+
+// missingSummary is the error of -require-summary for a payload that does
+// not end with a ##! summary trailer, placed after its last line.
+func (r *inReader) missingSummary() *gcf.SyntaxError {
+	return &gcf.SyntaxError{Line: r.last.lines + 1, Column: 1, Offset: r.n, Category: gcf.UnexpectedEOF,
+		Msg: "the payload does not end with a ##! summary trailer (-require-summary): it may have been cut short; gcf encode -summary writes one"}
 }
 
 // overLimit reports whether more than the -max-bytes limit was read.
@@ -153,33 +232,87 @@ func (t *tail) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// output is where a command writes its result: stdout, or with -o FILE a
-// temporary file in FILE's directory that is renamed to FILE only when the
-// command succeeds, so that a failure never leaves a partial file there.
+// output is where a command writes its result: stdout; or with -o FILE,
+// when FILE is (or a symbolic link leads to) a regular file or nothing, a
+// temporary file next to it that is renamed onto it only when the command
+// succeeds, so that a failure never leaves a partial file there; or, when
+// FILE is anything else (a FIFO, a device, /proc/self/fd/1), FILE itself,
+// written directly as a shell redirection would.
 type output struct {
-	dest string // "" for stdout
-	tmp  *os.File
-	bw   *bufio.Writer
-	n    int64 // bytes written through Write
-	err  error // the first write error
+	dest   string   // the path the user gave; "" for stdout
+	target string   // the file renamed onto: dest with its symbolic links resolved
+	tmp    *os.File // the temporary file, until commit or abort
+	direct *os.File // the destination itself, when it is not a regular file
+	bw     *bufio.Writer
+	n      int64 // bytes written through Write
+	err    error // the first write error
 }
 
-// createOutput opens the output named by -o ("" or "-" for stdout).
+// createOutput opens the output named by -o ("" or "-" for stdout). Its
+// errors name path, never the temporary file.
 func createOutput(e *env, path string) (*output, error) {
 	o := &output{}
 	var w io.Writer = e.stdout
 	if path != "" && path != "-" {
-		if st, err := os.Stat(path); err == nil && st.IsDir() {
+		o.dest = path
+		st, err := os.Stat(path) // through symbolic links, as open(2) goes
+		switch {
+		case err == nil && st.IsDir():
 			return nil, &ioError{fmt.Errorf("-o %s: is a directory", path)}
+		case err == nil && !st.Mode().IsRegular():
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+			if err != nil {
+				return nil, o.fail("opening", err)
+			}
+			o.direct, w = f, f
+		default:
+			if o.target, err = linkTarget(path); err != nil {
+				return nil, o.fail("opening", err)
+			}
+			tmp, err := createTemp(o.target)
+			if err != nil {
+				return nil, o.fail("creating", err)
+			}
+			o.tmp, w = tmp, tmp
 		}
-		tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-		if err != nil {
-			return nil, &ioError{err}
-		}
-		o.dest, o.tmp, w = path, tmp, tmp
 	}
 	o.bw = bufio.NewWriterSize(sink{o, w}, 64<<10)
 	return o, nil
+}
+
+// linkTarget follows path's symbolic links to the file they lead to, which
+// may not exist yet (a dangling link is written through, as a shell
+// redirection does); a path that is not a link is itself.
+func linkTarget(path string) (string, error) {
+	for range 255 {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", errors.New("too many levels of symbolic links")
+}
+
+// fail is an I/O error about the output that names the path the user gave:
+// the error of the system call, without the temporary file's name.
+func (o *output) fail(doing string, err error) error {
+	var pe *os.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return &ioError{fmt.Errorf("%s %s: %w", doing, o.label(), err)}
 }
 
 // sink records the first error of the underlying writer.
@@ -194,7 +327,7 @@ func (s sink) Write(p []byte) (int, error) {
 		if s.o.err == nil {
 			s.o.err = err
 		}
-		return n, &ioError{fmt.Errorf("writing %s: %w", s.o.label(), err)}
+		return n, s.o.fail("writing", err)
 	}
 	return n, nil
 }
@@ -216,14 +349,23 @@ func (o *output) commit() error {
 		if errors.As(err, &ie) {
 			return ie
 		}
-		return &ioError{fmt.Errorf("writing %s: %w", o.label(), err)}
+		return o.fail("writing", err)
+	}
+	if o.direct != nil {
+		err := o.direct.Close()
+		o.direct = nil
+		if err != nil {
+			o.err = err
+			return o.fail("writing", err)
+		}
+		return nil
 	}
 	if o.tmp == nil {
 		return nil
 	}
 	tmp := o.tmp.Name()
 	mode := os.FileMode(0o644)
-	if st, err := os.Stat(o.dest); err == nil {
+	if st, err := os.Stat(o.target); err == nil {
 		mode = st.Mode().Perm()
 	}
 	err := o.tmp.Chmod(mode)
@@ -234,26 +376,36 @@ func (o *output) commit() error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(tmp, o.dest)
+		err = os.Rename(tmp, o.target)
 	}
 	o.tmp = nil
 	if err != nil {
 		os.Remove(tmp)
+	}
+	forgetTemp(tmp)
+	if err != nil {
 		o.err = err
-		return &ioError{fmt.Errorf("writing %s: %w", o.dest, err)}
+		return o.fail("writing", err)
 	}
 	return nil
 }
 
 // abort gives up: for -o the temporary file is removed and the destination
-// is left as it was; stdout gets what was written so far.
+// is left as it was; stdout, and a destination that is not a regular file,
+// get what was written so far.
 func (o *output) abort() {
 	if o.tmp == nil {
 		o.bw.Flush()
+		if o.direct != nil {
+			o.direct.Close()
+			o.direct = nil
+		}
 		return
 	}
+	tmp := o.tmp.Name()
 	o.tmp.Close()
-	os.Remove(o.tmp.Name())
+	os.Remove(tmp)
+	forgetTemp(tmp)
 	o.tmp = nil
 }
 

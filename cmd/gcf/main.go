@@ -100,7 +100,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	runner := c.setup(fs)
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, c.help())
 			return exitOK
@@ -108,7 +109,31 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "usage: %s\nRun 'gcf help %s' for details.\n", c.usageLine(), c.name)
 		return exitUsage
 	}
-	return runner(e, fs.Args())
+	return runner(e, pos)
+}
+
+// parseFlags is the one flag rule of every command: flags may come before,
+// between or after the file arguments (gcf encode FILE -q is gcf encode -q
+// FILE), as Go's flag package alone does not allow; "-" is an argument
+// (stdin), and everything after "--" is an argument. It returns the
+// arguments in their order.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		// fs.Parse stops at the first argument, or consumes a "--".
+		if len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
 }
 
 func (c *command) usageLine() string {
@@ -189,14 +214,22 @@ type limitFlags struct {
 	requireSummary                bool
 }
 
-func (l *limitFlags) register(fs *flag.FlagSet, summary bool) {
+func (l *limitFlags) register(fs *flag.FlagSet, summary bool) { l.registerFor(fs, summary, false) }
+
+// registerFor is register for a command that may also refuse an output
+// larger than -max-bytes (encode).
+func (l *limitFlags) registerFor(fs *flag.FlagSet, summary, output bool) {
 	fs.IntVar(&l.depth, "max-depth", 0, fmt.Sprintf("deepest nesting accepted, `n` levels (0 = default %d)", stream.DefaultMaxDepth))
 	fs.IntVar(&l.line, "max-line", 0, fmt.Sprintf("longest line accepted, `n` bytes (0 = default %d)", stream.DefaultMaxLineBytes))
 	fs.IntVar(&l.elements, "max-elements", 0, fmt.Sprintf("most items, rows or members in one container, `n` (0 = default %d)", stream.DefaultMaxElements))
 	fs.IntVar(&l.fields, "max-fields", 0, fmt.Sprintf("most fields in one field declaration, `n` (0 = default %d)", stream.DefaultMaxFields))
-	fs.Int64Var(&l.bytes, "max-bytes", 0, "largest payload, `n` bytes (0 = no limit): input is read no further; encode also refuses a larger output")
+	maxBytes := "largest input, `n` bytes (0 = no limit): the input is read no further"
+	if output {
+		maxBytes = "largest input and output, `n` bytes (0 = no limit): the input is read no further, and a larger output is refused"
+	}
+	fs.Int64Var(&l.bytes, "max-bytes", 0, maxBytes)
 	if summary {
-		fs.BoolVar(&l.requireSummary, "require-summary", false, "make a [?] section without a ##! summary trailer an error (a cut stream) instead of a warning")
+		fs.BoolVar(&l.requireSummary, "require-summary", false, "refuse a payload that does not end with a ##! summary trailer (streaming output, or encode -summary), which may have been cut; without it, a [?] section without the trailer is a warning")
 	}
 }
 

@@ -14,8 +14,8 @@ var migrateCommand = &command{
 	name:    "migrate",
 	args:    "[flags] [file|-]",
 	summary: "convert a legacy GCF v1.x payload to GCF v3.5.3",
-	doc: `Migrate reads a GCF v1.x payload (the wire of the original product
-documents: a graph header "GCF tool=..." without profile=, or a headerless
+	doc: `Migrate reads a GCF v1.x payload (the legacy wire of the original GCF
+tools: a graph header "GCF tool=..." without profile=, or a headerless
 generic payload; stdin when no file or "-" is given) and writes the
 equivalent GCF v3.5.3 payload: "gcf decode" of the output gives what
 "gcf decode -wire v1" of the input gives.

@@ -17,14 +17,15 @@ var statsCommand = &command{
 	name:    "stats",
 	args:    "[-tokenizer o200k|cl100k] [-json] [-max-bytes n ...] file...",
 	summary: "compare the bytes and tokens of JSON, GCF and GCB for payloads",
-	doc: `Stats reads each file, JSON, GCF or GCB (told apart by the content; "-" is stdin),
-and prints, for the same payload, the bytes and the tokens a model's
-tokenizer counts in pretty JSON (two-space indent), minified JSON, canonical
-GCF, for a generic payload the smallest GCF (encode -smallest, priced in the
-same tokens) and, for a graph payload, GCB (binary: bytes only), each with its savings
-against both JSONs. A JSON object with "symbols" is read as a graph payload
-(the fixtures' field names or the product's snake_case); anything else is a
-generic value. Tokens are counted with a real BPE vocabulary, o200k_base by
+	doc: `Stats reads each file, JSON, GCF or GCB (told apart by the content; "-" is
+stdin), and prints, for the same payload, the bytes and the tokens a model's
+tokenizer counts in pretty JSON (two-space indent), minified JSON (neither
+HTML-escaped), canonical GCF, for a generic payload the smallest GCF (encode
+-smallest, priced in the same tokens) and, for a graph payload, GCB (binary:
+bytes only), each with its savings against both JSONs; a negative saving is
+a cost. A JSON object with "symbols" is read as a graph payload (camelCase
+field names, as gcf encode -profile graph reads, or snake_case ones such as
+qualified_name); anything else is a generic value. Tokens are counted with a real BPE vocabulary, o200k_base by
 default (-tokenizer cl100k for cl100k_base). -json prints the same as a JSON
 array, one object per file. The -max-* flags bound what is read, as for
 decode; a GCB file's text is bounded even without them (docs/wire.md).`,
@@ -99,7 +100,7 @@ func setupStats(fs *flag.FlagSet) func(*env, []string) int {
 			in.close()
 		}
 		if *asJSON {
-			b, _ := json.MarshalIndent(all, "", "  ")
+			b, _ := jsonText(all, "  ")
 			fmt.Fprintf(e.stdout, "%s\n", b)
 		} else {
 			for i := range all {
@@ -167,10 +168,10 @@ func stats(data []byte, counter *tokens.Counter, lim *limitFlags) (*statFile, er
 		gcfText, gcfErr = gcf.Encode(graph)
 	} else {
 		sf.Payload = "generic"
-		if pretty, err = json.MarshalIndent(generic, "", "  "); err != nil {
+		if pretty, err = jsonText(generic, "  "); err != nil {
 			return nil, err
 		}
-		if minified, err = json.Marshal(generic); err != nil {
+		if minified, err = jsonText(generic, ""); err != nil {
 			return nil, err
 		}
 		gcfText, gcfErr = gcf.EncodeGeneric(generic)
@@ -214,6 +215,20 @@ func stats(data []byte, counter *tokens.Counter, lim *limitFlags) (*statFile, er
 		sf.Rows = append(sf.Rows, row("GCB", gcb, false))
 	}
 	return sf, nil
+}
+
+// jsonText is v as JSON, minified or indented by indent, without HTML
+// escaping: json.Marshal writes <, > and & as \u003c, \u003e and \u0026,
+// which would inflate the baseline that GCF is compared with.
+func jsonText(v any, indent string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // printStats writes one file's statistics as a table.

@@ -85,7 +85,7 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 // output instead of being read to the end first.
 func TestEncodeStreamWritesAsItReads(t *testing.T) {
 	src := &endless{}
-	_, err := encodeStream(src, &limitWriter{max: 1 << 20}, streamOptions{}, nil)
+	_, _, err := encodeStream(src, &limitWriter{max: 1 << 20}, streamOptions{}, nil)
 	if !errors.Is(err, errFull) {
 		t.Fatalf("got %v, want the writer's error", err)
 	}

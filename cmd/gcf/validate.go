@@ -29,9 +29,13 @@ It reads stdin when no file is given ("-" names stdin among files). With
 Validation streams: memory is bounded by the longest line and the nesting
 depth, not by the size of the input.
 
-A payload whose [?] sections are not confirmed by a ##! summary trailer is
-valid (SPEC §8.6) but gets a warning on stderr, because the stream may have
-been cut; -require-summary makes it a problem. When the inputs give
+A payload whose [?] sections (streaming tables, whose row count is not
+known in advance) are not confirmed by a ##! summary trailer is valid, as the
+spec allows (SPEC §8.6, streaming), but gets a warning on stderr, because
+the stream may have been cut; -require-summary makes it a problem, and also
+a v3 payload that does not end with a ##! summary trailer (GCF has no end
+marker: a payload cut at the end of a line may still be valid; gcf encode
+-summary writes the trailer at the end of a buffered payload). When the inputs give
 different results, the exit status is the highest.
 
 -wire v1 checks legacy GCF v1.x payloads (docs/legacy-v1.md) against the v1
@@ -147,6 +151,17 @@ func (e *env) validateOne(name string, lim limitFlags, wire wireFlag, text bool)
 		}
 		diags = append(diags, diagnostic{File: in.name, Line: d.Pos.Line, Column: d.Pos.Column, Offset: d.Pos.Offset,
 			Category: string(d.Category), Message: d.Msg})
+	}
+	// A valid v3 payload must also end with the trailer under -require-summary.
+	if status == exitOK && lim.requireSummary && wire.value != "v1" && !in.r.endsWithSummary() {
+		status = exitInvalid
+		se := in.r.missingSummary()
+		if text {
+			e.diagnostic(in.name, se.Line, se.Column, se.Offset, string(se.Category), se.Msg, in.src)
+		} else {
+			diags = append(diags, diagnostic{File: in.name, Line: se.Line, Column: se.Column, Offset: int(se.Offset),
+				Category: string(se.Category), Message: se.Msg})
+		}
 	}
 	return status, diags
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gcfkit/gcf/tokens"
 )
 
 func TestStatsTable(t *testing.T) {
@@ -147,4 +149,50 @@ func TestEncodeGraphSnakeCase(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "@0 fn a.F 0.50 lsp_resolved") || !strings.Contains(out, "tokens=3") {
 		t.Fatalf("exit %d, %s\n%s", code, stderr, out)
 	}
+}
+
+// The JSON baselines of stats are minified (and pretty) JSON without HTML
+// escaping: <, > and & count as one byte each, not as \u003c and the like.
+func TestStatsBaselineIsNotHTMLEscaped(t *testing.T) {
+	dir := t.TempDir()
+	for name, doc := range map[string]string{
+		"generic.json": `{"a":"<b>&</b>","b":[1,2]}`,
+		"graph.json":   `{"tool":"t","symbols":[{"qualifiedName":"a<b>&c","kind":"function","score":1,"provenance":"lsp_resolved","distance":0}],"edges":[]}`,
+	} {
+		path := writeFile(t, dir, name, doc)
+		out, stderr, code := runCLI(t, "", "stats", "-json", path)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr)
+		}
+		var files []statFile
+		if err := json.Unmarshal([]byte(out), &files); err != nil || len(files) != 1 {
+			t.Fatalf("%s: %v: %s", name, err, out)
+		}
+		for _, r := range files[0].Rows {
+			if r.Format == "minified JSON" && name == "generic.json" && r.Bytes != len(doc) {
+				t.Errorf("%s: minified JSON is %d bytes, want %d (the input, which is minified)", name, r.Bytes, len(doc))
+			}
+		}
+		if strings.Contains(out, `\u003c`) || strings.Contains(out, `\u0026`) {
+			t.Errorf("%s: escaped output %s", name, out)
+		}
+	}
+	// Measured on the payload as stats builds it, the baselines hold the
+	// characters themselves.
+	sf, err := stats([]byte(`{"a":"<b>&</b>"}`), mustCounter(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, m := sf.Rows[0], sf.Rows[1]; p.Bytes != len("{\n  \"a\": \"<b>&</b>\"\n}") || m.Bytes != len(`{"a":"<b>&</b>"}`) {
+		t.Errorf("pretty %d bytes, minified %d bytes", p.Bytes, m.Bytes)
+	}
+}
+
+func mustCounter(t *testing.T) *tokens.Counter {
+	t.Helper()
+	c, err := tokens.New(tokens.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
