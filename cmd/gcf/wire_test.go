@@ -179,7 +179,7 @@ func TestStatsBaselineIsNotHTMLEscaped(t *testing.T) {
 	}
 	// Measured on the payload as stats builds it, the baselines hold the
 	// characters themselves.
-	sf, err := stats([]byte(`{"a":"<b>&</b>"}`), mustCounter(t))
+	sf, err := stats([]byte(`{"a":"<b>&</b>"}`), mustCounter(t), &limitFlags{})
 	if err != nil {
 		t.Fatal(err)
 	}
