@@ -148,20 +148,31 @@ func (e *v1Generic) members(o Object, level, d int) error {
 	if err := e.count(len(o)); err != nil {
 		return err
 	}
+	after := false // the previous member left a block open at level+1
 	for _, m := range o {
-		if err := e.member(m, level, d); err != nil {
+		if err := e.member(m, level, d, after); err != nil {
 			return err
 		}
+		after = v1OpensBlock(m.Value)
 	}
 	return nil
 }
 
-// member writes one member of an object whose members are at level.
-func (e *v1Generic) member(m Member, level, d int) error {
+// member writes one member of an object whose members are at level. An
+// object is `## key` one level deeper with its members beside it, or, when
+// dot, `.key` at level with its members beneath: a `## key` at level+1
+// right after a block that an array's last element left open there (an
+// item's members, a row's nested fields) would read as part of it.
+func (e *v1Generic) member(m Member, level, d int, dot bool) error {
 	switch x := m.Value.(type) {
 	case Object:
-		e.indent(level + 1)
-		e.b = append(e.b, "## "...)
+		if dot {
+			e.indent(level)
+			e.b = append(e.b, '.')
+		} else {
+			e.indent(level + 1)
+			e.b = append(e.b, "## "...)
+		}
 		if err := e.key(m.Key); err != nil {
 			return err
 		}
@@ -181,6 +192,29 @@ func (e *v1Generic) member(m Member, level, d int) error {
 	}
 	e.b = append(e.b, '\n')
 	return nil
+}
+
+// v1OpensBlock reports whether v, written as a member at some level, ends
+// with lines at level+1: an array section whose last element is an item
+// object, or a table row with nested fields.
+func v1OpensBlock(v any) bool {
+	a, ok := v.([]any)
+	if !ok || len(a) == 0 || geAllPrimitive(a) {
+		return false
+	}
+	last, ok := a[len(a)-1].(Object)
+	if !ok {
+		return false
+	}
+	if v1TableFields(a) == nil {
+		return true // an item object: its members are beneath it
+	}
+	for _, m := range last {
+		if geIsContainer(m.Value) {
+			return true // the row's nested fields
+		}
+	}
+	return false
 }
 
 // array writes member key's array at level.
@@ -341,26 +375,18 @@ func (e *v1Generic) table(a []any, fields []string, level, d int) error {
 				if _, ok := m.Value.(Object); ok != objects || !geIsContainer(m.Value) {
 					continue
 				}
+				var err error
 				if x, ok := m.Value.(Object); ok && v1HasSection(x) {
-					// A nested field's object ends at the row's next
+					// An object beside its header ends at the row's next
 					// `## key [N]` field, so an object with such an array
 					// member is written `.key` with its members beneath.
-					e.indent(level + 1)
-					e.b = append(e.b, '.')
-					if err := e.key(m.Key); err != nil {
-						return err
-					}
-					e.b = append(e.b, '\n')
-					if err := e.members(x, level+2, d+2); err != nil {
-						return err
-					}
-					continue
+					err = e.member(m, level+1, d+1, true)
+				} else if objects {
+					err = e.member(m, level, d+1, false) // one level deeper than the row's cells
+				} else {
+					err = e.member(m, level+1, d+1, false) // an array beneath the row
 				}
-				at := level + 1 // an array beneath the row
-				if objects {
-					at = level // an object one level deeper than its parent's members
-				}
-				if err := e.member(m, at, d+1); err != nil {
+				if err != nil {
 					return err
 				}
 			}

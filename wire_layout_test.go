@@ -16,7 +16,9 @@ import (
 // object's `## key` header and its members are indented together, one
 // level (two spaces) deeper than its parent's members, from the first
 // level on. Arrays stay at their object's member indent; a table row's
-// nested fields go beneath the row, arrays first.
+// nested fields go beneath the row, arrays first. Where `## key` would read
+// as part of the block an array's last element leaves open, the object is
+// `.key` with its members beneath.
 var v1Layouts = []struct {
 	name, json, want string
 }{
@@ -44,6 +46,18 @@ var v1Layouts = []struct {
 	{"row object with a table member",
 		`{"t":[{"id":1,"o":{"lines":[{"sku":"a","q":1}],"note":"n","m":{"k":1}}}],"z":0}`,
 		"## t [1]{id}\n@0 1\n  .o\n    ## lines [1]{sku,q}\n    a|1\n    note=n\n      ## m\n      k=1\nz=0\n"},
+	{"object after items: .key",
+		`{"list":[{"a":1,"o":{"b":2}},{"c":3,"p":{"q":1}}],"after":{"x":1}}`,
+		"## list [2]\n@0\n  a=1\n    ## o\n    b=2\n@1\n  c=3\n    ## p\n    q=1\n.after\n  x=1\n"},
+	{"object after a row with nested fields: .key",
+		`{"t":[{"id":1},{"id":2,"n":{"k":1}}],"o":{"y":1}}`,
+		"## t [2]{id}\n1\n@1 2\n  ## n\n  k=1\n.o\n  y=1\n"},
+	{"object after a row without nested fields",
+		`{"t":[{"id":1,"n":{"k":1}},{"id":2}],"o":{"y":1}}`,
+		"## t [2]{id}\n@0 1\n  ## n\n  k=1\n2\n  ## o\n  y=1\n"},
+	{"object after items inside an object",
+		`{"w":{"l":[{"a":{"b":1}}],"o":{"c":2}}}`,
+		"  ## w\n  ## l [1]\n  @0\n      ## a\n      b=1\n  .o\n    c=2\n"},
 	{"objects in expanded items",
 		`{"mixed":[{"a":1,"o":{"b":2,"p":{"c":3}}},{"c":3}]}`,
 		"## mixed [2]\n@0\n  a=1\n    ## o\n    b=2\n      ## p\n      c=3\n@1\n  c=3\n"},
