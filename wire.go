@@ -153,7 +153,8 @@ func (e *v1Generic) members(o Object, level, d int) error {
 		if err := e.member(m, level, d, after); err != nil {
 			return err
 		}
-		after = v1OpensBlock(m.Value)
+		_, obj := m.Value.(Object)
+		after = after && obj || v1OpensBlock(m.Value) // a `.key` object's members are at level+1 too
 	}
 	return nil
 }
