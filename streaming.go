@@ -529,6 +529,15 @@ func (e *Encoder) Close() error {
 		counts = append(counts[:len(counts):len(counts)], e.table.rows)
 		names = append(names[:len(names):len(names)], e.table.name)
 	}
+	if e.wire == WireV1 && !e.started && len(counts) == 0 {
+		// Nothing was written: a v1 generic payload has no header, and no
+		// bytes is an input every v1 decoder refuses as empty.
+		e.closed = true
+		if err := e.w.Release(); err != nil {
+			return err
+		}
+		return lexer.Errorf(lexer.UnsupportedValue, "nothing was written: the v1 wire has no form for an empty payload")
+	}
 	buf := e.w.Buf()
 	b := e.header(buf)
 	if len(counts) > 0 && e.wire == WireV1 {

@@ -57,7 +57,13 @@ func appendGenericV1(dst []byte, v any, lim Limits) ([]byte, error) {
 	e := v1Generic{b: dst, lim: lim}
 	switch x := nv.(type) {
 	case Object:
-		err = e.members(x, 0, 1, false)
+		if len(x) == 0 {
+			// A v1 generic payload has no header: {} would be no bytes,
+			// which every v1 decoder refuses as empty input.
+			err = lexer.Errorf(lexer.UnsupportedValue, "the v1 wire has no form for an empty root object")
+			break
+		}
+		err = e.members(x, 0, 1)
 	case []any:
 		err = lexer.Errorf(lexer.UnsupportedValue, "the v1 wire has no root array form: encode the array as an object member")
 	default:
@@ -131,69 +137,85 @@ func (e *v1Generic) count(n int) error {
 	return nil
 }
 
-// members writes an object's members at level; d is the nesting depth of
-// the object. flat writes only primitive members (the flat form of a
-// `## key` object in a row's nested block).
-func (e *v1Generic) members(o Object, level, d int, flat bool) error {
+// members writes an object's members at level (the original v1
+// encoder's layout, docs/legacy-v1.md): scalars and arrays at level, a
+// nested object as `## key` one level deeper with its members beside it;
+// d is the nesting depth of the object.
+func (e *v1Generic) members(o Object, level, d int) error {
 	if err := e.depth(d); err != nil {
 		return err
 	}
 	if err := e.count(len(o)); err != nil {
 		return err
 	}
+	after := false // the previous member left a block open at level+1
 	for _, m := range o {
-		e.indent(level)
-		switch x := m.Value.(type) {
-		case Object:
-			e.b = append(e.b, "## "...)
-			if err := e.key(m.Key); err != nil {
-				return err
-			}
-			e.b = append(e.b, '\n')
-			if err := e.object(x, level, d+1, false); err != nil {
-				return err
-			}
-		case []any:
-			if err := e.array(m.Key, x, level, d+1); err != nil {
-				return err
-			}
-		default:
-			if err := e.key(m.Key); err != nil {
-				return err
-			}
-			e.b = append(e.b, '=')
-			if err := e.scalar(x, encoder.V1Value); err != nil {
-				return err
-			}
-			e.b = append(e.b, '\n')
+		if err := e.member(m, level, d, after); err != nil {
+			return err
 		}
+		_, obj := m.Value.(Object)
+		after = after && obj || v1OpensBlock(m.Value) // a `.key` object's members are at level+1 too
 	}
 	return nil
 }
 
-// object writes the members of a `## key` object whose header is at
-// level: beneath it, or (inRow, every member primitive) at its level.
-func (e *v1Generic) object(o Object, level, d int, inRow bool) error {
-	if inRow && len(o) > 0 && v1Flat(o) {
-		return e.members(o, level, d, true)
+// member writes one member of an object whose members are at level. An
+// object is `## key` one level deeper with its members beside it, or, when
+// dot, `.key` at level with its members beneath: a `## key` at level+1
+// right after a block that an array's last element left open there (an
+// item's members, a row's nested fields) would read as part of it.
+func (e *v1Generic) member(m Member, level, d int, dot bool) error {
+	switch x := m.Value.(type) {
+	case Object:
+		if dot {
+			e.indent(level)
+			e.b = append(e.b, '.')
+		} else {
+			e.indent(level + 1)
+			e.b = append(e.b, "## "...)
+		}
+		if err := e.key(m.Key); err != nil {
+			return err
+		}
+		e.b = append(e.b, '\n')
+		return e.members(x, level+1, d+1)
+	case []any:
+		e.indent(level)
+		return e.array(m.Key, x, level, d+1)
 	}
-	return e.members(o, level+1, d, false)
+	e.indent(level)
+	if err := e.key(m.Key); err != nil {
+		return err
+	}
+	e.b = append(e.b, '=')
+	if err := e.scalar(m.Value, encoder.V1Value); err != nil {
+		return err
+	}
+	e.b = append(e.b, '\n')
+	return nil
 }
 
-// v1Flat reports whether every member of o is a scalar or a non-empty
-// primitive array (the member lines of the flat form).
-func v1Flat(o Object) bool {
-	for _, m := range o {
-		switch x := m.Value.(type) {
-		case Object:
-			return false
-		case []any:
-			if len(x) == 0 || !geAllPrimitive(x) {
-				return false
-			}
+// v1OpensBlock reports whether v, written as a member at some level, ends
+// with lines at level+1: an array section whose last element is an item
+// object, or a table row with nested fields.
+func v1OpensBlock(v any) bool {
+	a, ok := v.([]any)
+	if !ok || len(a) == 0 || geAllPrimitive(a) {
+		return false
+	}
+	last, ok := a[len(a)-1].(Object)
+	if !ok {
+		return false
+	}
+	if v1TableFields(a) == nil {
+		return true // an item object: its members are beneath it
+	}
+	for _, m := range last {
+		if geIsContainer(m.Value) {
+			return true // the row's nested fields
 		}
 	}
-	return true
+	return false
 }
 
 // array writes member key's array at level.
@@ -244,7 +266,7 @@ func (e *v1Generic) array(key string, a []any, level, d int) error {
 		switch x := v.(type) {
 		case Object:
 			e.b = append(e.b, '\n')
-			if err := e.members(x, level+1, d+1, false); err != nil {
+			if err := e.members(x, level+1, d+1); err != nil {
 				return err
 			}
 		case []any:
@@ -343,27 +365,46 @@ func (e *v1Generic) table(a []any, fields []string, level, d int) error {
 		if err := e.depth(d + 1); err != nil {
 			return err
 		}
-		for _, m := range o {
-			switch x := m.Value.(type) {
-			case Object:
-				e.indent(level + 1)
-				e.b = append(e.b, "## "...)
-				if err := e.key(m.Key); err != nil {
-					return err
+		// The row's nested fields, beneath it, as the members of an object
+		// whose members are at level (its cells): the arrays first, then
+		// the objects, each `## key` with its members beside it. Such an
+		// object's members run on to the next line that is not key=value
+		// or key[N]:, so an inline array written after it would read as
+		// its member.
+		for _, objects := range []bool{false, true} {
+			for _, m := range o {
+				if _, ok := m.Value.(Object); ok != objects || !geIsContainer(m.Value) {
+					continue
 				}
-				e.b = append(e.b, '\n')
-				if err := e.object(x, level+1, d+2, true); err != nil {
-					return err
+				var err error
+				if x, ok := m.Value.(Object); ok && v1HasSection(x) {
+					// An object beside its header ends at the row's next
+					// `## key [N]` field, so an object with such an array
+					// member is written `.key` with its members beneath.
+					err = e.member(m, level+1, d+1, true)
+				} else if objects {
+					err = e.member(m, level, d+1, false) // one level deeper than the row's cells
+				} else {
+					err = e.member(m, level+1, d+1, false) // an array beneath the row
 				}
-			case []any:
-				e.indent(level + 1)
-				if err := e.array(m.Key, x, level+1, d+2); err != nil {
+				if err != nil {
 					return err
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// v1HasSection reports whether o has an array member written as a
+// `## key [N]` section (empty, or not every element a scalar).
+func v1HasSection(o Object) bool {
+	for _, m := range o {
+		if a, ok := m.Value.([]any); ok && (len(a) == 0 || !geAllPrimitive(a)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Wire returns the wire version d reads (WithWire).

@@ -99,6 +99,9 @@ func FuzzMigrateV1(f *testing.F) {
 	for _, s := range v1Hostile {
 		f.Add([]byte(s))
 	}
+	for _, l := range v1Layouts {
+		f.Add([]byte(l.want))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkMigrateProperty(t, data)
 		for _, lim := range []Option{WithLimits(Limits{MaxDepth: 4, MaxLineBytes: 120, MaxElements: 8, MaxFields: 4})} {
@@ -119,6 +122,14 @@ func FuzzMigrateV1(f *testing.F) {
 			return
 		}
 		enc, err := EncodeGeneric(v, WithWire(WireV1))
+		if o, ok := v.(Object); ok && len(o) == 0 {
+			// A lone ## _summary trailer decodes to {}, which v1 cannot
+			// write: it would be no bytes, an empty input.
+			if CategoryOf(err) != UnsupportedValue {
+				t.Fatalf("{} on v1: %v, want unsupported_value\ninput %q", err, data)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatalf("decoded v1 value does not encode on v1: %v\ninput %q", err, data)
 		}

@@ -194,6 +194,12 @@ func ScanV1(data []byte, limits stream.Limits) ([]plexer.Token, []Diagnostic) {
 	}
 	s.eof = true
 	v.closeCtx(-1)
+	if !v.graph && v.first && !s.stopped {
+		// No header and no body line: v1 has no empty payload (an empty
+		// object has no lines), as v3 has none without a header.
+		s.diags = append(s.diags, Diagnostic{Pos: plexer.Position{Line: 1, Column: 1}, Category: lexer.MissingHeader,
+			Msg: "empty input: a GCF v1.x payload has a graph header or a value"})
+	}
 	s.toks = append(s.toks, plexer.EOFToken(s.endPos()))
 	return s.toks, s.diags
 }

@@ -8,20 +8,33 @@ import (
 )
 
 // The v1 generic (tabular) profile (SPEC-v1.1 §6a, SPEC-v1.4 §6a, §6b) has
-// no header line: the body starts at line 1. Its lines, at an indent L:
+// no header line: the body starts at line 1. Its lines, in an object whose
+// members are at indent M:
 //
-//	key=value                 a scalar member
-//	key[N]: a,b,c             an inline primitive array (v1.4)
-//	## key                    a nested object; members at L+1 (or, inside a
-//	                          row's nested block, the key=value lines that
-//	                          follow at L: "flat" form, fixture generic/004)
-//	.key                      a nested object (nested-ref); members at L+1
-//	## key [N]{f1,f2}         a table; N rows `[@i ]v|v|v` at L, a row with
-//	                          @i followed by its nested fields at L+1
-//	## key [N]                an expanded array; N items `@i` at L, each
-//	                          an object whose members are at L+1, or
+//	key=value                 a scalar member, at M
+//	key[N]: a,b,c             an inline primitive array (v1.4), at M
+//	## key                    a nested object, in one of two layouts:
+//	                          at M, its members at M+1 (the SPEC-v1.4
+//	                          example), or at M+1 with its members beside
+//	                          it at M+1 (the original v1 encoder's layout,
+//	                          fixtures generic/003, 004)
+//	.key                      a nested object (nested-ref); members at M+1
+//	## key [N]{f1,f2}         a table, at M; N rows `[@i ]v|v|v` at M, a
+//	                          row with @i followed by its nested fields at
+//	                          M+1
+//	## key [N]                an expanded array, at M; N items `@i` at M,
+//	                          each an object whose members are at M+1, or
 //	                          `@i value`, a scalar item
 //	## key [0]                an empty array
+//
+// An object opened by a header beside its members (original layout) ends
+// at a line less indented or at a `## key` header at its own indent (a
+// sibling). In a row's nested block the two layouts put a `## key` header
+// at the same indent, so the object's first line decides: a member line
+// beside the header is the original layout, one indented beneath it the
+// SPEC one; a `## key` header one level deeper leaves the question to that
+// object's own first line (both layouts give it the same place), and an
+// object that has no member line is empty in both. See docs/legacy-v1.md.
 //
 // A single line that is none of these is a root scalar. `[?]` defers a
 // count to the `## _summary` trailer (v1.4 §6b). The events are those of
@@ -32,7 +45,7 @@ type v1Kind uint8
 
 const (
 	v1Obj   v1Kind = iota + 1 // members at indent
-	v1Flat                    // members at indent, until a line that is not key=value / key[N]:
+	v1Flat                    // members at indent, beside the header; a `## key` header at indent is a sibling
 	v1Row                     // a row's nested fields at indent (attachments, no events of its own)
 	v1Table                   // rows at indent
 	v1Items                   // @i items at indent
@@ -45,10 +58,14 @@ type v1Frame struct {
 	seen    int64
 	line    int // line of the opening header
 	deferAt int // index in v1State.deferred, or -1
-	// maybeFlat: a `## key` object in a row's nested block, whose members
-	// may follow at the header's own indent (fixture generic/004)
-	maybeFlat bool
-	keys      keySet
+	// pending: a `## key` object whose header is at indent (in a row's
+	// nested block, or one level under a pending object) and whose layout
+	// its first member line decides: beside the header (v1Flat at indent)
+	// or beneath it (v1Obj at indent+1)
+	pending bool
+	// inRow: the object is one of a row's nested fields
+	inRow bool
+	keys  keySet
 	// a table's fields, copied out of its header line
 	fieldData []byte
 	fieldEnds []int
@@ -76,7 +93,7 @@ func (d *Decoder) v1Push(k v1Kind, indent int) (*v1Frame, error) {
 	}
 	f := &d.v1.stack[d.v1.n]
 	d.v1.n++
-	f.kind, f.indent, f.count, f.seen, f.line, f.deferAt, f.maybeFlat = k, indent, lexer.Deferred, 0, d.lineNo, -1, false
+	f.kind, f.indent, f.count, f.seen, f.line, f.deferAt, f.pending, f.inRow = k, indent, lexer.Deferred, 0, d.lineNo, -1, false, false
 	f.keys.reset()
 	f.fieldData, f.fieldEnds, f.fields = f.fieldData[:0], f.fieldEnds[:0], f.fields[:0]
 	return f, nil
@@ -136,17 +153,30 @@ func (d *Decoder) v1Step() error {
 			return d.bodyErr(0, lexer.InvalidLine, "content after the root value")
 		}
 		f := &d.v1.stack[d.v1.n-1]
-		if f.maybeFlat && f.seen == 0 && !d.atEOF && d.level == f.indent-1 && d.v1IsMemberLine() {
-			f.kind, f.indent = v1Flat, f.indent-1
-		}
-		f.maybeFlat = false
-		if d.atEOF || d.level < f.indent || (d.level == 0 && d.isSummary()) {
+		if d.atEOF || d.level < f.indent || (d.level == 0 && d.isSummary()) ||
+			(f.kind == v1Flat || f.pending) && d.level == f.indent && d.v1Sibling(f) {
 			if done, err := d.v1Pop(); err != nil || done {
 				return err
 			}
 			continue
 		}
-		if d.level > f.indent {
+		if (f.kind == v1Table || f.kind == v1Items) && f.count >= 0 && f.seen == f.count {
+			// A full section ends whatever follows: the next member of its
+			// object may be an object header one level deeper.
+			if done, err := d.v1Pop(); err != nil || done {
+				return err
+			}
+			continue
+		}
+		if f.pending {
+			switch {
+			case d.level == f.indent:
+				d.v1Decide(false)
+			case d.level == f.indent+1 && !d.v1IsObjectHeader():
+				d.v1Decide(true)
+			}
+		}
+		if d.level > f.indent && !(d.level == f.indent+1 && (f.kind == v1Obj || f.kind == v1Flat) && d.v1IsObjectHeader()) {
 			return d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation")
 		}
 		switch f.kind {
@@ -166,13 +196,6 @@ func (d *Decoder) v1Step() error {
 				continue
 			}
 			return d.v1Item(f)
-		case v1Flat:
-			if !d.v1IsMemberLine() {
-				if done, err := d.v1Pop(); err != nil || done {
-					return err
-				}
-				continue
-			}
 		}
 		return d.v1Member(f)
 	}
@@ -201,12 +224,56 @@ func (d *Decoder) v1Pop() (done bool, err error) {
 	return true, nil
 }
 
+// v1Decide settles the layout of the pending objects at the top of the
+// stack: beneath their headers (members at header indent+1) or beside them.
+// A pending object's parent is pending or a row's nested block, and a
+// header one level under its parent's is that parent's member in either
+// layout, so the whole run of pending objects shares the answer.
+func (d *Decoder) v1Decide(beneath bool) {
+	for i := d.v1.n - 1; i >= 0 && d.v1.stack[i].pending; i-- {
+		f := &d.v1.stack[i]
+		f.pending = false
+		if beneath {
+			f.kind, f.indent = v1Obj, f.indent+1
+		} else {
+			f.kind = v1Flat
+		}
+	}
+}
+
+// v1Sibling reports whether the current line, at the indent of f's header,
+// ends f (an object whose header may be beside its members): a `## key`
+// object header; in a row's nested block, any line that is not key=value
+// or key[N]: (the next nested field of the row).
+func (d *Decoder) v1Sibling(f *v1Frame) bool {
+	if f.inRow {
+		return !d.v1IsMemberLine()
+	}
+	return d.v1IsObjectHeader()
+}
+
+// v1IsObjectHeader reports whether the current line is `## key` alone, the
+// header of a nested object.
+func (d *Decoder) v1IsObjectHeader() bool {
+	b := d.body
+	if !startsWith(b, "## ") {
+		return false
+	}
+	k := v1Key(b[3:])
+	return k > 0 && 3+k == len(b)
+}
+
 // v1Root reads the first body line: a member line opens the root object,
 // anything else is a root scalar that must be the only line.
 func (d *Decoder) v1Root() error {
 	d.v1.root = true
-	if d.atEOF || d.v1IsMemberLine() || startsWith(d.body, "## ") || d.body[0] == '.' {
-		if !d.atEOF && d.level != 0 {
+	if d.atEOF {
+		return d.eofErr(lexer.MissingHeader, "empty input: a GCF v1.x payload has a graph header or a value")
+	}
+	if d.v1IsMemberLine() || startsWith(d.body, "## ") || d.body[0] == '.' {
+		// The root object; its first member may be a nested object in the
+		// original encoder's layout, whose header is indented one level.
+		if d.level != 0 && !(d.level == 1 && d.v1IsObjectHeader()) {
 			return d.bodyErr(0, lexer.InvalidIndent, "the root value must not be indented")
 		}
 		if _, err := d.v1Push(v1Obj, 0); err != nil {
@@ -368,15 +435,23 @@ func (d *Decoder) v1Section(f *v1Frame, role Role) error {
 		return err
 	}
 	if p == len(b) {
-		// A nested object: members one level deeper, or (in a row's
-		// nested block) the key=value lines that follow at this level,
-		// which v1Step decides on the next line.
+		// A nested object: its header beside its members, one level under
+		// the parent's (original layout); at the parent's indent, with its
+		// members beneath it (SPEC-v1.4 example); or, in a row's nested
+		// block or under a pending object, either, which v1Step decides.
 		d.consume()
-		nf, err := d.v1Push(v1Obj, d.level+1)
+		kind, indent, pending := v1Obj, d.level+1, false
+		switch {
+		case f.pending || f.kind == v1Row:
+			kind, indent, pending = v1Obj, d.level, true
+		case d.level > f.indent:
+			kind, indent = v1Flat, d.level
+		}
+		nf, err := d.v1Push(kind, indent)
 		if err != nil {
 			return err
 		}
-		nf.maybeFlat = f.kind == v1Row || f.kind == v1Flat
+		nf.pending, nf.inRow = pending, f.kind == v1Row
 		d.ev = Event{Kind: KindObjectStart, Role: role, Form: FormSection, Key: key, ID: -1, Field: -1, Line: d.lineNo}
 		return nil
 	}

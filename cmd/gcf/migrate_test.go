@@ -78,3 +78,37 @@ func TestWireV1(t *testing.T) {
 		}
 	}
 }
+
+// On the command line too, an empty v1 input is refused with the category
+// v3 gives it, and a payload in the original v1 encoder's nested layout
+// (object headers indented with their members) decodes, validates,
+// migrates and is what encode -wire v1 writes.
+func TestWireV1EmptyAndNested(t *testing.T) {
+	for _, args := range [][]string{{"decode", "-wire", "v1"}, {"decode", "-wire", "auto"}, {"validate", "-wire", "v1"}, {"migrate"}, {"decode"}} {
+		for _, in := range []string{"", "\n"} {
+			_, stderr, code := runCLI(t, in, args...)
+			if code != exitInvalid || !strings.Contains(stderr, "<stdin>:1:1: missing_header") {
+				t.Errorf("%v of %q: exit %d, stderr %q", args, in, code, stderr)
+			}
+		}
+	}
+	const orig = "  ## svc\n  host=h\n    ## tls\n    on=true\n  ports[2]: 1,2\nn=1\n"
+	const want = `{"svc":{"host":"h","tls":{"on":true},"ports":[1,2]},"n":1}`
+	out, stderr, code := runCLI(t, orig, "decode", "-wire", "v1")
+	if code != 0 || strings.TrimSpace(out) != want {
+		t.Fatalf("decode -wire v1: exit %d, out %q, stderr %q", code, out, stderr)
+	}
+	if _, stderr, code = runCLI(t, orig, "validate", "-wire", "v1"); code != 0 {
+		t.Fatalf("validate -wire v1: exit %d, stderr %q", code, stderr)
+	}
+	v3, stderr, code := runCLI(t, orig, "migrate")
+	if code != 0 {
+		t.Fatalf("migrate: exit %d, stderr %q", code, stderr)
+	}
+	if out, _, code = runCLI(t, v3, "decode"); code != 0 || strings.TrimSpace(out) != want {
+		t.Fatalf("decode of the migrated payload: exit %d, out %q", code, out)
+	}
+	if out, _, code = runCLI(t, want, "encode", "-q", "-wire", "v1"); code != 0 || out != orig {
+		t.Fatalf("encode -wire v1: exit %d, out %q, want %q", code, out, orig)
+	}
+}
