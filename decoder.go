@@ -100,6 +100,7 @@ func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	cfg := newConfig(opts)
 	d := &Decoder{s: stream.NewDecoder(r, cfg.limits)}
 	d.s.SetWire(cfg.wire)
+	d.s.SetExpand(true)
 	d.reset()
 	return d
 }

@@ -70,6 +70,12 @@ const (
 	UnknownEdgeReference    = lexer.UnknownEdgeReference
 	MalformedDelta          = lexer.MalformedDelta
 
+	// Added by spec v3.6.0 (constant columns §7.4.7, value-grouping §7.4.8).
+	InvalidConstValue  = lexer.InvalidConstValue
+	NoBareColumn       = lexer.NoBareColumn
+	InvalidGroupHeader = lexer.InvalidGroupHeader
+	DuplicateGroup     = lexer.DuplicateGroup
+
 	OutOfRange       = lexer.OutOfRange
 	InvalidLine      = lexer.InvalidLine
 	InvalidKeyedMap  = lexer.InvalidKeyedMap
@@ -196,6 +202,7 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 	}
 	cfg := newConfig(opts)
 	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.limits)}
+	d.s.SetExpand(true)
 	d.reset()
 	d.b.budget = len(data)/2 + 1 // the input is all here: presize by it, as DecodeGeneric does
 	err := d.Decode(v)
