@@ -72,8 +72,8 @@ type frame struct {
 	groupKey   int   // row column of the @ key of a grouped table, or -1
 	groupLeft  int64 // rows left in the current group
 	groupVal   []byte
-	groups     keySet // group values seen
-	groupKeys  keySet // key values seen
+	groups     keySet              // group values seen
+	groupKeys  keySet              // key values seen
 	inlineDecl [][][]byte          // per field: inline object schema, if established
 	sharedDecl [][][]byte          // per column: shared array schema, if established
 	sharedName map[string][][]byte // the same for `>`-named (non-column) attachments
