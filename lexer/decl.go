@@ -91,6 +91,9 @@ func scanConstValue(line []byte, pos int, scratch *[]byte, dst *Scalar) (int, *S
 		return 0, errAt(end+1, InvalidConstValue, "a quote inside a bare constant value; quote the whole value")
 	}
 	t := line[pos:end]
+	if k := ControlAt(t); k >= 0 {
+		return 0, errAt(pos+k+1, InvalidEscape, "raw control character in a bare constant value; quote the value and escape it")
+	}
 	if err := classifyInto(dst, t); err != nil {
 		err.Column += pos
 		return 0, err

@@ -199,6 +199,8 @@ func AppendIdentity(dst []byte, c *lexer.Scalar) []byte {
 		return binary.BigEndian.AppendUint64(append(dst, 'f'), math.Float64bits(f))
 	case lexer.KindBool:
 		return strconv.AppendBool(append(dst, 'b'), c.Bool)
+	case lexer.KindNull:
+		return append(dst, 'z')
 	}
 	return append(append(dst, 's'), c.Bytes...)
 }

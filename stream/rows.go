@@ -196,6 +196,9 @@ func (d *Decoder) subheader(f *frame) error {
 		bad = end != lb
 		s = lexer.Scalar{Kind: lexer.KindString, Quoted: true, Bytes: text, Col: p + 2}
 	} else {
+		if k := lexer.ControlAt(tok); k >= 0 {
+			return d.bodyErr(p+1+k, lexer.InvalidEscape, "raw control character in a bare group value; quote the value and escape it")
+		}
 		var lerr *lexer.SyntaxError
 		if s, lerr = lexer.Classify(tok); lerr != nil {
 			return d.wrap(lerr, 2*d.level+p+1)
