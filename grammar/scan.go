@@ -924,8 +924,13 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 			}
 		}
 		if trailing {
-			if declProb != nil {
+			// The pull decoder checks the whole declaration, the keyed
+			// set's identity included, before the rest of the line.
+			switch {
+			case declProb != nil:
 				probs = append(probs, declProb)
+			case len(probs) == 0 && top:
+				s.identityDecl(names, at, id, p, sect)
 			}
 			probs = append(probs, newErr(d.end, lexer.InvalidLine, "unexpected text after the field declaration"))
 		}
