@@ -288,3 +288,20 @@ func TestToJSONExamples(t *testing.T) {
 		}
 	}
 }
+
+// ToNDJSON prints a factored or grouped table's records whole, as it
+// prints the unfactored table.
+func TestToNDJSONConstantColumns(t *testing.T) {
+	factored := "GCF profile=generic\n## t [2]{@id,r=eu,g,x} group=g\ng=a [1]\n1|5\ng=b [1]\n2|6\n"
+	plain := "GCF profile=generic\n## t [2]{id,r,g,x}\n1|eu|a|5\n2|eu|b|6\n"
+	var a, b bytes.Buffer
+	if _, err := ToNDJSON(&a, strings.NewReader(factored), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ToNDJSON(&b, strings.NewReader(plain), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() || !strings.Contains(a.String(), `"row":{"id":1,"r":"eu","g":"a","x":5}`) {
+		t.Fatalf("factored:\n%s\nplain:\n%s", a.String(), b.String())
+	}
+}
