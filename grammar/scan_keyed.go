@@ -222,6 +222,8 @@ func (s *scanner) v36Decl(d *tableDecl, keyed bool, count int64, id int, group s
 		return []*perr{newErr(p, lexer.InvalidGroupHeader, "a grouped table needs an exact count")}
 	case id < 0:
 		return []*perr{newErr(p, lexer.InvalidGroupHeader, "a grouped table declares one @ key column")}
+	case d.consts[id] != nil:
+		return []*perr{newErr(d.at[id], lexer.InvalidGroupHeader, "the @ key column of a grouped table cannot be a constant")}
 	}
 	for i, n := range d.names {
 		if n != group {

@@ -1183,6 +1183,8 @@ func (d *Decoder) groupDecl(f *frame, ents []lexer.DeclEntry, name []byte, id, p
 		return 0, d.bodyErr(p, lexer.InvalidGroupHeader, "a grouped table needs an exact count, not [?]")
 	case id < 0:
 		return 0, d.bodyErr(p, lexer.InvalidGroupHeader, "a grouped table declares one @ key column (SPEC §7.4.8.1)")
+	case ents[id].Const:
+		return 0, d.bodyErr(ents[id].At, lexer.InvalidGroupHeader, "the @ key column of a grouped table cannot be a constant: each record has its own key")
 	}
 	for i := range ents {
 		if !bytes.Equal(ents[i].Name, name) {

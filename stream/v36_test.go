@@ -175,6 +175,7 @@ func TestValueGroupingErrors(t *testing.T) {
 		{"duplicate group by value", h + "## [2]{@id,g,x} group=g\ng=1 [1]\nu1|1\ng=1.0 [1]\nu2|2\n", lexer.DuplicateGroup, 5, 3},
 		{"duplicate key", h + "## [2]{@id,g,x} group=g\ng=a [1]\nu1|1\ng=b [1]\nu1|2\n", lexer.DuplicateKey, 6, 1},
 		{"null key", h + "## [1]{@id,g,x} group=g\ng=a [1]\n-|1\n", lexer.InvalidGroupHeader, 4, 1},
+		{"constant key", h + "## [2]{@A=0,g,B} group=g\ng=0 [1]\n0\n", lexer.InvalidGroupHeader, 2, 8},
 		{"marker in a grouped row", h + "## [1]{@id,g,x} group=g\ng=a [1]\n@0 u1|^\n.x {}\n", lexer.InvalidGroupHeader, 4, 7},
 	})
 }
