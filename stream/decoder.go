@@ -217,6 +217,8 @@ func (d *Decoder) resetState() {
 // (Fields is the whole declaration and an attachment's Field indexes it),
 // and no KindGroup event is produced: consumers that build records need
 // no v3.6 logic, at the cost of copying the row's cells once per row.
+// Set it before the first Next; a table opened before a change keeps the
+// form it was opened with.
 func (d *Decoder) SetExpand(on bool) { d.expand = on }
 
 // Line returns the 1-based number of the line most recently read.
@@ -636,6 +638,7 @@ func (d *Decoder) push(kind frameKind, indent int, endKind Kind) *frame {
 	f.consts = f.consts[:0]
 	f.constData = f.constData[:0]
 	f.bareAt = f.bareAt[:0]
+	f.full = f.full[:0]
 	f.group, f.groupKey, f.groupLeft = -1, -1, 0
 	f.inlineDecl = f.inlineDecl[:0]
 	f.sharedDecl = f.sharedDecl[:0]

@@ -118,7 +118,7 @@ func (d *Decoder) row(f *frame) error {
 	f.extra.reset()
 	d.consume()
 	cells, fields := d.cells, f.fields
-	if d.expand && len(f.consts) > 0 {
+	if d.expand && len(f.consts) > 0 && len(f.full) == len(f.decl) {
 		for j, at := range f.bareAt {
 			f.full[at] = d.cells[j]
 		}
@@ -138,7 +138,7 @@ func (d *Decoder) row(f *frame) error {
 // column returns how events name row column j of f: its index in the row
 // event's Fields (the declaration, when rows are expanded).
 func (d *Decoder) column(f *frame, j int) int {
-	if d.expand && j >= 0 && len(f.consts) > 0 {
+	if d.expand && j >= 0 && len(f.consts) > 0 && len(f.full) == len(f.decl) {
 		return f.bareAt[j]
 	}
 	return j
@@ -232,7 +232,7 @@ func (d *Decoder) subheader(f *frame) error {
 	f.groupVal = append(f.groupVal[:0], s.Bytes...)
 	s.Bytes, s.Escaped = f.groupVal, false
 	g.Value = s
-	if d.expand {
+	if g.At < len(f.full) {
 		f.full[g.At] = s
 	}
 	f.groupLeft = count
