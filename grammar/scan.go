@@ -286,6 +286,10 @@ func (s *scanner) feed(raw []byte, off, n int) {
 		s.body = raw
 	}
 	if i, cat := checkUTF8(raw); i >= 0 {
+		// The line counts as content even when it is a comment: the pull
+		// decoder stops on it, so nothing found at the end of input may
+		// point before it.
+		s.lastLine, s.lastOff = s.lineNo, off
 		msg := "malformed UTF-8 byte sequence"
 		if cat == lexer.InvalidSurrogate {
 			msg = "literal UTF-16 surrogate code point"
