@@ -934,7 +934,7 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 			case declProb != nil:
 				probs = append(probs, declProb)
 			case len(probs) == 0 && top:
-				s.identityDecl(names, at, id, p, sect)
+				s.topIdentity(d, id, p, sect)
 			}
 			probs = append(probs, newErr(d.end, lexer.InvalidLine, "unexpected text after the field declaration"))
 		}
@@ -955,10 +955,7 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 		}
 		s.emitNL()
 		if top {
-			s.identityDecl(names, at, id, p, sect)
-			if id >= 0 && d.consts[id] != nil {
-				s.diagAt(at[id], lexer.MalformedDelta, "the @ identity field cannot be a constant (SPEC §10a.1)")
-			}
+			s.topIdentity(d, id, p, sect)
 		}
 		if !keyed && count == 0 {
 			s.depthOK() // `[0]{...}`: an empty array with a vacuous declaration

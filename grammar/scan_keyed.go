@@ -197,6 +197,15 @@ func identity(c scalar) string {
 	return "s" + c.val
 }
 
+// topIdentity checks the identity of a top-level table of the keyed set:
+// identityDecl, and an identity that is not a constant column.
+func (s *scanner) topIdentity(d *tableDecl, id, p int, sect deltaSect) {
+	s.identityDecl(d.names, d.at, id, p, sect)
+	if id >= 0 && d.consts[id] != nil {
+		s.diagAt(d.at[id], lexer.MalformedDelta, "the @ identity field cannot be a constant (SPEC §10a.1)")
+	}
+}
+
 // v36Decl checks what spec v3.6.0 adds to a table header, in the order the
 // pull decoder does: a row column at least (no_bare_column, §7.4.7), a
 // keyed map's key column not constant, and a group clause (§7.4.8) on an
