@@ -20,7 +20,9 @@ import (
 // of a few kilobytes rather than allocated one by one, so a decoded value
 // keeps its chunks alive while it is in use.
 // Malformed input yields a *SyntaxError with the line, column and SPEC
-// §16.5 category. It is a consumer of the pull decoder's events.
+// §16.5 category. It is a consumer of the pull decoder's events. A table's
+// constant columns (spec v3.6.0 §7.4.7) and a grouped table's group values
+// (§7.4.8) go into every record, each key in declaration order.
 func DecodeGeneric(data []byte, opts ...Option) (any, error) {
 	cfg := newConfig(opts)
 	d := cfg.bytesDecoder(data)

@@ -71,8 +71,12 @@ const (
 // size; steady-state events make no allocation. Next and Read return one
 // event at a time; Skip passes over a container; More and Decode turn the
 // next whole value (or table row, or graph symbol) into Go values, so event
-// streaming and value decoding mix as with encoding/json.Decoder. A
-// Decoder is not safe for concurrent use.
+// streaming and value decoding mix as with encoding/json.Decoder. Its row
+// events are expanded (stream.Decoder.SetExpand): a row of a table with
+// constant columns or groups (spec v3.6.0 §7.4.7, §7.4.8) carries every
+// declared column in declaration order and no group event is returned; the
+// table's start event still lists the constants in Consts. A Decoder is
+// not safe for concurrent use.
 type Decoder struct {
 	s    *stream.Decoder
 	b    builder
@@ -100,6 +104,7 @@ func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	cfg := newConfig(opts)
 	d := &Decoder{s: stream.NewDecoder(r, cfg.limits)}
 	d.s.SetWire(cfg.wire)
+	d.s.SetExpand(true)
 	d.reset()
 	return d
 }

@@ -70,6 +70,12 @@ const (
 	UnknownEdgeReference    = lexer.UnknownEdgeReference
 	MalformedDelta          = lexer.MalformedDelta
 
+	// Added by spec v3.6.0 (constant columns §7.4.7, value-grouping §7.4.8).
+	InvalidConstValue  = lexer.InvalidConstValue
+	NoBareColumn       = lexer.NoBareColumn
+	InvalidGroupHeader = lexer.InvalidGroupHeader
+	DuplicateGroup     = lexer.DuplicateGroup
+
 	OutOfRange       = lexer.OutOfRange
 	InvalidLine      = lexer.InvalidLine
 	InvalidKeyedMap  = lexer.InvalidKeyedMap
@@ -185,6 +191,8 @@ func Marshal(v any) ([]byte, error) {
 // of the value (structs through their json tags). It is Decoder.Decode over
 // data; a nil error means all of data was read and valid. Malformed input
 // yields a *SyntaxError with its line, column and SPEC §16.5 category.
+// Constant columns and group values (spec v3.6.0 §7.4.7, §7.4.8) fill
+// every record, as if each row held them, keys in declaration order.
 func Unmarshal(data []byte, v any, opts ...Option) error {
 	if p, ok := v.(*Payload); ok && isGraphHeader(data) {
 		// Decode shares copied chunks of data between names.
@@ -196,6 +204,7 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 	}
 	cfg := newConfig(opts)
 	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.limits)}
+	d.s.SetExpand(true)
 	d.reset()
 	d.b.budget = len(data)/2 + 1 // the input is all here: presize by it, as DecodeGeneric does
 	err := d.Decode(v)

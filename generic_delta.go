@@ -405,6 +405,7 @@ type keyedReader struct {
 func newKeyedReader(data []byte, opts []Option) (*keyedReader, error) {
 	cfg := newConfig(opts)
 	r := &keyedReader{b: builder{d: stream.NewBytesDecoder(data, cfg.limits), budget: len(data)/2 + 1}}
+	r.b.d.SetExpand(true)
 	ev, err := r.b.next()
 	if err != nil {
 		return nil, err

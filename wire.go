@@ -37,6 +37,7 @@ func WithWire(w Wire) Option { return func(c *config) { c.wire = w } }
 func (c *config) bytesDecoder(data []byte) *stream.Decoder {
 	d := stream.NewBytesDecoder(data, c.limits)
 	d.SetWire(c.wire)
+	d.SetExpand(true) // records get every constant column (v3.6.0 §7.4.7)
 	return d
 }
 

@@ -163,9 +163,10 @@ type Member struct {
 
 // Name is a key or field name with its position.
 type Name struct {
-	Pos  Pos
-	Text string
-	ID   bool // marked "@": the identity field of a keyed set (SPEC §10a.1)
+	Pos   Pos
+	Text  string
+	ID    bool    // marked "@": the identity field of a keyed set (SPEC §10a.1) or the key of a grouped table (v3.6.0 §7.4.8.1)
+	Const *Scalar // the value of a constant column `name=value` (v3.6.0 §7.4.7), or nil
 }
 
 // Form is the encoding form of an array (SPEC §7.3).
@@ -192,12 +193,35 @@ type Array struct {
 	Count    int64 // Deferred for [?]
 	CountPos Pos
 	Fields   []*Name // the declaration, or the shared schema (§7.4.5.3)
+	Group    *Name   // the group= column of a grouped table (v3.6.0 §7.4.8), or nil
 	DeclPos  Pos
 	Shared   bool // Fields come from a shared array schema
 	Values   []*Scalar
 	Rows     []*Row
 	Items    []*Item
 	End      Pos
+}
+
+// RowFields returns the columns a row of the table holds: the declared
+// fields without the constant columns and the group column (v3.6.0
+// §7.4.7, §7.4.8).
+func (a *Array) RowFields() []*Name {
+	if a.Group == nil {
+		plain := true
+		for _, n := range a.Fields {
+			plain = plain && n.Const == nil
+		}
+		if plain {
+			return a.Fields
+		}
+	}
+	out := make([]*Name, 0, len(a.Fields))
+	for _, n := range a.Fields {
+		if n.Const == nil && (a.Group == nil || n.Text != a.Group.Text) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Row is one tabular or keyed row with its attachments.

@@ -68,7 +68,7 @@ func convert(t *grammar.Payload) *File {
 			f.Root = inlineArray(pos(a.Pos), a.Count, a.Values)
 		case g.Array != nil && g.Array.Block != nil:
 			a := g.Array.Block
-			f.Root = blockArray(pos(a.Pos), a.Count, a.Fields, a.Body, pos(a.EndPos))
+			f.Root = blockArray(pos(a.Pos), a.Count, a.Fields, a.Group, a.Body, pos(a.EndPos))
 		case g.Object != nil:
 			f.Root = object(pos(g.Object.Pos), g.Object.Members)
 		default:
@@ -128,6 +128,23 @@ func names(d *grammar.FieldDecl) []*Name {
 	return out
 }
 
+// tableNames is names for a table's declaration, with its constants.
+func tableNames(d *grammar.TableDecl) []*Name {
+	if d == nil {
+		return nil
+	}
+	out := make([]*Name, 0, len(d.Names))
+	for _, k := range d.Names {
+		n := name(k.Key)
+		n.ID = k.ID
+		if k.Const != nil {
+			n.Const = scalar(k.Const)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
 func object(p Pos, members []*grammar.ObjectMember) *Object {
 	o := &Object{Pos: p}
 	for _, m := range members {
@@ -148,7 +165,7 @@ func member(m *grammar.ObjectMember) *Member {
 		out.Key, out.Value = name(k.Key), keyedArray(pos(k.Pos), k.Count, k.Fields, k.Body, pos(k.EndPos))
 	case m.Array != nil:
 		a := m.Array
-		out.Key, out.Value = name(a.Key), blockArray(pos(a.Pos), a.Count, a.Fields, a.Body, pos(a.EndPos))
+		out.Key, out.Value = name(a.Key), blockArray(pos(a.Pos), a.Count, a.Fields, a.Group, a.Body, pos(a.EndPos))
 	case m.Section != nil:
 		out.Key, out.Value = name(m.Section.Key), object(pos(m.Section.Pos), m.Section.Body.Members)
 	case m.Bad != nil:
@@ -161,8 +178,8 @@ func inlineArray(p Pos, count *grammar.CountBracket, values *grammar.ScalarList)
 	return &Array{Pos: p, Form: Inline, Count: grammar.BracketCount(count.Text), CountPos: pos(count.Pos), Values: scalars(values)}
 }
 
-func keyedArray(p Pos, count *grammar.KeyedBracket, decl *grammar.FieldDecl, body *grammar.TabularBody, end Pos) *Array {
-	a := &Array{Pos: p, Form: Keyed, Count: grammar.BracketCount(count.Text), CountPos: pos(count.Pos), Fields: names(decl), End: end}
+func keyedArray(p Pos, count *grammar.KeyedBracket, decl *grammar.TableDecl, body *grammar.TabularBody, end Pos) *Array {
+	a := &Array{Pos: p, Form: Keyed, Count: grammar.BracketCount(count.Text), CountPos: pos(count.Pos), Fields: tableNames(decl), End: end}
 	if decl != nil {
 		a.DeclPos = pos(decl.Pos)
 	}
@@ -170,8 +187,11 @@ func keyedArray(p Pos, count *grammar.KeyedBracket, decl *grammar.FieldDecl, bod
 	return a
 }
 
-func blockArray(p Pos, count *grammar.CountBracket, decl *grammar.FieldDecl, body *grammar.ArrayBody, end Pos) *Array {
-	a := &Array{Pos: p, Count: grammar.BracketCount(count.Text), CountPos: pos(count.Pos), Fields: names(decl), End: end}
+func blockArray(p Pos, count *grammar.CountBracket, decl *grammar.TableDecl, group *grammar.GroupClause, body *grammar.ArrayBody, end Pos) *Array {
+	a := &Array{Pos: p, Count: grammar.BracketCount(count.Text), CountPos: pos(count.Pos), Fields: tableNames(decl), End: end}
+	if group != nil {
+		a.Group = name(group.Column)
+	}
 	if decl != nil {
 		a.DeclPos = pos(decl.Pos)
 	}
@@ -203,6 +223,9 @@ func rows(b *grammar.TabularBody) []*Row {
 	}
 	out := make([]*Row, 0, len(b.Rows))
 	for _, r := range b.Rows {
+		if r.Subheader != nil {
+			continue // a group's value (v3.6.0 §7.4.8.3), checked by the scanner
+		}
 		row := &Row{Pos: pos(r.Pos), End: pos(r.EndPos)}
 		if r.Bad != nil {
 			row.Rejected = true
@@ -268,7 +291,7 @@ func attachment(at *grammar.RowAttachment) *Attachment {
 			if a.Colon {
 				out.Value = inlineArray(pos(a.Pos), a.Count, a.Values)
 			} else {
-				out.Value = blockArray(pos(a.Pos), a.Count, a.Fields, a.Body, pos(t.EndPos))
+				out.Value = blockArray(pos(a.Pos), a.Count, a.Fields, a.Group, a.Body, pos(t.EndPos))
 			}
 		case t.Scalar != nil:
 			out.Name = name(t.Scalar.Key)
@@ -303,7 +326,7 @@ func items(b *grammar.ExpandedBody) []*Item {
 			if a.Colon {
 				item.Value = inlineArray(pos(a.Pos), a.Count, a.Values)
 			} else {
-				item.Value = blockArray(pos(a.Pos), a.Count, a.Fields, a.Body, pos(it.EndPos))
+				item.Value = blockArray(pos(a.Pos), a.Count, a.Fields, a.Group, a.Body, pos(it.EndPos))
 			}
 		}
 		out = append(out, item)

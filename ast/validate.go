@@ -187,7 +187,8 @@ const (
 // table checks the rows of a tabular array or keyed map: ids, widths,
 // member keys and attachments (§7.2a.4, §7.4.4, §7.4.5).
 func (v *validator) table(a *Array) {
-	n := len(a.Fields)
+	fields := a.RowFields()
+	n := len(fields)
 	inline := make([][]*Name, n)       // per column: the inline object schema (§7.4.5.1)
 	sharedCol := make([][]*Name, n)    // per column: the shared array schema (§7.4.5.3)
 	sharedName := map[string][]*Name{} // the same for `>`-named fields without a column
@@ -259,7 +260,7 @@ func (v *validator) table(a *Array) {
 				}
 				matched[j] = true
 				if len(at.Inline) != len(inline[j]) {
-					v.add(at.Pos, lexer.InlineWidthMismatch, "inline body for field "+grammar.Excerpt(a.Fields[j].Text)+" has "+
+					v.add(at.Pos, lexer.InlineWidthMismatch, "inline body for field "+grammar.Excerpt(fields[j].Text)+" has "+
 						strconv.Itoa(len(at.Inline))+" values but its schema declares "+strconv.Itoa(len(inline[j])))
 				}
 				continue
@@ -269,7 +270,7 @@ func (v *validator) table(a *Array) {
 			}
 			name := at.Name.Text
 			col := -1
-			for k, fn := range a.Fields {
+			for k, fn := range fields {
 				if fn.Text == name {
 					col = k
 					break
@@ -313,10 +314,12 @@ func (v *validator) table(a *Array) {
 					// An explicit tabular declaration in the first row
 					// establishes the field's shared array schema; one in a
 					// later row applies to itself alone (§7.4.5.3).
+					// It is the declared names: the constants and the
+					// group of the first table are its own.
 					if col >= 0 {
-						sharedCol[col] = arr.Fields
+						sharedCol[col] = plainNames(arr.Fields)
 					} else {
-						sharedName[name] = arr.Fields
+						sharedName[name] = plainNames(arr.Fields)
 					}
 				}
 			}
@@ -324,12 +327,23 @@ func (v *validator) table(a *Array) {
 		}
 		for j, m := range markers {
 			if m != markNone && !matched[j] {
-				v.add(r.End, lexer.MissingAttachment, "field "+grammar.Excerpt(a.Fields[j].Text)+" of the row on line "+
+				v.add(r.End, lexer.MissingAttachment, "field "+grammar.Excerpt(fields[j].Text)+" of the row on line "+
 					strconv.Itoa(r.Pos.Line)+" is marked ^ but has no attachment")
 				break
 			}
 		}
 	}
+}
+
+// plainNames returns the names without their constant values.
+func plainNames(names []*Name) []*Name {
+	out := make([]*Name, len(names))
+	for i, n := range names {
+		c := *n
+		c.Const = nil
+		out[i] = &c
+	}
+	return out
 }
 
 // dupName finds the second occurrence of a name, and its index.

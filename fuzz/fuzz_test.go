@@ -24,6 +24,7 @@ func seeds(t testing.TB) [][]byte {
 	t.Helper()
 	var out [][]byte
 	out = append(out, conformanceSeeds(t)...)
+	out = append(out, v36Seeds(t)...)
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "*.gcf"))
 	for _, f := range files {
 		if b, err := os.ReadFile(f); err == nil {
@@ -44,9 +45,16 @@ func TestConformanceSeeds(t *testing.T) {
 }
 
 // conformanceSeeds returns the GCF payloads the conformance fixtures carry.
-func conformanceSeeds(t testing.TB) [][]byte {
+func conformanceSeeds(t testing.TB) [][]byte { return suiteSeeds(t, conformance.Find) }
+
+// v36Seeds returns the GCF payloads of the spec v3.6.0 fixtures (constant
+// columns, value-grouping), whose new productions the fuzzers mutate.
+func v36Seeds(t testing.TB) [][]byte { return suiteSeeds(t, conformance.FindV36) }
+
+// suiteSeeds returns the GCF payloads of the suite find locates.
+func suiteSeeds(t testing.TB, find func() (string, error)) [][]byte {
 	t.Helper()
-	dir, err := conformance.Find()
+	dir, err := find()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -182,7 +182,7 @@ type RootScalar struct {
 type RootKeyedMap struct {
 	Pos    plexer.Position
 	Count  *KeyedBracket `parser:"'##':Punct @@"`
-	Fields *FieldDecl    `parser:"@@ NL"`
+	Fields *TableDecl    `parser:"@@ NL"`
 	Body   *TabularBody  `parser:"@@?"`
 	EndPos plexer.Position
 }
@@ -201,11 +201,12 @@ type AnonymousInlineArray struct {
 	Values *ScalarList   `parser:"@@? NL"`
 }
 
-// AnonymousArrayBlock = "##" SP count-bracket [ field-decl ] LF array-body.
+// AnonymousArrayBlock = "##" SP count-bracket [ field-decl [ group-clause ] ] LF array-body.
 type AnonymousArrayBlock struct {
 	Pos    plexer.Position
 	Count  *CountBracket `parser:"'##':Punct @@"`
-	Fields *FieldDecl    `parser:"@@? NL"`
+	Fields *TableDecl    `parser:"( @@"`
+	Group  *GroupClause  `parser:"  @@? )? NL"`
 	Body   *ArrayBody    `parser:"@@?"`
 	EndPos plexer.Position
 }
@@ -267,12 +268,13 @@ type IndentedObjectBody struct {
 	Members []*ObjectMember `parser:"Indent @@* Dedent"`
 }
 
-// ArrayBlock = "##" SP key SP count-bracket [ field-decl ] LF array-body.
+// ArrayBlock = "##" SP key SP count-bracket [ field-decl [ group-clause ] ] LF array-body.
 type ArrayBlock struct {
 	Pos    plexer.Position
 	Key    *Key          `parser:"'##':Punct @@"`
 	Count  *CountBracket `parser:"@@"`
-	Fields *FieldDecl    `parser:"@@? NL"`
+	Fields *TableDecl    `parser:"( @@"`
+	Group  *GroupClause  `parser:"  @@? )? NL"`
 	Body   *ArrayBody    `parser:"@@?"`
 	EndPos plexer.Position
 }
@@ -282,7 +284,7 @@ type KeyedBlock struct {
 	Pos    plexer.Position
 	Key    *Key          `parser:"'##':Punct @@"`
 	Count  *KeyedBracket `parser:"@@"`
-	Fields *FieldDecl    `parser:"@@ NL"`
+	Fields *TableDecl    `parser:"@@ NL"`
 	Body   *TabularBody  `parser:"@@?"`
 	EndPos plexer.Position
 }
@@ -304,14 +306,34 @@ type TabularBody struct {
 }
 
 // TabularRow = [ "@" id SP ] cell *( "|" cell ) LF, with the row's
-// attachments (§7.4.4, §7.4.5).
+// attachments (§7.4.4, §7.4.5); in a grouped table (v3.6.0 §7.4.8) the
+// group subheaders stand among the rows, each before its group's rows.
 type TabularRow struct {
 	Pos         plexer.Position
 	Bad         *BadRow          `parser:"  @@"`
+	Subheader   *GroupSubheader  `parser:"| @@"`
 	ID          *string          `parser:"| @RowID?"`
 	Cells       []*Cell          `parser:"  @@ ( '|':Punct @@ )* NL"`
 	Attachments []*RowAttachment `parser:"  @@*"`
 	EndPos      plexer.Position
+}
+
+// GroupSubheader = group-column "=" scalar SP count-bracket LF (v3.6.0
+// §7.4.8.3): the value of the grouping column for the next count rows.
+// The scanner marks the line, since only the group counts tell it from a
+// row.
+type GroupSubheader struct {
+	Pos    plexer.Position
+	Column *Key          `parser:"Subheader @@ '=':Punct"`
+	Value  *Scalar       `parser:"@@"`
+	Count  *CountBracket `parser:"@@ NL"`
+}
+
+// GroupClause = SP "group=" key (v3.6.0 §7.4.8): after the field
+// declaration of a grouped table, the column its rows are grouped by.
+type GroupClause struct {
+	Pos    plexer.Position
+	Column *Key `parser:"'group=':Punct @@"`
 }
 
 // BadRow is a rejected line where a tabular row was due.
@@ -390,17 +412,18 @@ type KeyedMapAttachment struct {
 	Pos    plexer.Position
 	Key    *Key          `parser:"'.':Punct @@"`
 	Count  *KeyedBracket `parser:"@@"`
-	Fields *FieldDecl    `parser:"@@ NL"`
+	Fields *TableDecl    `parser:"@@ NL"`
 	Body   *TabularBody  `parser:"Indent @@? Dedent"`
 	EndPos plexer.Position
 }
 
-// ArrayAttachment = "." key SP count-bracket [ field-decl ] [ ":" [ SP scalar-list ] ] LF [ INDENT array-body ].
+// ArrayAttachment = "." key SP count-bracket [ field-decl [ group-clause ] ] [ ":" [ SP scalar-list ] ] LF [ INDENT array-body ].
 type ArrayAttachment struct {
 	Pos    plexer.Position
 	Key    *Key          `parser:"'.':Punct @@"`
 	Count  *CountBracket `parser:"@@"`
-	Fields *FieldDecl    `parser:"@@?"`
+	Fields *TableDecl    `parser:"( @@"`
+	Group  *GroupClause  `parser:"  @@? )?"`
 	Colon  bool          `parser:"( @':':Punct"`
 	Values *ScalarList   `parser:"  @@? )? NL"`
 	Body   *ArrayBody    `parser:"( Indent @@? Dedent )?"`
@@ -450,17 +473,18 @@ type KeyedMapItem struct {
 	Pos    plexer.Position
 	ID     string        `parser:"@ItemID"`
 	Count  *KeyedBracket `parser:"@@"`
-	Fields *FieldDecl    `parser:"@@ NL"`
+	Fields *TableDecl    `parser:"@@ NL"`
 	Body   *TabularBody  `parser:"Indent @@? Dedent"`
 	EndPos plexer.Position
 }
 
-// ArrayItem = "@" id SP count-bracket [ field-decl ] [ ":" [ SP scalar-list ] ] LF [ INDENT array-body ].
+// ArrayItem = "@" id SP count-bracket [ field-decl [ group-clause ] ] [ ":" [ SP scalar-list ] ] LF [ INDENT array-body ].
 type ArrayItem struct {
 	Pos    plexer.Position
 	ID     string        `parser:"@ItemID"`
 	Count  *CountBracket `parser:"@@"`
-	Fields *FieldDecl    `parser:"@@?"`
+	Fields *TableDecl    `parser:"( @@"`
+	Group  *GroupClause  `parser:"  @@? )?"`
 	Colon  bool          `parser:"( @':':Punct"`
 	Values *ScalarList   `parser:"  @@? )? NL"`
 	Body   *ArrayBody    `parser:"( Indent @@? Dedent )?"`
@@ -494,6 +518,24 @@ type FieldName struct {
 	Pos plexer.Position
 	ID  bool `parser:"@'@':Punct?"`
 	Key *Key `parser:"@@"`
+}
+
+// TableDecl = "{" table-field *( "," table-field ) "}": the field
+// declaration of a table (an inline schema is a FieldDecl).
+type TableDecl struct {
+	Pos   plexer.Position
+	Names []*TableField `parser:"'{':Punct @@ ( ',':Punct @@ )* '}':Punct"`
+}
+
+// TableField = [ "@" ] key [ "=" scalar ]: a field-name (§2a.3); marked
+// "@", the id-field of a keyed set (§10a.1) or the key column of a grouped
+// table (v3.6.0 §7.4.8.1); with "=" scalar, a constant column (v3.6.0
+// §7.4.7) whose value every record takes and whose rows have no cell for it.
+type TableField struct {
+	Pos   plexer.Position
+	ID    bool    `parser:"@'@':Punct?"`
+	Key   *Key    `parser:"@@"`
+	Const *Scalar `parser:"( '=':Punct @@ )?"`
 }
 
 // ScalarList = scalar *( "," scalar ).

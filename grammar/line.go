@@ -25,16 +25,23 @@ import (
 type HashLine struct {
 	Pos    plexer.Position
 	Keyed  *KeyedBracket `parser:"'##':Punct ( @@"`
-	KDecl  *FieldDecl    `parser:"        @@"`
+	KDecl  *TableDecl    `parser:"        @@"`
 	Count  *CountBracket `parser:"      | @@"`
 	Colon  bool          `parser:"        ( @':':Punct"`
 	Values *ScalarList   `parser:"          @@?"`
-	Decl   *FieldDecl    `parser:"        | @@ )?"`
+	Decl   *TableDecl    `parser:"        | @@"`
+	Group  *GroupClause  `parser:"          @@? )?"`
 	Key    *Key          `parser:"      | @@"`
 	NKeyed *KeyedBracket `parser:"        ( @@"`
-	NKDecl *FieldDecl    `parser:"          @@"`
+	NKDecl *TableDecl    `parser:"          @@"`
 	NCount *CountBracket `parser:"        | @@"`
-	NDecl  *FieldDecl    `parser:"          @@? )? ) NL"`
+	NDecl  *TableDecl    `parser:"          ( @@"`
+	NGroup *GroupClause  `parser:"            @@? )? )? ) NL"`
+}
+
+// SubheaderLine is a group subheader of a grouped table (v3.6.0 §7.4.8.3).
+type SubheaderLine struct {
+	Line *GroupSubheader `parser:"@@"`
 }
 
 // The productions of the lines that make up the bulk of a payload (member
@@ -88,9 +95,10 @@ type ChildLine struct {
 	Object bool          `parser:"( @'{}':Punct"`
 	Value  *Scalar       `parser:"| '=':Punct @@"`
 	Keyed  *KeyedBracket `parser:"| @@"`
-	KDecl  *FieldDecl    `parser:"  @@"`
+	KDecl  *TableDecl    `parser:"  @@"`
 	Count  *CountBracket `parser:"| @@"`
-	Decl   *FieldDecl    `parser:"  @@?"`
+	Decl   *TableDecl    `parser:"  ( @@"`
+	Group  *GroupClause  `parser:"    @@? )?"`
 	Colon  bool          `parser:"  ( @':':Punct"`
 	Values *ScalarList   `parser:"    @@? )? ) NL"`
 }
@@ -166,6 +174,7 @@ func productionFor(t plexer.Token) *production {
 			TokBare:       row,
 			TokItemID:     child,
 			TokInline:     single[InlineLine](),
+			TokSubheader:  single[SubheaderLine](),
 			TokGroup:      single[GroupHeader](),
 			TokNodeID:     batched[SymbolLine](),
 			TokAddedID:    batched[AddedLine](),

@@ -30,7 +30,7 @@ import (
 
 // literals are the token texts the productions match by value; a test
 // checks that every literal in a parser tag of the package is listed.
-var literals = [...]string{"", "##!", "##", ",", "->", ".", ":", "<", "=", "summary", "{", "{}", "|", "}", "@"}
+var literals = [...]string{"", "##!", "##", ",", "->", ".", ":", "<", "=", "summary", "{", "{}", "|", "}", "@", "group="}
 
 // literalIndex returns the index of v in literals, or 0.
 func literalIndex(v string) byte {
@@ -68,6 +68,10 @@ func literalIndex(v string) byte {
 	case 3:
 		if v == "##!" {
 			return 1
+		}
+	case 6:
+		if v == "group=" {
+			return 15
 		}
 	case 7:
 		if v == "summary" {

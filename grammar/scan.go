@@ -74,6 +74,14 @@ type frame struct {
 	matched    []bool
 	hasID      bool // a table of the keyed set: idCol is its "@" field (§10a.1)
 	idCol      int
+
+	// grouped tables (v3.6.0 §7.4.8)
+	grouped   bool
+	group     string          // the group column
+	groupKey  int             // row column of the @ key
+	groupLeft int64           // rows left in the current group
+	groups    map[string]bool // group values seen
+	groupKeys map[string]bool // key values seen
 }
 
 type rootState uint8
@@ -278,6 +286,10 @@ func (s *scanner) feed(raw []byte, off, n int) {
 		s.body = raw
 	}
 	if i, cat := checkUTF8(raw); i >= 0 {
+		// The line counts as content even when it is a comment: the pull
+		// decoder stops on it, so nothing found at the end of input may
+		// point before it.
+		s.lastLine, s.lastOff = s.lineNo, off
 		msg := "malformed UTF-8 byte sequence"
 		if cat == lexer.InvalidSurrogate {
 			msg = "literal UTF-16 surrogate code point"
@@ -615,6 +627,10 @@ func (s *scanner) stepFrame() bool {
 			s.bad()
 			return true
 		}
+		if f.grouped && f.groupLeft == 0 {
+			s.subheader(f)
+			return true
+		}
 		s.row(f)
 		return true
 	default: // fExpanded
@@ -853,31 +869,93 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 		s.bad(keep...)
 		return false
 	case p < len(b) && b[p] == '{':
-		decl, names, at, id, end, err := s.fieldDecl(b, p, top)
+		d, err := s.tableDecl(b, p)
 		if err != nil {
 			s.report(err)
 			s.bad(keep...)
 			return false
 		}
-		if end != len(b) {
-			// The declaration is checked before the rest of the line, and
-			// the rest of the line is lost with it: report both.
+		names, at := d.names, d.at
+		var probs []*perr
+		var group *plexer.Token
+		groupName, groupAt := "", 0
+		trailing := false
+		if d.end != len(b) {
+			if bytes.HasPrefix(b[d.end:], []byte(" group=")) {
+				text, q, e, kerr := key(b, d.end+7)
+				if kerr != nil || e != len(b) {
+					probs = append(probs, newErr(d.end+1, lexer.InvalidGroupHeader, "expected group=<column> at the end of the table header (SPEC §7.4.8)"))
+				} else {
+					t := s.keyTok(text, q, d.end+7)
+					group, groupName, groupAt = &t, text, d.end+7
+				}
+			} else {
+				trailing = true
+			}
+		}
+		grouped := group != nil
+		id := -1
+		if len(probs) == 0 {
+			for _, i := range d.ids {
+				switch {
+				case grouped && id >= 0:
+					probs = append(probs, newErr(at[i], lexer.InvalidGroupHeader, "a second @ key column; a grouped table has exactly one"))
+				case grouped:
+				case !top:
+					probs = append(probs, newErr(at[i], lexer.InvalidLine, "expected a field name in the declaration"))
+				case id >= 0:
+					probs = append(probs, newErr(at[i], lexer.MalformedDelta, "a second @ identity field; a keyed set has exactly one (SPEC §10a.1)"))
+				}
+				if len(probs) > 0 {
+					break
+				}
+				id = i
+			}
+		}
+		// A problem of the names (a duplicate, a path collision, too many)
+		// is Validate's to report, unless the line is lost anyway; the
+		// pull decoder meets it before what v3.6.0 adds to the header.
+		var declProb *perr
+		if len(probs) == 0 {
 			if cat, msg, k := DeclProblem(names, keyed, s.limits.MaxFields); cat != "" {
 				idx := p
 				if k >= 0 {
 					idx = at[k]
 				}
-				s.diagAt(idx, cat, msg)
+				declProb = newErr(idx, cat, msg)
+			} else {
+				probs = s.v36Decl(d, keyed, count, id, groupName, groupAt, p)
 			}
-			s.diagAt(end, lexer.InvalidLine, "unexpected text after the field declaration")
+		}
+		if trailing {
+			// The pull decoder checks the whole declaration, the keyed
+			// set's identity included, before the rest of the line.
+			switch {
+			case declProb != nil:
+				probs = append(probs, declProb)
+			case len(probs) == 0 && top:
+				s.topIdentity(d, id, p, sect)
+			}
+			probs = append(probs, newErr(d.end, lexer.InvalidLine, "unexpected text after the field declaration"))
+		}
+		if len(probs) > 0 {
+			// The declaration is checked before the rest of the line, and
+			// the rest of the line is lost with it: report every problem.
+			for _, e := range probs {
+				s.report(e)
+			}
 			s.bad(keep...)
 			return false
 		}
 		s.toks = append(s.toks, toks...)
-		s.toks = append(s.toks, decl...)
+		s.toks = append(s.toks, d.toks...)
+		if grouped {
+			s.emit(TokPunct, "group=", d.end+1)
+			s.toks = append(s.toks, *group)
+		}
 		s.emitNL()
 		if top {
-			s.identityDecl(names, at, id, p, sect)
+			s.topIdentity(d, id, p, sect)
 		}
 		if !keyed && count == 0 {
 			s.depthOK() // `[0]{...}`: an empty array with a vacuous declaration
@@ -888,8 +966,29 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 			s.skipFrom = s.level
 			return true
 		}
-		fr.count, fr.fields = count, names
-		fr.hasID, fr.idCol = top && id >= 0, id
+		fr.count = count
+		// The rows hold the row columns: neither the constants nor the
+		// group column (v3.6.0 §7.4.7, §7.4.8).
+		fr.idCol, fr.groupKey = -1, -1
+		for i, n := range names {
+			if d.consts[i] != nil || (grouped && n == groupName) {
+				continue
+			}
+			if i == id {
+				if top {
+					fr.idCol = len(fr.fields)
+				}
+				if grouped {
+					fr.groupKey = len(fr.fields)
+				}
+			}
+			fr.fields = append(fr.fields, n)
+		}
+		fr.hasID = top && fr.idCol >= 0
+		if grouped {
+			fr.group, fr.grouped = groupName, true
+			fr.groups, fr.groupKeys = map[string]bool{}, map[string]bool{}
+		}
 		if att != nil && !att.shared && !keyed && s.frames[att.table].seen == 1 {
 			// An explicit tabular declaration in the first row establishes
 			// the field's shared array schema for later rows (§7.4.5.3:
@@ -994,7 +1093,7 @@ func (s *scanner) row(f *frame) {
 		if err != nil {
 			s.report(err)
 		}
-		if f.hasID {
+		if f.hasID || f.grouped {
 			cells = append(cells, sc)
 		}
 		m := uint8(markNone)
@@ -1019,6 +1118,9 @@ func (s *scanner) row(f *frame) {
 		p = end + 1
 	}
 	s.emitNL()
+	if f.grouped {
+		s.groupRow(f, cells)
+	}
 	if f.hasID {
 		s.keyedRow(f, cells)
 	}

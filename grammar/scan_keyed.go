@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -190,6 +191,169 @@ func identity(c scalar) string {
 		return "f" + strconv.FormatUint(math.Float64bits(f), 16)
 	case TokBool:
 		return "b" + c.val
+	case TokNull:
+		return "z"
 	}
 	return "s" + c.val
+}
+
+// topIdentity checks the identity of a top-level table of the keyed set:
+// identityDecl, and an identity that is not a constant column.
+func (s *scanner) topIdentity(d *tableDecl, id, p int, sect deltaSect) {
+	s.identityDecl(d.names, d.at, id, p, sect)
+	if id >= 0 && d.consts[id] != nil {
+		s.diagAt(d.at[id], lexer.MalformedDelta, "the @ identity field cannot be a constant (SPEC §10a.1)")
+	}
+}
+
+// v36Decl checks what spec v3.6.0 adds to a table header, in the order the
+// pull decoder does: a row column at least (no_bare_column, §7.4.7), a
+// keyed map's key column not constant, and a group clause (§7.4.8) on an
+// exact, non-keyed table with one @ key, naming a declared column that is
+// neither the key nor a constant (invalid_group_header).
+func (s *scanner) v36Decl(d *tableDecl, keyed bool, count int64, id int, group string, groupAt, p int) []*perr {
+	bare := 0
+	for _, c := range d.consts {
+		if c == nil {
+			bare++
+		}
+	}
+	switch {
+	case bare == 0:
+		return []*perr{newErr(p, lexer.NoBareColumn, "every field of the declaration is a constant (SPEC §7.4.7)")}
+	case keyed && d.consts[0] != nil:
+		return []*perr{newErr(d.at[0], lexer.InvalidKeyedMap, "the key column of a keyed map cannot be a constant")}
+	case group == "":
+		return nil
+	case keyed:
+		return []*perr{newErr(p, lexer.InvalidGroupHeader, "a keyed map [N:] cannot be grouped")}
+	case count == Deferred:
+		return []*perr{newErr(p, lexer.InvalidGroupHeader, "a grouped table needs an exact count")}
+	case id < 0:
+		return []*perr{newErr(p, lexer.InvalidGroupHeader, "a grouped table declares one @ key column")}
+	case d.consts[id] != nil:
+		return []*perr{newErr(d.at[id], lexer.InvalidGroupHeader, "the @ key column of a grouped table cannot be a constant")}
+	}
+	for i, n := range d.names {
+		if n != group {
+			continue
+		}
+		switch {
+		case i == id:
+			return []*perr{newErr(groupAt, lexer.InvalidGroupHeader, "the group column is the @ key column")}
+		case d.consts[i] != nil:
+			return []*perr{newErr(groupAt, lexer.InvalidGroupHeader, "the group column is a constant column")}
+		}
+		return nil
+	}
+	return []*perr{newErr(groupAt, lexer.InvalidGroupHeader, "the group column "+Excerpt(group)+" is not declared")}
+}
+
+// subheader reads a group subheader `col=value [n]` of a grouped table
+// (v3.6.0 §7.4.8.3): col the group column, value a scalar running to the
+// last " [", n an exact count of at least 1 that the table still has room
+// for, and a value not seen before in the table.
+func (s *scanner) subheader(f *frame) {
+	b := s.body
+	fail := func(idx int, cat lexer.Category, msg string) {
+		s.diagAt(idx, cat, msg)
+		s.bad()
+	}
+	text, q, p, err := key(b, 0)
+	if err != nil || p >= len(b) || b[p] != '=' {
+		fail(0, lexer.InvalidGroupHeader, "expected the group subheader "+Excerpt(f.group)+"=<value> [n]")
+		return
+	}
+	if text != f.group {
+		fail(0, lexer.InvalidGroupHeader, "the subheader names "+Excerpt(text)+" but the table groups by "+Excerpt(f.group))
+		return
+	}
+	lb := bytes.LastIndex(b, []byte(" ["))
+	if lb <= p {
+		fail(p+1, lexer.InvalidGroupHeader, "the group subheader has no count [n]")
+		return
+	}
+	tok := b[p+1 : lb]
+	var sc scalar
+	if len(tok) > 0 && tok[0] == '"' {
+		v, end, qerr := quoted(b, p+1)
+		if qerr != nil {
+			s.report(qerr)
+			s.bad()
+			return
+		}
+		if end != lb {
+			fail(p+1, lexer.InvalidGroupHeader, "the group value must be a scalar")
+			return
+		}
+		sc = scalar{typ: TokQuoted, val: v, start: p + 1}
+	} else {
+		t := string(tok)
+		var serr *perr
+		if sc, serr = bareScalar(t, p+1); serr != nil {
+			s.report(serr)
+			s.bad()
+			return
+		}
+		if t == "" || isSpace(t[0]) || isSpace(t[len(t)-1]) || strings.IndexByte(t, '"') >= 0 ||
+			sc.typ == TokMissing || sc.typ == TokAttach || strings.HasPrefix(t, "^{") {
+			fail(p+1, lexer.InvalidGroupHeader, "the group value must be a scalar")
+			return
+		}
+	}
+	count, keyed, end, cerr := countBracket(b, lb+1, int64(s.limits.MaxElements))
+	switch {
+	case cerr != nil:
+		s.report(cerr)
+		s.bad()
+		return
+	case keyed || end != len(b):
+		fail(lb+1, lexer.InvalidGroupHeader, "the group subheader ends with its count [n]")
+		return
+	case count == Deferred || count == 0:
+		fail(lb+1, lexer.InvalidCount, "a group count is an exact count of at least 1")
+		return
+	case count > f.count-f.seen:
+		fail(lb+1, lexer.CountMismatch, "the groups declare more rows than the table")
+		return
+	}
+	idv := identity(sc)
+	if f.groups[idv] {
+		fail(p+1, lexer.DuplicateGroup, "group "+Excerpt(sc.val)+" appears twice in the table")
+		return
+	}
+	f.groups[idv] = true
+	s.emit(TokSubheader, "", 0)
+	s.toks = append(s.toks, s.keyTok(text, q, 0))
+	s.emit(TokPunct, "=", p)
+	s.emit(sc.typ, sc.val, sc.start)
+	s.emit(TokCount, string(b[lb+1:end]), lb+1)
+	s.emitNL()
+	f.groupLeft = count
+}
+
+// groupRow checks a row of a grouped table: no attachment markers, a key
+// that is present, not null and not seen before in the table.
+func (s *scanner) groupRow(f *frame, cells []scalar) {
+	f.groupLeft--
+	for _, c := range cells {
+		if c.typ == TokAttach {
+			s.diagAt(c.start, lexer.InvalidGroupHeader, "a row of a grouped table cannot carry an attachment marker")
+			return
+		}
+	}
+	if f.groupKey < 0 || f.groupKey >= len(cells) {
+		return // a header problem, or row_width_mismatch (ast.Validate)
+	}
+	c := cells[f.groupKey]
+	if c.typ == TokNull || c.typ == TokMissing {
+		s.diagAt(c.start, lexer.InvalidGroupHeader, "the @ key of a grouped row must have a value")
+		return
+	}
+	id := identity(c)
+	if f.groupKeys[id] {
+		s.diagAt(c.start, lexer.DuplicateKey, "key "+Excerpt(c.val)+" appears twice in the grouped table")
+		return
+	}
+	f.groupKeys[id] = true
 }

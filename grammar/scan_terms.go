@@ -337,12 +337,14 @@ func (s *scanner) scanScalar(b []byte, pos int, delim byte) (scalar, int, *perr)
 		tokEnd--
 	}
 	t := string(b[start:tokEnd])
-	if len(t) >= 2 && t[0] == '^' && t[1] == '{' && t[len(t)-1] == '}' {
-		return scalar{typ: TokBare, val: t, start: start}, end, newErr(start, lexer.InvalidAttachmentMarker, "malformed inline schema declaration")
-	}
 	sc := scalar{typ: TokBare, val: t, start: start}
+	// A raw control character is reported first, as the pull decoder does,
+	// also in a token shaped like ^{...}.
 	if i, c := controlChar(t); i >= 0 {
 		return sc, end, newErr(start+i, lexer.InvalidEscape, "raw control character "+c+" in a bare value; quote the value and escape it")
+	}
+	if len(t) >= 2 && t[0] == '^' && t[1] == '{' && t[len(t)-1] == '}' {
+		return sc, end, newErr(start, lexer.InvalidAttachmentMarker, "malformed inline schema declaration")
 	}
 	switch {
 	case t == "-":
@@ -688,4 +690,147 @@ func outOfInt64(v string) bool {
 		return !inInt64("-" + d)
 	}
 	return len(d) > 0 && !inInt64(d)
+}
+
+// tableDecl is what tableDecl scanned: the tokens of a table's field
+// declaration, its names, the body index where each entry starts (at its
+// "@" when marked), which entries are marked "@", each entry's constant
+// value (nil for a row column), and the index past '}'.
+type tableDecl struct {
+	toks   []plexer.Token
+	names  []string
+	at     []int
+	ids    []int
+	consts []*scalar
+	end    int
+}
+
+// tableDecl scans the field-decl of a table (§4, §2a.3, v3.6.0 §7.4.7)
+// with '{' at b[pos]: entries [ "@" ] key [ "=" const-value ], where
+// const-value is a quoted string or the bare text up to the next ',' or
+// '}' (a §2.1 scalar), and none of empty, "~", "^" or a "^{...}" marker
+// (invalid_const_value). An entry with an empty name before its '=' is
+// malformed_header_field. Whether "@" marks may stand here is the
+// caller's to check.
+func (s *scanner) tableDecl(b []byte, pos int) (*tableDecl, *perr) {
+	if pos >= len(b) || b[pos] != '{' {
+		return nil, newErr(pos, lexer.InvalidLine, "expected a field declaration {...}")
+	}
+	d := &tableDecl{toks: []plexer.Token{s.tok(TokPunct, "{", pos)}}
+	i := pos + 1
+	for {
+		d.at = append(d.at, i)
+		if i < len(b) && b[i] == '@' {
+			d.ids = append(d.ids, len(d.names))
+			d.toks = append(d.toks, s.tok(TokPunct, "@", i))
+			i++
+		}
+		if i < len(b) && b[i] == '=' {
+			return nil, newErr(i, lexer.MalformedHeaderField, "field entry has an empty name before '='")
+		}
+		text, q, end, err := key(b, i)
+		if err != nil {
+			if err.cat == lexer.InvalidLine {
+				err.msg = "expected a field name in the declaration"
+			}
+			return nil, err
+		}
+		d.toks = append(d.toks, s.keyTok(text, q, i))
+		d.names = append(d.names, text)
+		i = end
+		var cv *scalar
+		if i < len(b) && b[i] == '=' {
+			d.toks = append(d.toks, s.tok(TokPunct, "=", i))
+			sc, e, err := constValue(b, i+1)
+			if err != nil {
+				return nil, err
+			}
+			d.toks = append(d.toks, s.tok(sc.typ, sc.val, sc.start))
+			cv, i = &sc, e
+		}
+		d.consts = append(d.consts, cv)
+		if i >= len(b) {
+			return nil, newErr(i, lexer.InvalidLine, "field declaration has no closing }")
+		}
+		switch b[i] {
+		case ',':
+			d.toks = append(d.toks, s.tok(TokPunct, ",", i))
+			i++
+		case '}':
+			d.toks = append(d.toks, s.tok(TokPunct, "}", i))
+			d.end = i + 1
+			return d, nil
+		default:
+			return nil, newErr(i, lexer.InvalidLine, "expected , or } in the field declaration")
+		}
+	}
+}
+
+// constValue scans a constant column's value at b[pos] (just past '='):
+// a quoted string, or bare text up to ',' or '}'. It returns the index
+// of the delimiter after it.
+func constValue(b []byte, pos int) (scalar, int, *perr) {
+	if pos < len(b) && b[pos] == '"' {
+		text, end, err := quoted(b, pos)
+		if err != nil {
+			return scalar{}, 0, err
+		}
+		return scalar{typ: TokQuoted, val: text, start: pos}, end, nil
+	}
+	end := pos
+	for end < len(b) && b[end] != ',' && b[end] != '}' {
+		if b[end] == '"' {
+			return scalar{}, 0, newErr(end, lexer.InvalidConstValue, "a quote inside a bare constant value; quote the whole value")
+		}
+		end++
+	}
+	t := string(b[pos:end])
+	sc, err := bareScalar(t, pos)
+	if err != nil {
+		return sc, 0, err
+	}
+	switch {
+	case t == "":
+		err = newErr(pos, lexer.InvalidConstValue, "an empty constant value; write \"\" for the empty string")
+	case isSpace(t[0]) || isSpace(t[len(t)-1]):
+		err = newErr(pos, lexer.InvalidConstValue, "a constant value with surrounding whitespace; quote it")
+	case t == "~" || t == "^":
+		err = newErr(pos, lexer.InvalidConstValue, "~ and a bare ^ cannot be constant values")
+	case strings.HasPrefix(t, "^{") && end < len(b) && b[end] == '}':
+		err = newErr(pos, lexer.InvalidConstValue, "a ^{...} attachment marker cannot be a constant value; quote the string")
+	}
+	return sc, end, err
+}
+
+// bareScalar types an unquoted token t that starts at body index start
+// (§2.1 rules 2-7): null, bool, number (which must be in range) or bare
+// string; a raw control character is invalid_escape.
+func bareScalar(t string, start int) (scalar, *perr) {
+	sc := scalar{typ: TokBare, val: t, start: start}
+	if i, c := controlChar(t); i >= 0 {
+		return sc, newErr(start+i, lexer.InvalidEscape, "raw control character "+c+" in a bare value; quote the value and escape it")
+	}
+	switch {
+	case t == "-":
+		sc.typ = TokNull
+	case t == "~":
+		sc.typ = TokMissing
+	case t == "^":
+		sc.typ = TokAttach
+	case t == "true" || t == "false":
+		sc.typ = TokBool
+	default:
+		if isNum, isInt := numberShape(t); isNum {
+			sc.typ = TokNumber
+			if isInt && !inInt64(t) {
+				return sc, newErr(start, lexer.OutOfRange, "integer "+Excerpt(t)+" is outside the int64 range")
+			}
+			if !isInt {
+				if f, _ := strconv.ParseFloat(t, 64); math.IsInf(f, 0) {
+					return sc, newErr(start, lexer.OutOfRange, "number "+Excerpt(t)+" overflows binary64")
+				}
+			}
+		}
+	}
+	return sc, nil
 }

@@ -52,6 +52,7 @@ const (
 	TokBadItem                                 // a rejected line where an expanded item was due
 	TokBadRow                                  // a rejected line where a tabular row was due
 	TokBadChild                                // a rejected line where a row's attachment was due
+	TokSubheader                               // zero-width: the line is a group subheader of a grouped table (v3.6.0 §7.4.8.3)
 )
 
 var symbols = map[string]plexer.TokenType{
@@ -97,6 +98,7 @@ var symbols = map[string]plexer.TokenType{
 	"BadItem":     TokBadItem,
 	"BadRow":      TokBadRow,
 	"BadChild":    TokBadChild,
+	"Subheader":   TokSubheader,
 }
 
 // TokenName returns the symbolic name of a token type.

@@ -46,6 +46,23 @@ const (
 	MalformedDelta          Category = "malformed_delta"
 )
 
+// Categories added by spec v3.6.0 for constant columns (§7.4.7) and
+// value-grouping (§7.4.8), spelled as in its conformance fixtures.
+const (
+	// InvalidConstValue: a constant column's value token is empty, ~, a
+	// bare ^ or a complete ^{...} attachment marker.
+	InvalidConstValue Category = "invalid_const_value"
+	// NoBareColumn: every entry of a field declaration is a constant, so
+	// rows would have no cells.
+	NoBareColumn Category = "no_bare_column"
+	// InvalidGroupHeader: a malformed group= clause or group subheader, a
+	// grouped table without exactly one @ key column, or a group column
+	// that is undeclared, the key or a constant.
+	InvalidGroupHeader Category = "invalid_group_header"
+	// DuplicateGroup: two subheaders of one grouped table name the same value.
+	DuplicateGroup Category = "duplicate_group"
+)
+
 // Categories for conditions SPEC §16.5 does not name.
 const (
 	// OutOfRange: an integer outside the int64 domain of SPEC §2.3.2, or a

@@ -61,7 +61,19 @@ type frame struct {
 	keyed      bool
 	fieldData  []byte
 	fieldEnds  []int
-	fields     [][]byte
+	decl       [][]byte // every declared name, in declaration order
+	fields     [][]byte // the row columns: decl without constants and the group column
+	rowCols    [][]byte // storage of fields when it differs from decl
+	consts     []Const  // constants and the grouping column (v3.6.0 §7.4.7, §7.4.8)
+	constData  []byte   // the text of the constants' values
+	bareAt     []int    // per row column: its index in decl (nil when decl is fields)
+	full       []lexer.Scalar
+	group      int   // index in consts of the grouping column, or -1
+	groupKey   int   // row column of the @ key of a grouped table, or -1
+	groupLeft  int64 // rows left in the current group
+	groupVal   []byte
+	groups     keySet              // group values seen
+	groupKeys  keySet              // key values seen
 	inlineDecl [][][]byte          // per field: inline object schema, if established
 	sharedDecl [][][]byte          // per column: shared array schema, if established
 	sharedName map[string][][]byte // the same for `>`-named (non-column) attachments
@@ -104,6 +116,10 @@ type Decoder struct {
 	scratch []byte
 	cells   []lexer.Scalar
 	hdrKeys [][]byte
+	ents    []lexer.DeclEntry
+	idBuf   []byte
+	// expand makes row events carry every declared column (SetExpand)
+	expand bool
 
 	stack    []frame
 	depth    int // number of frames in use
@@ -191,6 +207,19 @@ func (d *Decoder) resetState() {
 	d.g.reset()
 	d.k.reset()
 }
+
+// SetExpand chooses how rows of a table with constant columns (v3.6.0
+// §7.4.7) or a grouping column (§7.4.8) are reported. Off (the default), a
+// row event carries only the row's own cells and the table start event's
+// Consts the rest, with a KindGroup event per group subheader. On, each row
+// event carries every declared column in declaration order, constants and
+// the group's value included, as if the table were written without them
+// (Fields is the whole declaration and an attachment's Field indexes it),
+// and no KindGroup event is produced: consumers that build records need
+// no v3.6 logic, at the cost of copying the row's cells once per row.
+// Set it before the first Next; a table opened before a change keeps the
+// form it was opened with.
+func (d *Decoder) SetExpand(on bool) { d.expand = on }
 
 // Line returns the 1-based number of the line most recently read.
 func (d *Decoder) Line() int { return d.lineNo }
@@ -605,6 +634,12 @@ func (d *Decoder) push(kind frameKind, indent int, endKind Kind) *frame {
 	f.fieldData = f.fieldData[:0]
 	f.fieldEnds = f.fieldEnds[:0]
 	f.fields = f.fields[:0]
+	f.decl = f.decl[:0]
+	f.consts = f.consts[:0]
+	f.constData = f.constData[:0]
+	f.bareAt = f.bareAt[:0]
+	f.full = f.full[:0]
+	f.group, f.groupKey, f.groupLeft = -1, -1, 0
 	f.inlineDecl = f.inlineDecl[:0]
 	f.sharedDecl = f.sharedDecl[:0]
 	if f.sharedName != nil {
@@ -626,6 +661,10 @@ func (d *Decoder) pop() error {
 		if err := d.finishRow(f); err != nil {
 			return err
 		}
+	}
+	if f.kind == fTable && f.groupLeft > 0 {
+		return d.endErr(lexer.CountMismatch, "group "+lexer.Quote(f.consts[f.group].Value.Bytes)+" declares "+
+			strconv.FormatInt(f.groupLeft, 10)+" more rows than it has (table opened on line "+strconv.Itoa(f.line)+")")
 	}
 	if f.kind == fTable || f.kind == fExpanded {
 		if f.count >= 0 && f.seen != f.count {
@@ -693,6 +732,10 @@ func (d *Decoder) stepFrame() (done bool, err error) {
 		}
 		if d.level > f.indent {
 			return false, d.bodyErr(0, lexer.InvalidIndent, "unexpected indentation increase")
+		}
+		if f.group >= 0 && f.groupLeft == 0 {
+			err := d.subheader(f)
+			return err != nil || !d.expand, err
 		}
 		return true, d.row(f)
 	case fExpanded:
@@ -876,19 +919,19 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 			fr = d.push(fTable, bodyIndent, KindArrayEnd)
 			ev.Kind, ev.Form = KindArrayStart, FormTabular
 		}
-		end, err := d.fieldDecl(fr, p, top, sect)
+		end, err := d.fieldDecl(fr, p, top, sect, count)
 		if err != nil {
 			return err
 		}
 		if end != len(b) {
 			return d.bodyErr(end, lexer.InvalidLine, "unexpected text after the field declaration")
 		}
-		if keyed && len(fr.fields) < 2 {
+		if keyed && len(fr.decl) < 2 {
 			return d.bodyErr(p, lexer.InvalidKeyedMap, "a keyed map header must declare at least two fields (the key column and a value field)")
 		}
 		fr.count = count
 		d.deferSection(fr)
-		ev.Fields = fr.fields
+		ev.Fields, ev.Consts = fr.decl, fr.consts
 		d.consume()
 		d.ev = ev
 		return d.err
@@ -914,7 +957,7 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 				fr.sliceFields()
 				fr.count = count
 				d.deferSection(fr)
-				ev.Form, ev.Fields = FormTabular, fr.fields
+				ev.Form, ev.Fields = FormTabular, fr.decl
 				d.consume()
 				d.ev = ev
 				return d.err
@@ -963,27 +1006,55 @@ func (f *frame) addField(name []byte) {
 	f.fieldEnds = append(f.fieldEnds, len(f.fieldData))
 }
 
-// fieldDecl parses the declaration at body[p] into f's own storage.
-func (d *Decoder) fieldDecl(f *frame, p int, top bool, sect section) (int, error) {
+// fieldDecl parses the declaration at body[p] into f's own storage, and
+// the group clause ` group=col` (v3.6.0 §7.4.8) after it. It returns the
+// index just past what it read. Every header check is made here, before
+// any row is read.
+func (d *Decoder) fieldDecl(f *frame, p int, top bool, sect section, count int64) (int, error) {
 	b := d.body
 	mark := len(d.scratch)
-	names := d.hdrKeys[:0]
-	var end, id int
-	var lerr *lexer.SyntaxError
-	if top {
-		end, names, id, lerr = lexer.ScanFieldDeclID(b, p, &d.scratch, names)
-	} else {
-		end, names, lerr = lexer.ScanFieldDecl(b, p, &d.scratch, names)
-	}
-	d.hdrKeys = names[:0]
+	end, ents, lerr := lexer.ScanDeclEntries(b, p, &d.scratch, d.ents[:0])
+	d.ents = ents[:0]
 	if lerr != nil {
 		return 0, d.wrap(lerr, 2*d.level)
 	}
-	if len(names) > d.limits.MaxFields {
+	var groupName []byte
+	if startsWith(b[end:], " group=") {
+		name, e, lerr := lexer.ScanKey(b, end+7, &d.scratch)
+		if lerr != nil || e != len(b) {
+			return 0, d.bodyErr(end+1, lexer.InvalidGroupHeader, "expected group=<column> at the end of the table header (SPEC §7.4.8)")
+		}
+		groupName, end = name, e
+	}
+	grouped := groupName != nil
+	// @ key marks: one per keyed-set table (SPEC §10a.1) or grouped table
+	// (§7.4.8.1), none elsewhere.
+	id, idAt := -1, 0
+	for i := range ents {
+		if !ents[i].ID {
+			continue
+		}
+		switch {
+		case grouped && id >= 0:
+			return 0, d.bodyErr(ents[i].At, lexer.InvalidGroupHeader, "a second @ key column; a grouped table has exactly one (SPEC §7.4.8.1)")
+		case grouped:
+		case !top:
+			return 0, d.bodyErr(ents[i].At, lexer.InvalidLine, "expected a field name in the declaration")
+		case id >= 0:
+			return 0, d.bodyErr(ents[i].At, lexer.MalformedDelta, "a second @ identity field; a keyed set has exactly one (SPEC §10a.1)")
+		}
+		id, idAt = i, ents[i].At
+	}
+	if len(ents) > d.limits.MaxFields {
 		return 0, d.bodyErr(p, lexer.TooManyFields, "field declaration exceeds the limit of "+strconv.Itoa(d.limits.MaxFields)+" fields")
 	}
+	names := d.hdrKeys[:0]
+	for i := range ents {
+		names = append(names, ents[i].Name)
+	}
+	d.hdrKeys = names[:0]
 	dup := func(i int) error {
-		return d.bodyErr(lexer.FieldNameAt(b, p, i), lexer.DuplicateFieldName, "duplicate field name "+lexer.Quote(names[i]))
+		return d.bodyErr(ents[i].At, lexer.DuplicateFieldName, "duplicate field name "+lexer.Quote(names[i]))
 	}
 	for i, n := range names {
 		for _, m := range names[:i] {
@@ -1009,19 +1080,130 @@ func (d *Decoder) fieldDecl(f *frame, p int, top bool, sect section) (int, error
 		from = 1 // the key-column label is discarded, so it cannot collide
 	}
 	if i, err := pathConflict(names[from:]); err != "" {
-		return 0, d.bodyErr(lexer.FieldNameAt(b, p, from+i), lexer.DuplicateKey, err)
+		return 0, d.bodyErr(ents[from+i].At, lexer.DuplicateKey, err)
 	}
-	if top {
-		if err := d.identityDecl(f, names, p, id, sect); err != nil {
+	bare := 0
+	for i := range ents {
+		if !ents[i].Const {
+			bare++
+		}
+	}
+	if bare == 0 {
+		return 0, d.bodyErr(p, lexer.NoBareColumn, "every field of the declaration is a constant; at least one must be a row column (SPEC §7.4.7)")
+	}
+	if f.keyed && ents[0].Const {
+		return 0, d.bodyErr(ents[0].At, lexer.InvalidKeyedMap, "the key column of a keyed map cannot be a constant")
+	}
+	group := -1
+	if grouped {
+		var err error
+		if group, err = d.groupDecl(f, ents, groupName, id, p, end, count); err != nil {
 			return 0, err
 		}
 	}
-	for _, n := range names {
-		f.addField(n)
+	if top {
+		if err := d.identityDecl(f, names, p, id, idAt, sect); err != nil {
+			return 0, err
+		}
+		if id >= 0 && ents[id].Const {
+			return 0, d.bodyErr(idAt, lexer.MalformedDelta, "the @ identity field cannot be a constant (SPEC §10a.1)")
+		}
+	}
+	for i := range ents {
+		f.addField(ents[i].Name)
+	}
+	nconst := 0
+	for i := range ents {
+		if ents[i].Const {
+			f.constData = append(f.constData, ents[i].Value.Bytes...)
+			nconst++
+		}
+	}
+	f.sliceFields()
+	if nconst == 0 && group < 0 {
+		d.scratch = d.scratch[:mark]
+		return end, nil
+	}
+	off := 0
+	bareN := 0
+	for i := range ents {
+		e := &ents[i]
+		switch {
+		case e.Const:
+			v := e.Value
+			n := len(v.Bytes)
+			v.Bytes, v.Escaped = f.constData[off:off+n:off+n], false
+			off += n
+			f.consts = append(f.consts, Const{Name: f.decl[i], Value: v, At: i})
+		case i == group:
+			f.group = len(f.consts)
+			f.consts = append(f.consts, Const{Name: f.decl[i], At: i, Group: true})
+		default:
+			if i == id && grouped {
+				f.groupKey = bareN
+			}
+			if i == id && top {
+				f.idCol = bareN
+			}
+			bareN++
+		}
+	}
+	f.fields = f.rowCols[:0]
+	f.bareAt = f.bareAt[:0]
+	k := 0
+	for i := range f.decl {
+		if k < len(f.consts) && f.consts[k].At == i {
+			k++
+			continue
+		}
+		f.fields = append(f.fields, f.decl[i])
+		f.bareAt = append(f.bareAt, i)
+	}
+	f.rowCols = f.fields
+	if d.expand {
+		if cap(f.full) < len(f.decl) {
+			f.full = make([]lexer.Scalar, len(f.decl))
+		}
+		f.full = f.full[:len(f.decl)]
+		for _, c := range f.consts {
+			f.full[c.At] = c.Value
+		}
 	}
 	d.scratch = d.scratch[:mark]
-	f.sliceFields()
 	return end, nil
+}
+
+// groupDecl checks the group clause of a table header (v3.6.0 §7.4.8): an
+// exact, non-keyed count, exactly one @ key column, and a group column
+// that is declared, not the key and not a constant. It returns the
+// group column's index in the declaration.
+func (d *Decoder) groupDecl(f *frame, ents []lexer.DeclEntry, name []byte, id, p, end int, count int64) (int, error) {
+	at := len(d.body) - len(name)
+	switch {
+	case f.keyed:
+		return 0, d.bodyErr(p, lexer.InvalidGroupHeader, "a keyed map [N:] cannot be grouped (SPEC §7.4.8)")
+	case count == lexer.Deferred:
+		return 0, d.bodyErr(p, lexer.InvalidGroupHeader, "a grouped table needs an exact count, not [?]")
+	case id < 0:
+		return 0, d.bodyErr(p, lexer.InvalidGroupHeader, "a grouped table declares one @ key column (SPEC §7.4.8.1)")
+	case ents[id].Const:
+		return 0, d.bodyErr(ents[id].At, lexer.InvalidGroupHeader, "the @ key column of a grouped table cannot be a constant: each record has its own key")
+	}
+	for i := range ents {
+		if !bytes.Equal(ents[i].Name, name) {
+			continue
+		}
+		switch {
+		case i == id:
+			return 0, d.bodyErr(at, lexer.InvalidGroupHeader, "the group column "+lexer.Quote(name)+" is the @ key column")
+		case ents[i].Const:
+			return 0, d.bodyErr(at, lexer.InvalidGroupHeader, "the group column "+lexer.Quote(name)+" is a constant column")
+		}
+		f.groups.reset()
+		f.groupKeys.reset()
+		return i, nil
+	}
+	return 0, d.bodyErr(at, lexer.InvalidGroupHeader, "the group column "+lexer.Quote(name)+" is not declared")
 }
 
 // pathConflict reports a field whose decoded key collides with a `>` path
@@ -1069,14 +1251,16 @@ func isPath(n []byte) bool {
 	return prev != len(n)-1
 }
 
-// sliceFields points f.fields at the names stored in f.fieldData.
+// sliceFields points f.decl and f.fields at the names stored in
+// f.fieldData (fieldDecl narrows f.fields when there are constants).
 func (f *frame) sliceFields() {
-	f.fields = f.fields[:0]
+	f.decl = f.decl[:0]
 	start := 0
 	for _, e := range f.fieldEnds {
-		f.fields = append(f.fields, f.fieldData[start:e:e])
+		f.decl = append(f.decl, f.fieldData[start:e:e])
 		start = e
 	}
+	f.fields = f.decl
 }
 
 type containerMode uint8

@@ -25,7 +25,10 @@ const (
 	KindObjectEnd
 	// KindArrayStart opens an array. Form tells the body: FormEmpty (`[0]`),
 	// FormInline (`name[N]: a,b`; the values are in Cells), FormTabular
-	// (Row events follow), FormExpanded (item events follow).
+	// (Row events follow), FormExpanded (item events follow). The start
+	// event of a table (FormTabular, FormKeyed, or FormEmpty with a
+	// declaration) holds the whole declaration in Fields and its constant
+	// columns (v3.6.0 §7.4.7) in Consts.
 	KindArrayStart
 	// KindArrayEnd closes the innermost open array.
 	KindArrayEnd
@@ -33,9 +36,12 @@ const (
 	// `.field =value` or a root `=value`. The value is in Value.
 	KindScalar
 	// KindRow is one tabular or keyed-map row; Cells holds one scalar per
-	// declared field (for keyed maps, cell 0 is the member key). Attachment
-	// values for the row follow as value events with RoleAttachment, and
-	// positional inline bodies as KindInlineBody events.
+	// row column, Fields the row columns' names (for keyed maps, cell 0 is
+	// the member key). A row carries only its own cells: the table's
+	// constant columns and its grouping column are in the table start
+	// event's Consts, not repeated per row (unless SetExpand is on).
+	// Attachment values for the row follow as value events with
+	// RoleAttachment, and positional inline bodies as KindInlineBody events.
 	KindRow
 	// KindInlineBody is a positional inline-object attachment body (SPEC
 	// §7.4.5) for column Field of the current row: Fields holds the inline
@@ -53,6 +59,13 @@ const (
 	// the distance of a symbol group (targets 0, related 1, extended 2,
 	// distance_N N) or -1 for edges and delta sections, Count the declared
 	// count or lexer.Deferred (-1) when there is none or it is `?`.
+	//
+	// In the generic profile it is the subheader `col=value [n]` of a
+	// grouped table (v3.6.0 §7.4.8): Key is the grouping column, Value the
+	// group's value, Count its row count n, Field the column's index in the
+	// table's declaration; the n rows of the group follow. The table start
+	// event's Consts entry with Group set holds the same Value until the
+	// next subheader.
 	KindGroup
 	// KindSymbol is a node line: ID is the symbol id and Cells hold kind,
 	// qualified name, score (KindFloat), provenance and, on a delta
@@ -121,9 +134,17 @@ type Event struct {
 	Field int
 	// Count is a container's declared count, or lexer.Deferred for `[?]`.
 	Count int64
-	// Fields are the declared field names of a tabular or keyed body, the
-	// schema of an inline body, or the keys of a header or summary.
+	// Fields are the declared field names of a tabular or keyed body (all
+	// of them, in declaration order, on the table's start event; the row
+	// columns only on a row event), the schema of an inline body, or the
+	// keys of a header or summary.
 	Fields [][]byte
+	// Consts are the constant columns (v3.6.0 §7.4.7) and the grouping
+	// column (§7.4.8) of a table, on its start event, in declaration order.
+	// Unlike the other slices they stay valid until the table's end event.
+	// A record of the table is its row's cells and these values, each at
+	// its declared position.
+	Consts []Const
 	// Value is the scalar of a KindScalar event.
 	Value lexer.Scalar
 	// Cells are the values of a row, inline array, inline body, header or summary.
@@ -138,6 +159,16 @@ type Event struct {
 	Profile string
 }
 
+// Const is a constant column `name=value` of a table (v3.6.0 §7.4.7), or
+// the grouping column of a grouped table (§7.4.8), whose Value is the
+// current group's value (set by each subheader; zero before the first).
+type Const struct {
+	Name  []byte
+	Value lexer.Scalar
+	At    int  // index of the column in the declaration (the start event's Fields)
+	Group bool // the grouping column
+}
+
 // Clone returns a deep copy of e whose slices are not shared with the decoder.
 func (e Event) Clone() Event {
 	c := e
@@ -149,6 +180,14 @@ func (e Event) Clone() Event {
 		}
 	}
 	c.Value.Bytes = cloneBytes(e.Value.Bytes)
+	if e.Consts != nil {
+		c.Consts = make([]Const, len(e.Consts))
+		for i, k := range e.Consts {
+			k.Name = cloneBytes(k.Name)
+			k.Value.Bytes = cloneBytes(k.Value.Bytes)
+			c.Consts[i] = k
+		}
+	}
 	if e.Cells != nil {
 		c.Cells = make([]lexer.Scalar, len(e.Cells))
 		for i, s := range e.Cells {

@@ -104,14 +104,13 @@ func (d *Decoder) deltaSection(name []byte, pos int) error {
 
 // identityDecl checks the declaration names of a table of the keyed set;
 // id is the index of the `@` field or -1.
-func (d *Decoder) identityDecl(f *frame, names [][]byte, p, id int, sect section) error {
-	b := d.body
+func (d *Decoder) identityDecl(f *frame, names [][]byte, p, id, idAt int, sect section) error {
 	if id < 0 {
 		return d.bodyErr(p, lexer.MalformedDelta, "the table declares no @ identity field; the header names key="+
 			lexer.Excerpt(d.k.key)+" (SPEC §10a.1)")
 	}
 	if !bytes.Equal(names[id], d.k.key) {
-		return d.bodyErr(lexer.FieldNameAt(b, p, id), lexer.MalformedDelta, "the @ identity field "+lexer.Quote(names[id])+
+		return d.bodyErr(idAt, lexer.MalformedDelta, "the @ identity field "+lexer.Quote(names[id])+
 			" is not the header's key="+lexer.Excerpt(d.k.key)+" (SPEC §10a.1)")
 	}
 	switch sect {
@@ -200,6 +199,8 @@ func AppendIdentity(dst []byte, c *lexer.Scalar) []byte {
 		return binary.BigEndian.AppendUint64(append(dst, 'f'), math.Float64bits(f))
 	case lexer.KindBool:
 		return strconv.AppendBool(append(dst, 'b'), c.Bool)
+	case lexer.KindNull:
+		return append(dst, 'z')
 	}
 	return append(append(dst, 's'), c.Bytes...)
 }

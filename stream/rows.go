@@ -62,6 +62,11 @@ func (d *Decoder) row(f *frame) error {
 		return d.bodyErr(0, lexer.RowWidthMismatch, "row has "+cellCount(len(d.cells), len(f.fields))+
 			" values but the header declares "+strconv.Itoa(len(f.fields))+" fields")
 	}
+	if f.group >= 0 {
+		if err := d.groupRow(f); err != nil {
+			return err
+		}
+	}
 	any := false
 	f.unmatched = 0
 	if n := len(f.fields); len(f.markers) != n {
@@ -112,13 +117,127 @@ func (d *Decoder) row(f *frame) error {
 	f.rowLine = d.lineNo
 	f.extra.reset()
 	d.consume()
+	cells, fields := d.cells, f.fields
+	if d.expand && len(f.consts) > 0 && len(f.full) == len(f.decl) {
+		for j, at := range f.bareAt {
+			f.full[at] = d.cells[j]
+		}
+		cells, fields = f.full, f.decl
+	}
 	if d.ev.Kind == KindRow && d.rowFrame == f {
 		// The previous event was a row of this table: only these differ.
-		d.ev.ID, d.ev.Cells, d.ev.Line, d.ev.Offset = id, d.cells, d.lineNo, d.lineOff+int64(2*d.level)
+		d.ev.ID, d.ev.Cells, d.ev.Line, d.ev.Offset = id, cells, d.lineNo, d.lineOff+int64(2*d.level)
 		return nil
 	}
 	d.rowFrame = f
-	d.ev = Event{Kind: KindRow, ID: id, Field: -1, Fields: f.fields, Cells: d.cells, Line: d.lineNo,
+	d.ev = Event{Kind: KindRow, ID: id, Field: -1, Fields: fields, Cells: cells, Line: d.lineNo,
+		Offset: d.lineOff + int64(2*d.level)}
+	return nil
+}
+
+// column returns how events name row column j of f: its index in the row
+// event's Fields (the declaration, when rows are expanded).
+func (d *Decoder) column(f *frame, j int) int {
+	if d.expand && j >= 0 && len(f.consts) > 0 && len(f.full) == len(f.decl) {
+		return f.bareAt[j]
+	}
+	return j
+}
+
+// groupRow checks a row of a grouped table (v3.6.0 §7.4.8): no attachment
+// markers, a key value that is present, not null and not seen before in
+// the table; and it counts the row against its group.
+func (d *Decoder) groupRow(f *frame) error {
+	for j := range d.cells {
+		if c := &d.cells[j]; c.Kind == lexer.KindAttach || c.Kind == lexer.KindAttachSchema {
+			return d.bodyErr(c.Col-1, lexer.InvalidGroupHeader, "a row of a grouped table cannot carry an attachment marker (SPEC §7.4.8)")
+		}
+	}
+	c := &d.cells[f.groupKey]
+	if c.Kind == lexer.KindNull || c.Kind == lexer.KindMissing {
+		return d.bodyErr(c.Col-1, lexer.InvalidGroupHeader, "the @ key "+lexer.Quote(f.fields[f.groupKey])+
+			" of a grouped row must have a value, not "+c.Kind.String())
+	}
+	d.idBuf = AppendIdentity(d.idBuf[:0], c)
+	if !f.groupKeys.add(d.idBuf) {
+		return d.bodyErr(c.Col-1, lexer.DuplicateKey, "key "+lexer.Quote(c.Bytes)+" appears twice in the grouped table")
+	}
+	f.groupLeft--
+	return nil
+}
+
+// subheader parses the subheader `col=value [n]` that opens a group of a
+// grouped table (v3.6.0 §7.4.8.3): col is the group column, value a
+// scalar (a quoted string may hold any delimiter), n at least 1. The
+// value runs from the first '=' after the name to the last " [".
+func (d *Decoder) subheader(f *frame) error {
+	d.beginLine()
+	b := d.body
+	g := &f.consts[f.group]
+	name, p, lerr := lexer.ScanKey(b, 0, &d.scratch)
+	if lerr != nil || p >= len(b) || b[p] != '=' {
+		return d.bodyErr(0, lexer.InvalidGroupHeader, "expected the group subheader "+lexer.Excerpt(g.Name)+"=<value> [n] (SPEC §7.4.8.3)")
+	}
+	if !bytes.Equal(name, g.Name) {
+		return d.bodyErr(0, lexer.InvalidGroupHeader, "the subheader names "+lexer.Quote(name)+" but the table groups by "+lexer.Quote(g.Name))
+	}
+	lb := bytes.LastIndex(b, []byte(" ["))
+	if lb <= p {
+		return d.bodyErr(p+1, lexer.InvalidGroupHeader, "the group subheader has no count [n]")
+	}
+	var s lexer.Scalar
+	tok := b[p+1 : lb]
+	bad := false
+	if len(tok) > 0 && tok[0] == '"' {
+		text, end, lerr := lexer.ScanQuoted(b, p+1, &d.scratch)
+		if lerr != nil {
+			return d.lexErr(lerr)
+		}
+		bad = end != lb
+		s = lexer.Scalar{Kind: lexer.KindString, Quoted: true, Bytes: text, Col: p + 2}
+	} else {
+		if k := lexer.ControlAt(tok); k >= 0 {
+			return d.bodyErr(p+1+k, lexer.InvalidEscape, "raw control character in a bare group value; quote the value and escape it")
+		}
+		var lerr *lexer.SyntaxError
+		if s, lerr = lexer.Classify(tok); lerr != nil {
+			return d.wrap(lerr, 2*d.level+p+1)
+		}
+		s.Col = p + 2
+		bad = len(tok) == 0 || lexer.IsSpace(tok[0]) || lexer.IsSpace(tok[len(tok)-1]) || bytes.IndexByte(tok, '"') >= 0 ||
+			s.Kind == lexer.KindMissing || s.Kind == lexer.KindAttach || startsWith(tok, "^{")
+	}
+	if bad {
+		return d.bodyErr(p+1, lexer.InvalidGroupHeader, "the group value must be a scalar: -, a number, true/false, a bare or a quoted string")
+	}
+	count, keyed, end, lerr := lexer.ScanCount(b, lb+1, int64(d.limits.MaxElements))
+	if lerr != nil {
+		return d.wrap(lerr, 2*d.level)
+	}
+	switch {
+	case keyed || end != len(b):
+		return d.bodyErr(lb+1, lexer.InvalidGroupHeader, "the group subheader ends with its count [n]")
+	case count == lexer.Deferred:
+		return d.bodyErr(lb+1, lexer.InvalidCount, "a group needs an exact count, not [?]")
+	case count == 0:
+		return d.bodyErr(lb+1, lexer.InvalidCount, "a group count is at least 1 (SPEC §7.4.8.3)")
+	case count > f.count-f.seen:
+		return d.bodyErr(lb+1, lexer.CountMismatch, "the groups declare more rows than the table's "+strconv.FormatInt(f.count, 10)+
+			" (table opened on line "+strconv.Itoa(f.line)+")")
+	}
+	d.idBuf = AppendIdentity(d.idBuf[:0], &s)
+	if !f.groups.add(d.idBuf) {
+		return d.bodyErr(p+1, lexer.DuplicateGroup, "group "+lexer.Quote(s.Bytes)+" appears twice in the table")
+	}
+	f.groupVal = append(f.groupVal[:0], s.Bytes...)
+	s.Bytes, s.Escaped = f.groupVal, false
+	g.Value = s
+	if g.At < len(f.full) {
+		f.full[g.At] = s
+	}
+	f.groupLeft = count
+	d.consume()
+	d.ev = Event{Kind: KindGroup, Key: g.Name, Value: s, Count: count, Field: g.At, ID: -1, Line: d.lineNo,
 		Offset: d.lineOff + int64(2*d.level)}
 	return nil
 }
@@ -272,7 +391,7 @@ func (d *Decoder) inlineBody(f *frame, j int) error {
 	f.unmatched--
 	f.hadInline = true
 	d.consume()
-	d.ev = Event{Kind: KindInlineBody, Field: j, ID: -1, Key: f.fields[j], Fields: schema, Cells: d.cells, Line: d.lineNo}
+	d.ev = Event{Kind: KindInlineBody, Field: d.column(f, j), ID: -1, Key: f.fields[j], Fields: schema, Cells: d.cells, Line: d.lineNo}
 	return nil
 }
 
@@ -329,7 +448,7 @@ func (d *Decoder) attachment(f *frame) error {
 		}
 		d.consume()
 		d.push(fObject, body, KindObjectEnd)
-		d.ev = Event{Kind: KindObjectStart, Role: RoleAttachment, Form: FormSection, Key: name, Field: j, ID: -1, Line: d.lineNo}
+		d.ev = Event{Kind: KindObjectStart, Role: RoleAttachment, Form: FormSection, Key: name, Field: d.column(f, j), ID: -1, Line: d.lineNo}
 		return d.err
 	case b[p] == '=':
 		s, _, err := d.scanScalar(b, p+1, 0)
@@ -340,7 +459,7 @@ func (d *Decoder) attachment(f *frame) error {
 			return err
 		}
 		d.consume()
-		d.ev = Event{Kind: KindScalar, Role: RoleAttachment, Key: name, Field: j, Value: s, ID: -1, Line: d.lineNo}
+		d.ev = Event{Kind: KindScalar, Role: RoleAttachment, Key: name, Field: d.column(f, j), Value: s, ID: -1, Line: d.lineNo}
 		return nil
 	case b[p] == '[':
 		shared := f.shared(j, name) != nil
@@ -348,6 +467,7 @@ func (d *Decoder) attachment(f *frame) error {
 			return err
 		}
 		ev := &d.ev
+		ev.Field = d.column(f, j)
 		// Only the first row establishes a shared array schema, with an
 		// explicit tabular declaration (SPEC §7.4.5.3: "The first row MUST
 		// contain the field with a tabular array attachment that includes

@@ -71,8 +71,10 @@ type payload struct {
 // fixturePayloads returns every GCF payload of the conformance suite: the
 // input of decode and error fixtures, the expected output of encode
 // fixtures, and any other string of a fixture that starts with a header.
-func fixturePayloads(t *testing.T) []payload {
-	dir := conformanceDir(t)
+func fixturePayloads(t *testing.T) []payload { return payloadsIn(t, conformanceDir(t)) }
+
+// payloadsIn is fixturePayloads for the suite in dir.
+func payloadsIn(t *testing.T, dir string) []payload {
 	var out []payload
 	err := filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
 		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".json") {
@@ -221,10 +223,85 @@ func TestToJSONConformance(t *testing.T) {
 	}
 }
 
+// TestToJSONConformanceV36 runs the spec v3.6.0 fixtures (constant
+// columns, value-grouping) through ToJSON: every payload as the buffered
+// path prints it, each decode fixture's expected JSON with its key order,
+// each error fixture's category.
+func TestToJSONConformanceV36(t *testing.T) {
+	dir := conformance.DirV36(t)
+	for _, p := range payloadsIn(t, dir) {
+		checkSame(t, p.name, p.data)
+	}
+	decoded, failed := 0, 0
+	err := filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
+		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		raw, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var f struct {
+			Operation     string
+			Input         string
+			Expected      json.RawMessage
+			ExpectedError string
+		}
+		if err := json.Unmarshal(raw, &f); err != nil || (f.Operation != "decode" && f.Operation != "error") {
+			return nil
+		}
+		var got bytes.Buffer
+		_, gerr := ToJSON(&got, strings.NewReader(f.Input), Options{})
+		if f.Operation == "error" {
+			failed++
+			if string(gcf.CategoryOf(gerr)) != f.ExpectedError {
+				t.Errorf("%s: want %s, got %v", p, f.ExpectedError, gerr)
+			}
+			return nil
+		}
+		decoded++
+		v, err := gcf.ParseJSON(f.Expected)
+		if err != nil {
+			return err
+		}
+		want, err := gcf.ToJSON(v) // keeps the fixture's key order
+		if err != nil {
+			return err
+		}
+		if gerr != nil || !bytes.Equal(bytes.TrimSpace(got.Bytes()), want) {
+			t.Errorf("%s: got %s (%v)\nwant %s", p, got.Bytes(), gerr, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if decoded == 0 || failed == 0 {
+		t.Fatalf("no v3.6 decode (%d) or error (%d) fixtures under %s", decoded, failed, dir)
+	}
+}
+
 func TestToJSONExamples(t *testing.T) {
 	for _, p := range examplePayloads(t) {
 		if !checkSame(t, p.name, p.data) {
 			t.Errorf("%s did not decode", p.name)
 		}
+	}
+}
+
+// ToNDJSON prints a factored or grouped table's records whole, as it
+// prints the unfactored table.
+func TestToNDJSONConstantColumns(t *testing.T) {
+	factored := "GCF profile=generic\n## t [2]{@id,r=eu,g,x} group=g\ng=a [1]\n1|5\ng=b [1]\n2|6\n"
+	plain := "GCF profile=generic\n## t [2]{id,r,g,x}\n1|eu|a|5\n2|eu|b|6\n"
+	var a, b bytes.Buffer
+	if _, err := ToNDJSON(&a, strings.NewReader(factored), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ToNDJSON(&b, strings.NewReader(plain), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() || !strings.Contains(a.String(), `"row":{"id":1,"r":"eu","g":"a","x":5}`) {
+		t.Fatalf("factored:\n%s\nplain:\n%s", a.String(), b.String())
 	}
 }

@@ -6,7 +6,9 @@
 // Both read through gcf.NewDecoder, so the limits of Options.Decoder
 // (gcf.WithMaxLineBytes, gcf.WithMaxDepth, ..., gcf.WithRequireSummary)
 // apply, and a malformed payload yields the decoder's *gcf.SyntaxError
-// unchanged, with its category, line and column.
+// unchanged, with its category, line and column. A table's constant
+// columns and group values (spec v3.6.0 §7.4.7, §7.4.8) are in every
+// record it prints, each key in declaration order.
 //
 // # Memory
 //

@@ -1,7 +1,8 @@
 // Package conformance locates the shared conformance suites for the tests
 // of every package: $GCF_CONFORMANCE_DIR, or ../shared/conformance beside
-// the repository root, for v3.5.3; $GCF_CONFORMANCE_V1_DIR, or
-// ../shared/conformance-v1, for the legacy v1.x wire. The fixtures are read
+// the repository root, for v3.5.3; $GCF_CONFORMANCE_V36_DIR, or
+// ../shared/reference/v3.6/conformance, for the fixtures spec v3.6.0 adds;
+// $GCF_CONFORMANCE_V1_DIR, or ../shared/conformance-v1, for the legacy v1.x wire. The fixtures are read
 // in place, never copied.
 package conformance
 
@@ -20,6 +21,10 @@ const EnvVar = "GCF_CONFORMANCE_DIR"
 // EnvVarV1 names the variable that points at the legacy v1 suite.
 const EnvVarV1 = "GCF_CONFORMANCE_V1_DIR"
 
+// EnvVarV36 names the variable that points at the spec v3.6.0 fixtures
+// (constant columns, value-grouping), which sit beside the v3.5.3 suite.
+const EnvVarV36 = "GCF_CONFORMANCE_V36_DIR"
+
 // Find returns the suite's directory. A relative $GCF_CONFORMANCE_DIR is
 // taken from the repository root (as .ci/run sets it), whatever package
 // the test runs in. It returns an error when $GCF_CONFORMANCE_DIR is set and
@@ -30,6 +35,12 @@ func Find() (string, error) { return find(EnvVar, "conformance") }
 // FindV1 is Find for the legacy v1 suite: $GCF_CONFORMANCE_V1_DIR or
 // ../shared/conformance-v1.
 func FindV1() (string, error) { return find(EnvVarV1, "conformance-v1") }
+
+// FindV36 is Find for the v3.6.0 fixtures: $GCF_CONFORMANCE_V36_DIR or
+// ../shared/reference/v3.6/conformance.
+func FindV36() (string, error) { return find(EnvVarV36, v36Path) }
+
+const v36Path = "reference/v3.6/conformance"
 
 func find(envVar, name string) (string, error) {
 	root, err := repoRoot()
@@ -66,6 +77,13 @@ func Dir(tb testing.TB) string {
 func DirV1(tb testing.TB) string {
 	tb.Helper()
 	return dirOf(tb, FindV1, EnvVarV1, "conformance-v1")
+}
+
+// DirV36 is Dir for the v3.6.0 fixtures ($GCF_CONFORMANCE_V36_DIR or
+// ../shared/reference/v3.6/conformance).
+func DirV36(tb testing.TB) string {
+	tb.Helper()
+	return dirOf(tb, FindV36, EnvVarV36, v36Path)
 }
 
 func dirOf(tb testing.TB, find func() (string, error), envVar, name string) string {
