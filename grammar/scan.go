@@ -868,6 +868,10 @@ func (s *scanner) container(pre, keep []plexer.Token, pos int, mode containerMod
 					idx = at[k]
 				}
 				s.diagAt(idx, cat, msg)
+			} else if top {
+				// The pull decoder checks the @ identity field with the
+				// declaration too, before the rest of the line.
+				s.identityDecl(names, at, id, p, sect)
 			}
 			s.diagAt(end, lexer.InvalidLine, "unexpected text after the field declaration")
 			s.bad(keep...)
