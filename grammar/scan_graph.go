@@ -250,7 +250,8 @@ func (s *scanner) nodeLine(added bool) {
 	s.emitNL()
 }
 
-// edgeLine reads edge-line = "@" target-id "<" "@" source-id SP edge-type [ SP status ] (§6).
+// edgeLine reads edge-line = "@" target-id "<" "@" source-id SP edge-type [ SP status ] (§6),
+// where status is any name token (docs/spec-notes.md).
 func (s *scanner) edgeLine() {
 	b := s.body
 	fs, ok := fields(b, 0, 3)
@@ -288,8 +289,10 @@ func (s *scanner) edgeLine() {
 	}
 	s.emit(TokEdgeType, fs[1].text, fs[1].start)
 	if len(fs) == 3 {
-		if st := fs[2].text; st != "added" && st != "removed" {
-			s.diagAt(fs[2].start, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+Excerpt(st))
+		// Any token of the name rule, as the reference SDKs read it
+		// (docs/spec-notes.md); added and removed are the common ones.
+		if i := badNameChar(fs[2].text); i >= 0 {
+			s.diagAt(fs[2].start+i, lexer.InvalidEdgeSyntax, "an edge status holds no whitespace or control characters")
 		}
 		s.emit(TokStatus, fs[2].text, fs[2].start)
 	}
