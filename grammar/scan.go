@@ -297,6 +297,8 @@ func (s *scanner) feed(raw []byte, off, n int) {
 		s.headerDone = true
 		return
 	}
+	// §16.5: trailing whitespace on a line is no error (a decoder MAY warn).
+	raw = lexer.TrimTrailingBlanks(raw)
 	// §4.1 indentation: spaces only, two per level; blank and comment lines carry no structure.
 	i := 0
 	for i < len(raw) && raw[i] == ' ' {

@@ -267,6 +267,12 @@ func (d *Decoder) load() error {
 			d.have = true
 			return nil
 		}
+		if d.wire == WireV3 {
+			// Trailing whitespace on a line is no error (SPEC §16.5:
+			// decoders MAY warn, without rejecting); a bare value's
+			// trailing blanks are structural anyway (§2.1 rule 7).
+			line = lexer.TrimTrailingBlanks(line)
+		}
 		// indentation
 		n := 0
 		for n < len(line) && line[n] == ' ' {
