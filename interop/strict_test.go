@@ -295,7 +295,7 @@ type strictClass struct {
 func TestStrictness(t *testing.T) {
 	run := refRunner(t)
 	inputs := strictnessInputs(t)
-	if len(inputs) < 300 {
+	if len(inputs) < 150 {
 		t.Fatalf("only %d inputs gathered; the corpora were not found", len(inputs))
 	}
 	var vs []verdict
