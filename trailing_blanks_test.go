@@ -34,7 +34,7 @@ func TestTrailingBlanksOnLines(t *testing.T) {
 			t.Errorf("%q: NewDecoder: %v", in, err)
 		}
 	}
-	graph := "GCF profile=graph symbols=1 edges=1 \n## targets \n@0 fn a 0.90 p \n## edges [1] \n@0<@0 x pending\t\n"
+	graph := "GCF profile=graph symbols=1 edges=1\t\n## targets \n@0 fn a 0.90 p \n## edges [1] \n@0<@0 x pending\t\n"
 	want, err := Decode([]byte(trimLineEnds(graph)))
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +45,20 @@ func TestTrailingBlanksOnLines(t *testing.T) {
 	}
 	if err := pullErr(graph); err != nil {
 		t.Errorf("graph: NewDecoder: %v", err)
+	}
+	// The legacy v1 wire too (SPEC-v1.1 §12.5 lists trailing whitespace
+	// among the warnings).
+	v1 := "GCF tool=t symbols=1 edges=1\t\n## targets \n@0 fn a 0.90 p \n## edges [1] \n@0<@0 x pending\t\n"
+	want, err = Decode([]byte(trimLineEnds(v1)), WithWire(WireV1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = Decode([]byte(v1), WithWire(WireV1))
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("v1: got %+v (%v), want %+v", got, err, want)
+	}
+	if err := pullErr(v1, WithWire(WireV1)); err != nil {
+		t.Errorf("v1: NewDecoder: %v", err)
 	}
 }
 

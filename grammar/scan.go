@@ -288,6 +288,8 @@ func (s *scanner) feed(raw []byte, off, n int) {
 		}
 		return
 	}
+	// §16.5: trailing whitespace on a line is no error (a decoder MAY warn).
+	raw = lexer.TrimTrailingBlanks(raw)
 	if !s.headerDone {
 		// §3: the first line is the header; nothing may precede it.
 		if !s.header(raw) {
@@ -297,8 +299,6 @@ func (s *scanner) feed(raw []byte, off, n int) {
 		s.headerDone = true
 		return
 	}
-	// §16.5: trailing whitespace on a line is no error (a decoder MAY warn).
-	raw = lexer.TrimTrailingBlanks(raw)
 	// §4.1 indentation: spaces only, two per level; blank and comment lines carry no structure.
 	i := 0
 	for i < len(raw) && raw[i] == ' ' {

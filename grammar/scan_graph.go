@@ -19,19 +19,19 @@ type gfield struct {
 	start int
 }
 
-// fields splits b[from:] on runs of ASCII spaces (§2.4; a tab is not a
-// separator but a bad character of its field). ok is false when there are
-// more than max fields.
+// fields splits b[from:] on runs of ASCII spaces and tabs, as the pull
+// decoder does (docs/spec-notes.md, "Graph names"). ok is false when there
+// are more than max fields.
 func fields(b []byte, from, max int) (out []gfield, ok bool) {
 	for i := from; ; {
-		for i < len(b) && b[i] == ' ' {
+		for i < len(b) && lexer.IsSpace(b[i]) {
 			i++
 		}
 		if i >= len(b) {
 			return out, true
 		}
 		j := i
-		for j < len(b) && b[j] != ' ' {
+		for j < len(b) && !lexer.IsSpace(b[j]) {
 			j++
 		}
 		if len(out) == max {
@@ -177,8 +177,10 @@ func (s *scanner) nodeLine(added bool) {
 		malformed(0)
 		return
 	}
+	// Fields are split on runs of spaces and tabs, as fields() does
+	// (docs/spec-notes.md "Graph names"); the pull decoder ends the id the same way.
 	end := 1
-	for end < len(b) && b[end] != ' ' {
+	for end < len(b) && !lexer.IsSpace(b[end]) {
 		end++
 	}
 	if _, ok := parseID(string(b[1:end])); !ok {
@@ -187,7 +189,7 @@ func (s *scanner) nodeLine(added bool) {
 		return
 	}
 	rest := end
-	for rest < len(b) && b[rest] == ' ' {
+	for rest < len(b) && lexer.IsSpace(b[rest]) {
 		rest++
 	}
 	idTyp := TokNodeID

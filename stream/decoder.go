@@ -259,6 +259,10 @@ func (d *Decoder) load() error {
 			return d.wrap(bad, 0)
 		}
 		d.ctl = ctl
+		// Trailing whitespace on a line is no error (SPEC §16.5 and
+		// SPEC-v1.1 §12.5: decoders MAY warn, without rejecting); a bare
+		// value's trailing blanks are structural anyway (§4.2).
+		line = lexer.TrimTrailingBlanks(line)
 		if d.state == stHeader {
 			// The first line is the header as it stands: blank lines are
 			// ignored only after it (SPEC §3, §4.2, §16.5 missing_header).
@@ -266,12 +270,6 @@ func (d *Decoder) load() error {
 			d.raw, d.body, d.level = line, line, 0
 			d.have = true
 			return nil
-		}
-		if d.wire == WireV3 {
-			// Trailing whitespace on a line is no error (SPEC §16.5:
-			// decoders MAY warn, without rejecting); a bare value's
-			// trailing blanks are structural anyway (§2.1 rule 7).
-			line = lexer.TrimTrailingBlanks(line)
 		}
 		// indentation
 		n := 0
