@@ -500,3 +500,107 @@ var strictClasses = []strictClass{
 		return strings.Contains(v.Ref, "symbol line needs at least 5 fields") && strings.Contains(v.Input, "# previously transmitted")
 	}},
 }
+
+// strictMutations turn a payload both decoders accept into a valid-looking
+// variant: the whitespace, line-end, blank-line and comment liberties a
+// hand-edited or foreign payload takes.
+var strictMutations = []struct {
+	name string
+	f    func(header, body string) string
+}{
+	{"CRLF line ends", func(h, b string) string { return strings.ReplaceAll(h+b, "\n", "\r\n") }},
+	{"blank line after every line", func(h, b string) string { return h + strings.ReplaceAll(b, "\n", "\n\n") }},
+	{"comment after the header", func(h, b string) string {
+		if !strings.HasSuffix(h, "\n") {
+			return h + b // a header alone: nothing to put a comment after
+		}
+		return h + "# note\n" + b
+	}},
+	{"no final newline", func(h, b string) string { return strings.TrimSuffix(h+b, "\n") }},
+	{"trailing space on every line", func(h, b string) string { return strings.ReplaceAll(h+b, "\n", " \n") }},
+	{"trailing tab on every line", func(h, b string) string { return strings.ReplaceAll(h+b, "\n", "\t\n") }},
+	{"spaces around |", func(h, b string) string { return h + strings.ReplaceAll(b, "|", " | ") }},
+	{"space after ,", func(h, b string) string { return h + strings.ReplaceAll(b, ",", ", ") }},
+	{"spaces around =", func(h, b string) string { return h + strings.ReplaceAll(b, "=", " = ") }},
+}
+
+// TestStrictnessMutations (opt-in: GCF_STRICTNESS_MUTATE=1) applies each
+// of strictMutations to every corpus payload both decoders accept and
+// prints, per mutation, how often each side alone accepts the variant,
+// with an example per (mutation, side, category). It never fails: it is
+// the exploration behind docs/interop.md's "Valid-looking variants".
+func TestStrictnessMutations(t *testing.T) {
+	if os.Getenv("GCF_STRICTNESS_MUTATE") == "" {
+		t.Skip("opt-in exploration: set GCF_STRICTNESS_MUTATE=1")
+	}
+	run := refRunner(t)
+	var vs []verdict
+	var reqs []request
+	for _, in := range strictnessInputs(t) {
+		if !utf8.Valid(in.data) || len(in.data) > 1<<20 {
+			continue
+		}
+		kind := decoderFor(in.data)
+		if ours(kind, in.data) != nil {
+			continue
+		}
+		s := string(in.data)
+		h, b := s, ""
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			h, b = s[:i+1], s[i+1:]
+		}
+		for _, m := range strictMutations {
+			x := m.f(h, b)
+			if x == s {
+				continue
+			}
+			v := verdict{Src: m.name, Input: x, Kind: kind}
+			if err := ours(kind, []byte(x)); err != nil {
+				v.Ours = err.Error()
+			}
+			vs = append(vs, v)
+			reqs = append(reqs, request{Op: refOp[kind], In: x})
+		}
+	}
+	refRes := run(reqs)
+	type key struct{ mut, side, cat string }
+	count := map[key]int{}
+	example := map[key]*verdict{}
+	for i := range vs {
+		v := &vs[i]
+		v.Ref = refRes[i].Err
+		if (v.Ours == "") == (v.Ref == "") {
+			continue
+		}
+		k := key{v.Src, "reference only", ourCat(v)}
+		if v.Ours == "" {
+			cat, _, _ := strings.Cut(v.Ref, ":")
+			k = key{v.Src, "us only", cat}
+		}
+		count[k]++
+		if example[k] == nil || len(v.Input) < len(example[k].Input) {
+			example[k] = v
+		}
+	}
+	keys := make([]key, 0, len(count))
+	for k := range count {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.mut != b.mut {
+			return a.mut < b.mut
+		}
+		if a.side != b.side {
+			return a.side < b.side
+		}
+		return a.cat < b.cat
+	})
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d variants\n| mutation | accepted by | rejecting side's category | variants | shortest example |\n|---|---|---|---:|---|\n", len(vs))
+	for _, k := range keys {
+		v := example[k]
+		fmt.Fprintf(&sb, "| %s | %s | %s | %d | `%q` |\n", k.mut, k.side, k.cat, count[k], short(v.Input))
+	}
+	t.Log("\n" + sb.String())
+}
