@@ -1268,8 +1268,16 @@ func (s *scanner) summaryRange(k, v string, idx int) {
 
 // hasContent reports whether a line is neither blank nor a comment (§4.2, §11).
 func hasContent(raw []byte) bool {
-	t := bytes.TrimLeft(raw, " \t")
-	t = bytes.TrimRight(t, " \t\r")
+	i := 0
+	for i < len(raw) && raw[i] == ' ' {
+		i++
+	}
+	t := bytes.TrimRight(raw[i:], " \t\r")
+	if len(t) > 0 && t[0] == '\t' {
+		// A tab in the indentation before text makes the line an error
+		// (tab_indentation), never a comment, as in the pull decoder.
+		return true
+	}
 	return len(t) > 0 && !(t[0] == '#' && (len(t) == 1 || t[1] == ' '))
 }
 
