@@ -518,7 +518,7 @@ func skipFieldDecl(line []byte, pos int) (int, *SyntaxError) {
 
 // TrimTrailingBlanks returns line without its trailing spaces and tabs:
 // SPEC §16.5 lets a decoder warn about trailing whitespace on a line, never
-// reject it, and trailing blanks after a bare value are structural (§2.1).
+// reject it, and trailing blanks after a bare value are structural (§4.2).
 func TrimTrailingBlanks(line []byte) []byte {
 	n := len(line)
 	for n > 0 && (line[n-1] == ' ' || line[n-1] == '\t') {
