@@ -337,12 +337,14 @@ func (s *scanner) scanScalar(b []byte, pos int, delim byte) (scalar, int, *perr)
 		tokEnd--
 	}
 	t := string(b[start:tokEnd])
-	if len(t) >= 2 && t[0] == '^' && t[1] == '{' && t[len(t)-1] == '}' {
-		return scalar{typ: TokBare, val: t, start: start}, end, newErr(start, lexer.InvalidAttachmentMarker, "malformed inline schema declaration")
-	}
 	sc := scalar{typ: TokBare, val: t, start: start}
+	// A raw control is reported before the token's shape, as the pull
+	// decoder does (docs/spec-notes.md "Raw control characters").
 	if i, c := controlChar(t); i >= 0 {
 		return sc, end, newErr(start+i, lexer.InvalidEscape, "raw control character "+c+" in a bare value; quote the value and escape it")
+	}
+	if len(t) >= 2 && t[0] == '^' && t[1] == '{' && t[len(t)-1] == '}' {
+		return sc, end, newErr(start, lexer.InvalidAttachmentMarker, "malformed inline schema declaration")
 	}
 	switch {
 	case t == "-":
