@@ -36,7 +36,10 @@ type Components struct {
 }
 
 // Edge is a relation between two symbols, named by qualified name: Source
-// EdgeType Target ("Server calls Auth"). Status is "", "added" or "removed".
+// EdgeType Target ("Server calls Auth"). Status is "" (none) or a token
+// without whitespace or control characters, written and read as is:
+// "added" and "removed" in diff payloads (SPEC §6), any other token as the
+// reference SDKs read it (docs/spec-notes.md).
 type Edge struct {
 	Source   string `json:"source"`
 	Target   string `json:"target"`

@@ -53,8 +53,8 @@ import (
 //   - out_of_range: a NaN or infinite Score, a negative budget or token
 //     count;
 //   - invalid_edge_syntax: an edge type that is empty or holds whitespace
-//     or a control character, or a Status other than "", "added" or
-//     "removed";
+//     or a control character, or a Status that holds one (any other
+//     Status is written as given; "" is none);
 //   - unknown_edge_reference: an edge naming a symbol absent from p. Such an
 //     edge is never dropped silently.
 //
@@ -1030,10 +1030,8 @@ func grCheckEdge(e *Edge, i int) error {
 	if !grIsName(e.EdgeType) {
 		return grNameErr(lexer.InvalidEdgeSyntax, "edge "+strconv.Itoa(i)+" ("+e.Source+" -> "+e.Target+"): edge type", e.EdgeType)
 	}
-	switch e.Status {
-	case "", "added", "removed":
-	default:
-		return lexer.Errorf(lexer.InvalidEdgeSyntax, "edge %d (%s -> %s): status %q is not \"added\" or \"removed\"", i, e.Source, e.Target, e.Status)
+	if e.Status != "" && !grIsName(e.Status) {
+		return grNameErr(lexer.InvalidEdgeSyntax, "edge "+strconv.Itoa(i)+" ("+e.Source+" -> "+e.Target+"): status", e.Status)
 	}
 	return nil
 }

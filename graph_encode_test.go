@@ -204,7 +204,8 @@ func TestGraphEncodeErrors(t *testing.T) {
 		{"negative tokens", func(p *Payload) { p.TokensUsed = -1 }, OutOfRange},
 		{"unknown source", func(p *Payload) { p.Edges[0].Source = "a.Z" }, UnknownEdgeReference},
 		{"unknown target", func(p *Payload) { p.Edges[0].Target = "a.Z" }, UnknownEdgeReference},
-		{"bad status", func(p *Payload) { p.Edges[0].Status = "changed" }, InvalidEdgeSyntax},
+		{"status with space", func(p *Payload) { p.Edges[0].Status = "chan ged" }, InvalidEdgeSyntax},
+		{"status with control", func(p *Payload) { p.Edges[0].Status = "changed\x01" }, InvalidEdgeSyntax},
 		{"empty edge type", func(p *Payload) { p.Edges[0].EdgeType = "" }, InvalidEdgeSyntax},
 		{"edge type with space", func(p *Payload) { p.Edges[0].EdgeType = "calls x" }, InvalidEdgeSyntax},
 	}
@@ -397,7 +398,7 @@ func TestEdgeTypeCheckedEveryTime(t *testing.T) {
 	for _, edges := range [][]Edge{
 		{{Source: "a.A", Target: "a.A", EdgeType: ""}},
 		{{Source: "a.A", Target: "a.A", EdgeType: "calls"}, {Source: "a.A", Target: "a.A", EdgeType: "bad type"}},
-		{{Source: "a.A", Target: "a.A", EdgeType: "calls"}, {Source: "a.A", Target: "a.A", EdgeType: "calls", Status: "maybe"}},
+		{{Source: "a.A", Target: "a.A", EdgeType: "calls"}, {Source: "a.A", Target: "a.A", EdgeType: "calls", Status: "may be"}},
 	} {
 		if _, err := Encode(&Payload{Symbols: syms, Edges: edges}); CategoryOf(err) != InvalidEdgeSyntax {
 			t.Errorf("edges %+v: want invalid_edge_syntax, got %v", edges, err)

@@ -214,7 +214,7 @@ func (e *Encoder) WriteEdgeByID(source, target int, edgeType, status string) err
 	if g == nil {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteEdgeByID before BeginGraph")
 	}
-	if !grIsName(edgeType) || status != "" && status != "added" && status != "removed" {
+	if !grIsName(edgeType) || status != "" && !grIsName(status) {
 		ed := Edge{Source: "@" + strconv.Itoa(source), Target: "@" + strconv.Itoa(target), EdgeType: edgeType, Status: status}
 		return grCheckEdge(&ed, g.edges)
 	}

@@ -124,7 +124,7 @@ func TestSessionErrorLeavesSessionUnchanged(t *testing.T) {
 	bad := []*Payload{
 		{Symbols: []Symbol{sessTestSym("a", "function", 0.9, 0), sessTestSym("b", "function", 0.5, 0)}, Edges: []Edge{{Source: "b", Target: "zzz", EdgeType: "calls"}}},
 		{Symbols: []Symbol{sessTestSym("b", "function", 0.9, 0), sessTestSym("c d", "function", 0.5, 0)}},
-		{Symbols: []Symbol{sessTestSym("b", "function", 0.9, 0)}, Edges: []Edge{{Source: "b", Target: "b", EdgeType: "calls", Status: "maybe"}}},
+		{Symbols: []Symbol{sessTestSym("b", "function", 0.9, 0)}, Edges: []Edge{{Source: "b", Target: "b", EdgeType: "calls", Status: "may\tbe"}}},
 	}
 	for i, p := range bad {
 		if out, err := EncodeWithSession(p, s); err == nil || out != nil {

@@ -44,7 +44,9 @@ func TestSharedRules(t *testing.T) {
 		{"non-ASCII qualified name", gr + "@0 fn \u0bd7pkg.handler 0.90 \u0bd7\n", "", 0, 0},
 		{"non-ASCII edge type", gr + "@0 fn a 0.90 lsp\n## edges\n@0<@0 \u00e9calls\n", "", 0, 0},
 		{"NBSP in a qualified name", gr + "@0 fn a\u00a0b 0.90 lsp\n", lexer.InvalidNodeLine, 3, 8},
-		{"tab in a qualified name", gr + "@0 fn a\tb 0.90 lsp\n", lexer.InvalidNodeLine, 3, 8},
+		// A tab separates fields, as in the pull decoder: six fields.
+		{"tab in a qualified name", gr + "@0 fn a\tb 0.90 lsp\n", lexer.InvalidNodeLine, 3, 1},
+		{"two surplus edges: the first one", gr + "@0 fn a 0.90 lsp\n## edges [1]\n@0<@0 a\n@0<@0 b\n@0<@0 c\n", lexer.CountMismatch, 6, 1},
 		{"C1 in provenance", gr + "@0 fn a 0.90 l\u0085\n", lexer.InvalidNodeLine, 3, 15},
 		{"DEL in an edge type", gr + "@0 fn a 0.90 lsp\n## edges\n@0<@0 ca\x7fll\n", lexer.InvalidEdgeSyntax, 5, 9},
 		{"count deficit ends at the next line", g + "## t [3]{a}\n1\nb=2\n", lexer.CountMismatch, 4, 1},

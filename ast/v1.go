@@ -169,8 +169,8 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits, complete bool) ErrorLis
 					add(ln.Pos, lexer.UnknownEdgeReference, "edge source @"+strconv.FormatInt(src, 10)+" is not a declared symbol")
 				} else if i := badName(e.Type); i >= 0 {
 					add(ln.Pos, lexer.InvalidEdgeSyntax, "an edge type may not hold whitespace or control characters")
-				} else if e.Status != nil && *e.Status != "added" && *e.Status != "removed" {
-					add(ln.Pos, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+strconv.Quote(*e.Status))
+				} else if e.Status != nil && badName(*e.Status) >= 0 {
+					add(ln.Pos, lexer.InvalidEdgeSyntax, "an edge status may not hold whitespace or control characters")
 				}
 				edges++
 			}

@@ -502,7 +502,13 @@ func (v *validator) graph(f *File) {
 		}
 		seen := int64(len(g.Lines))
 		if g.Count >= 0 && seen != g.Count {
-			v.add(g.End, lexer.CountMismatch, "group on line "+strconv.Itoa(g.Pos.Line)+" declares "+
+			at := g.End
+			if seen > g.Count {
+				// Too many lines: the first surplus line, as the pull
+				// decoder reports it (docs/spec-notes.md "Where errors point").
+				at = g.Lines[g.Count].Position()
+			}
+			v.add(at, lexer.CountMismatch, "group on line "+strconv.Itoa(g.Pos.Line)+" declares "+
 				strconv.FormatInt(g.Count, 10)+" lines but has "+strconv.FormatInt(seen, 10))
 		}
 		if g.Count == Deferred && g.Name == "edges" && !delta {

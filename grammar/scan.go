@@ -300,6 +300,8 @@ func (s *scanner) feed(raw []byte, off, n int) {
 		}
 		return
 	}
+	// §16.5: trailing whitespace on a line is no error (a decoder MAY warn).
+	raw = lexer.TrimTrailingBlanks(raw)
 	if !s.headerDone {
 		// §3: the first line is the header; nothing may precede it.
 		if !s.header(raw) {
@@ -1364,8 +1366,16 @@ func (s *scanner) summaryRange(k, v string, idx int) {
 
 // hasContent reports whether a line is neither blank nor a comment (§4.2, §11).
 func hasContent(raw []byte) bool {
-	t := bytes.TrimLeft(raw, " \t")
-	t = bytes.TrimRight(t, " \t\r")
+	i := 0
+	for i < len(raw) && raw[i] == ' ' {
+		i++
+	}
+	t := bytes.TrimRight(raw[i:], " \t\r")
+	if len(t) > 0 && t[0] == '\t' {
+		// A tab in the indentation before text makes the line an error
+		// (tab_indentation), never a comment, as in the pull decoder.
+		return true
+	}
 	return len(t) > 0 && !(t[0] == '#' && (len(t) == 1 || t[1] == ' '))
 }
 

@@ -19,19 +19,19 @@ type gfield struct {
 	start int
 }
 
-// fields splits b[from:] on runs of ASCII spaces (§2.4; a tab is not a
-// separator but a bad character of its field). ok is false when there are
-// more than max fields.
+// fields splits b[from:] on runs of ASCII spaces and tabs, as the pull
+// decoder does (docs/spec-notes.md, "Graph names"). ok is false when there
+// are more than max fields.
 func fields(b []byte, from, max int) (out []gfield, ok bool) {
 	for i := from; ; {
-		for i < len(b) && b[i] == ' ' {
+		for i < len(b) && lexer.IsSpace(b[i]) {
 			i++
 		}
 		if i >= len(b) {
 			return out, true
 		}
 		j := i
-		for j < len(b) && b[j] != ' ' {
+		for j < len(b) && !lexer.IsSpace(b[j]) {
 			j++
 		}
 		if len(out) == max {
@@ -177,8 +177,10 @@ func (s *scanner) nodeLine(added bool) {
 		malformed(0)
 		return
 	}
+	// Fields are split on runs of spaces and tabs, as fields() does
+	// (docs/spec-notes.md "Graph names"); the pull decoder ends the id the same way.
 	end := 1
-	for end < len(b) && b[end] != ' ' {
+	for end < len(b) && !lexer.IsSpace(b[end]) {
 		end++
 	}
 	if _, ok := parseID(string(b[1:end])); !ok {
@@ -187,7 +189,7 @@ func (s *scanner) nodeLine(added bool) {
 		return
 	}
 	rest := end
-	for rest < len(b) && b[rest] == ' ' {
+	for rest < len(b) && lexer.IsSpace(b[rest]) {
 		rest++
 	}
 	idTyp := TokNodeID
@@ -250,7 +252,8 @@ func (s *scanner) nodeLine(added bool) {
 	s.emitNL()
 }
 
-// edgeLine reads edge-line = "@" target-id "<" "@" source-id SP edge-type [ SP status ] (§6).
+// edgeLine reads edge-line = "@" target-id "<" "@" source-id SP edge-type [ SP status ] (§6),
+// where status is any name token (docs/spec-notes.md).
 func (s *scanner) edgeLine() {
 	b := s.body
 	fs, ok := fields(b, 0, 3)
@@ -288,8 +291,10 @@ func (s *scanner) edgeLine() {
 	}
 	s.emit(TokEdgeType, fs[1].text, fs[1].start)
 	if len(fs) == 3 {
-		if st := fs[2].text; st != "added" && st != "removed" {
-			s.diagAt(fs[2].start, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+Excerpt(st))
+		// Any token of the name rule, as the reference SDKs read it
+		// (docs/spec-notes.md); added and removed are the common ones.
+		if i := badNameChar(fs[2].text); i >= 0 {
+			s.diagAt(fs[2].start+i, lexer.InvalidEdgeSyntax, "an edge status holds no whitespace or control characters")
 		}
 		s.emit(TokStatus, fs[2].text, fs[2].start)
 	}

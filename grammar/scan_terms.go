@@ -338,8 +338,8 @@ func (s *scanner) scanScalar(b []byte, pos int, delim byte) (scalar, int, *perr)
 	}
 	t := string(b[start:tokEnd])
 	sc := scalar{typ: TokBare, val: t, start: start}
-	// A raw control character is reported first, as the pull decoder does,
-	// also in a token shaped like ^{...}.
+	// A raw control is reported before the token's shape, as the pull
+	// decoder does (docs/spec-notes.md "Raw control characters").
 	if i, c := controlChar(t); i >= 0 {
 		return sc, end, newErr(start+i, lexer.InvalidEscape, "raw control character "+c+" in a bare value; quote the value and escape it")
 	}

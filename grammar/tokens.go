@@ -45,7 +45,7 @@ const (
 	TokProvenance                              // provenance (§5)
 	TokDistance                                // distance (§10.1)
 	TokEdgeType                                // edge-type (§6)
-	TokStatus                                  // status (§6)
+	TokStatus                                  // status (§6): one name token (docs/spec-notes.md)
 	TokRef                                     // "# previously transmitted" of a ref-line (§9)
 	TokBad                                     // a rejected line outside any body (before or after the root, graph lines)
 	TokBadMember                               // a rejected line where an object-member was due

@@ -212,6 +212,7 @@ func (v *v1scanner) line(raw []byte, off int) {
 	s.lineNo++
 	s.lineOff = off
 	raw = bytes.TrimSuffix(raw, []byte("\r"))
+	raw = lexer.TrimTrailingBlanks(raw) // SPEC-v1.1 §12.5: warn, never reject
 	s.indent, s.level, s.body = 0, 0, raw
 	if len(raw) > s.limits.MaxLineBytes {
 		s.diagAt(0, lexer.LineTooLong, "line exceeds the line length limit")

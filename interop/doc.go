@@ -5,7 +5,9 @@
 // encoding with the other SDK, and require equal values (objects compared
 // unordered, SPEC §1.2) and, where the spec leaves a choice, the same bytes.
 // Every remaining difference must fall into a class documented in
-// docs/interop.md, matched by the document's shape.
+// docs/interop.md, matched by the document's shape. TestStrictness runs
+// both decoders over the module's parser corpora and requires every input
+// that one accepts and the other rejects to be in a documented class.
 //
 // The tests run node (v20) once per test and batch all documents through
 // driver.mjs as JSON lines. Without node, or without the bundle, they skip

@@ -10,6 +10,7 @@
 //   {"op":"se","in":"[payload,...]"}  encodeWithSession over one new Session, one output per payload
 //   {"op":"de","in":"<delta JSON>"}   encodeDelta(delta)
 //   {"op":"dd","in":"<GCF>"}          decodeDelta(in) as JSON
+//   {"op":"gdd","in":"<GCF>"}         decodeGenericDelta(in) as JSON
 //
 // A response is {"out": string} or {"outs": [string]} or {"err": message}.
 // Decoded generic values are written so that Go's ParseJSON reads them
@@ -58,6 +59,7 @@ function handle(req) {
     }
     case 'de': return { out: G.encodeDelta(JSON.parse(req.in)) };
     case 'dd': return { out: JSON.stringify(G.decodeDelta(req.in)) };
+    case 'gdd': return { out: toJSON(G.decodeGenericDelta(req.in)) };
   }
   throw new Error('unknown op ' + req.op);
 }

@@ -516,6 +516,17 @@ func skipFieldDecl(line []byte, pos int) (int, *SyntaxError) {
 	return end, err
 }
 
+// TrimTrailingBlanks returns line without its trailing spaces and tabs:
+// SPEC §16.5 lets a decoder warn about trailing whitespace on a line, never
+// reject it, and trailing blanks after a bare value are structural (§4.2).
+func TrimTrailingBlanks(line []byte) []byte {
+	n := len(line)
+	for n > 0 && (line[n-1] == ' ' || line[n-1] == '\t') {
+		n--
+	}
+	return line[:n]
+}
+
 // CheckLine is CheckUTF8 that also reports whether line may hold a
 // control character that ControlAt finds (false means it holds none): a
 // byte below 0x20, TAB included, or a C2 lead byte. ASCII lines cost one

@@ -288,6 +288,10 @@ func (d *Decoder) load() error {
 			return d.wrap(bad, 0)
 		}
 		d.ctl = ctl
+		// Trailing whitespace on a line is no error (SPEC §16.5 and
+		// SPEC-v1.1 §12.5: decoders MAY warn, without rejecting); a bare
+		// value's trailing blanks are structural anyway (§4.2).
+		line = lexer.TrimTrailingBlanks(line)
 		if d.state == stHeader {
 			// The first line is the header as it stands: blank lines are
 			// ignored only after it (SPEC §3, §4.2, §16.5 missing_header).

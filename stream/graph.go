@@ -529,14 +529,16 @@ func (d *Decoder) graphEdge(b []byte) error {
 	if !d.declared(src) {
 		return d.bodyErr(lt+2, lexer.UnknownEdgeReference, "edge source @"+strconv.FormatInt(src, 10)+" is not a declared symbol")
 	}
+	// The status is any token of the name rule, as the reference SDKs read
+	// it (docs/spec-notes.md): added and removed are only the common ones.
 	if !clean {
 		if err := d.checkNames(lexer.InvalidEdgeSyntax, "an edge type", 1); err != nil {
 			return err
 		}
-	}
-	if len(d.cells) == 3 {
-		if s := string(d.cells[2].Bytes); s != "added" && s != "removed" {
-			return d.bodyErr(d.cells[2].Col-1, lexer.InvalidEdgeSyntax, "edge status is added or removed, not "+lexer.Quote(d.cells[2].Bytes))
+		if len(d.cells) == 3 {
+			if err := d.checkNames(lexer.InvalidEdgeSyntax, "an edge status", 2); err != nil {
+				return err
+			}
 		}
 	}
 	d.g.edges++

@@ -63,7 +63,9 @@ func TestGraphErrors(t *testing.T) {
 		{"score word", "GCF profile=graph\n## targets\n@0 fn pkg.Foo nope lsp\n", lexer.InvalidScore, 3, 15},
 		{"score one decimal", "GCF profile=graph\n## targets\n@0 fn pkg.Foo 0.9 lsp\n", lexer.InvalidScore, 3, 15},
 		{"edge without <", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0 @0 calls\n", lexer.InvalidEdgeSyntax, 5, 1},
-		{"bad status", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0<@0 calls maybe\n", lexer.InvalidEdgeSyntax, 5, 13},
+		{"status with NBSP", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0<@0 calls may\u00a0be\n", lexer.InvalidEdgeSyntax, 5, 16},
+		{"status with C1", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0<@0 calls ma\u0085\n", lexer.InvalidEdgeSyntax, 5, 15},
+		{"fourth field", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0<@0 calls pending x\n", lexer.InvalidEdgeSyntax, 5, 1},
 		{"unknown edge ref", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0<@1 calls\n", lexer.UnknownEdgeReference, 5, 5},
 		{"edges surplus", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [1]\n@0<@0 a\n@0<@0 b\n", lexer.CountMismatch, 6, 1}, // the first surplus line
 		{"edges deficit", "GCF profile=graph\n## targets\n@0 fn a.A 0.90 l\n## edges [2]\n@0<@0 a\n", lexer.CountMismatch, 5, 1},
