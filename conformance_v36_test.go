@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gcfkit/gcf/internal/conformance"
+	"github.com/gcfkit/gcf/stream"
 )
 
 // v36EncodePending is why a v3.6.0 encode fixture that our encoder does
@@ -44,7 +45,12 @@ func TestConformanceV36(t *testing.T) {
 				}
 			}()
 			if f.Operation == "encode" {
-				if mismatch := v36Encode(f); mismatch != "" {
+				mismatch, factoring := v36Encode(f)
+				switch {
+				case mismatch == "":
+				case !factoring:
+					t.Fatal(mismatch)
+				default:
 					pending = append(pending, f.path)
 					r.reason = v36EncodePending
 					t.Log(mismatch)
@@ -64,27 +70,48 @@ func TestConformanceV36(t *testing.T) {
 
 // v36Encode encodes an encode fixture's input and returns "" when the
 // bytes match and the result decodes back to the input, or what differs.
-func v36Encode(f fixture) string {
+// factoring reports that the only thing missing is the constant columns
+// the expected text declares: our bytes decode to the input, the expected
+// bytes decode to it too, and the expected declaration has constants.
+// Any other mismatch is a failure, never a pending skip.
+func v36Encode(f fixture) (mismatch string, factoring bool) {
 	in, err := ParseJSON(f.Input)
 	if err != nil {
-		return "input: " + err.Error()
+		return "input: " + err.Error(), false
 	}
 	var want string
 	if err := jsonUnmarshalString(f.Expected, &want); err != nil {
-		return "expected: " + err.Error()
+		return "expected: " + err.Error(), false
 	}
 	got, err := EncodeGeneric(in)
 	if err != nil {
-		return "encode error: " + err.Error()
-	}
-	if string(got) != want {
-		return fmt.Sprintf("%s\nencode mismatch\n--- got\n%s--- want\n%s", f.Description, got, want)
+		return "encode error: " + err.Error(), false
 	}
 	back, err := DecodeGeneric(got)
 	if err != nil || !jsonEqual(back, in) {
-		return fmt.Sprintf("decode(encode(input)) != input: %v", err)
+		return fmt.Sprintf("decode(encode(input)) != input: %v", err), false
 	}
-	return ""
+	if string(got) == want {
+		return "", false
+	}
+	mismatch = fmt.Sprintf("%s\nencode mismatch\n--- got\n%s--- want\n%s", f.Description, got, want)
+	wantBack, err := DecodeGeneric([]byte(want))
+	return mismatch, err == nil && jsonEqual(wantBack, in) && declaresConstants(want)
+}
+
+// declaresConstants reports whether a table declaration in text has a
+// constant column (v3.6.0 §7.4.7), as the pull decoder reads it.
+func declaresConstants(text string) bool {
+	d := stream.NewBytesDecoder([]byte(text), stream.Limits{})
+	for {
+		ev, err := d.Next()
+		if err != nil {
+			return false
+		}
+		if len(ev.Consts) > 0 {
+			return true
+		}
+	}
 }
 
 func jsonUnmarshalString(raw []byte, s *string) error {
