@@ -223,7 +223,7 @@ func (l *limitFlags) registerFor(fs *flag.FlagSet, summary, output bool) {
 	fs.IntVar(&l.line, "max-line", 0, fmt.Sprintf("longest line accepted, `n` bytes (0 = default %d)", stream.DefaultMaxLineBytes))
 	fs.IntVar(&l.elements, "max-elements", 0, fmt.Sprintf("most items, rows or members in one container, `n` (0 = default %d)", stream.DefaultMaxElements))
 	fs.IntVar(&l.fields, "max-fields", 0, fmt.Sprintf("most fields in one field declaration, `n` (0 = default %d)", stream.DefaultMaxFields))
-	maxBytes := "largest input, `n` bytes (0 = no limit): the input is read no further"
+	maxBytes := "largest input, `n` bytes (0 = no limit, except that a GCB stream of n bytes may hold at most max(1 MiB, 8n) bytes of text): the input is read no further"
 	if output {
 		maxBytes = "largest input and output, `n` bytes (0 = no limit): the input is read no further, and a larger output is refused"
 	}
