@@ -1,0 +1,174 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gcfkit/gcf/cmd/gcf/internal/proxy"
+	"github.com/gcfkit/gcf/tokens"
+)
+
+var proxyCommand = &command{
+	name:    "proxy",
+	args:    "[flags] -- command [arguments]",
+	summary: "put GCF in front of any MCP server (stdio), never costing more tokens",
+	doc: `Proxy starts an MCP server (command and its arguments, after "--") and relays
+the Model Context Protocol between it and the client on stdin/stdout. Each
+JSON-RPC message passes as its original bytes, in both directions; the proxy
+reads each one only far enough to route it. A tools/call result's text
+content block that is a JSON object or array is re-encoded, block by block:
+with -format auto (the default) it goes out in the cheapest, in tokens of
+-tokenizer, of the server's text unchanged, minified JSON and GCF (generic
+profile; graph profile for a graph payload it carries whole), so no answer
+costs more than without the proxy. -format gcf forces GCF, -format json
+relays only. structuredContent, tool errors, notifications, progress,
+cancellation, server-to-client requests and batches pass unchanged.
+
+A tools/call argument whose value is a string starting with "GCF profile="
+is decoded to JSON before it reaches the server, where the tool's
+inputSchema (from tools/list) declares that argument an object or an array
+(-decode-args=false turns this off).
+
+A message longer than -max-message bytes is relayed unchanged as it streams,
+never held whole. When the server exits, the proxy flushes what it has and
+exits with the server's status; on SIGINT or SIGTERM, or when the client
+closes stdin and the server has not exited 5 s later, it stops the server
+(SIGTERM, then SIGKILL 5 s later). -v prints one line per tools/call result
+on stderr (tool, tokens before and after, form chosen); the totals are
+printed at exit.`,
+	example: `gcf proxy -v -- npx -y @modelcontextprotocol/server-filesystem /data
+
+In an MCP client's configuration, the command becomes "gcf" and the
+arguments ["proxy", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/data"].`,
+}
+
+func init() { proxyCommand.setup = setupProxy }
+
+// proxyGrace is how long the proxy waits for the server to exit after
+// closing its stdin, and after SIGTERM before SIGKILL.
+var proxyGrace = 5 * time.Second
+
+func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
+	format := fs.String("format", "auto", "`format` of the JSON text blocks of tool results: auto (the cheapest in tokens), gcf or json (relay only)")
+	smallest := fs.Bool("smallest", false, "encode the generic profile in the Smallest size (priced in -tokenizer tokens)")
+	tok := fs.String("tokenizer", "o200k", "`vocabulary` that prices the forms: o200k (o200k_base) or cl100k (cl100k_base)")
+	maxMessage := fs.Int("max-message", proxy.DefaultMaxMessage, "largest message, in `bytes`, that is read to route or rewrite it; longer ones are relayed unread")
+	decodeArgs := fs.Bool("decode-args", true, "decode GCF string arguments that the tool declares object or array")
+	verbose := fs.Bool("v", false, "print one line per tools/call result on stderr")
+	return func(e *env, args []string) int {
+		f, err := proxy.ParseFormat(*format)
+		if err != nil {
+			return e.usageError(proxyCommand, "-format: %v", err)
+		}
+		enc, err := tokens.ParseEncoding(*tok)
+		if err != nil {
+			return e.usageError(proxyCommand, "-tokenizer: %v", err)
+		}
+		if *maxMessage < 1 {
+			return e.usageError(proxyCommand, "-max-message must be at least 1 byte")
+		}
+		if len(args) == 0 {
+			return e.usageError(proxyCommand, "the server's command, after \"--\"")
+		}
+		counter, err := tokens.New(enc)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "gcf proxy: %v\n", err)
+			return exitIO
+		}
+		opts := proxy.Options{
+			Rewriter:   proxy.Rewriter{Format: f, Smallest: *smallest, Counter: counter},
+			MaxMessage: *maxMessage,
+			DecodeArgs: *decodeArgs,
+			Log:        e.stderr,
+			Verbose:    *verbose,
+		}
+		return e.proxyStdio(opts, args, string(enc))
+	}
+}
+
+// proxyStdio runs the server argv and relays between it and e.
+func (e *env) proxyStdio(opts proxy.Options, argv []string, tokenizer string) int {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stderr = e.stderr
+	cmd.WaitDelay = proxyGrace
+	toServer, err := cmd.StdinPipe()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gcf proxy: %v\n", err)
+		return exitIO
+	}
+	fromServer, err := cmd.StdoutPipe()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "gcf proxy: %v\n", err)
+		return exitIO
+	}
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(e.stderr, "gcf proxy: starting the server: %v\n", err)
+		return exitIO
+	}
+	px := proxy.New(opts)
+	clientDone := make(chan struct{})
+	go func() {
+		if err := px.ClientToServer(e.stdin, toServer); err != nil {
+			px.Logf("relaying to the server: %v", err)
+		}
+		toServer.Close()
+		close(clientDone)
+	}()
+	serverDone := make(chan struct{})
+	go func() {
+		if err := px.ServerToClient(fromServer, e.stdout); err != nil {
+			px.Logf("relaying to the client: %v", err)
+		}
+		close(serverDone)
+	}()
+	stopped := false
+	stop := func() {
+		stopped = true
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-serverDone:
+		case <-time.After(proxyGrace):
+			_ = cmd.Process.Kill()
+		}
+	}
+	select {
+	case <-serverDone:
+	case <-clientDone:
+		select {
+		case <-serverDone:
+		case <-sigs:
+			stop()
+		case <-time.After(proxyGrace):
+			stop()
+		}
+	case <-sigs:
+		stop()
+	}
+	err = cmd.Wait()
+	<-serverDone
+	fmt.Fprintf(e.stderr, "gcf proxy: %s\n", px.Totals().Summary(tokenizer))
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &exit):
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			if stopped {
+				return exitOK
+			}
+			return 128 + int(ws.Signal())
+		}
+		return exit.ExitCode()
+	}
+	fmt.Fprintf(e.stderr, "gcf proxy: %v\n", err)
+	return exitIO
+}
