@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -130,19 +131,24 @@ func (e *env) proxyStdio(opts proxy.Options, argv []string, tokenizer string) in
 		}
 		close(serverDone)
 	}()
+	// stop sends SIGTERM, then SIGKILL after the grace period, and closes
+	// the server's output after another one (a grandchild may hold it).
+	var once sync.Once
 	stopped := false
 	stop := func() {
-		stopped = true
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-serverDone:
-		case <-time.After(proxyGrace):
-			_ = cmd.Process.Kill()
-		}
+		once.Do(func() {
+			stopped = true
+			_ = cmd.Process.Signal(syscall.SIGTERM)
+			time.AfterFunc(proxyGrace, func() {
+				_ = cmd.Process.Kill()
+				time.AfterFunc(proxyGrace, func() { fromServer.Close() })
+			})
+		})
 	}
 	select {
 	case <-serverDone:
 	case <-clientDone:
+		// The client is gone: the server should exit on its own.
 		select {
 		case <-serverDone:
 		case <-sigs:
@@ -153,8 +159,20 @@ func (e *env) proxyStdio(opts proxy.Options, argv []string, tokenizer string) in
 	case <-sigs:
 		stop()
 	}
-	err = cmd.Wait()
 	<-serverDone
+	// The server's output has ended (or the client is gone): reap it,
+	// stopping it if it does not exit.
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	select {
+	case err = <-waited:
+	case <-sigs:
+		stop()
+		err = <-waited
+	case <-time.After(proxyGrace):
+		stop()
+		err = <-waited
+	}
 	fmt.Fprintf(e.stderr, "gcf proxy: %s\n", px.Totals().Summary(tokenizer))
 	var exit *exec.ExitError
 	switch {
