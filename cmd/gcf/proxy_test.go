@@ -133,9 +133,9 @@ type toolCall struct {
 
 // callTokens is the accounting of one call, direct and through the proxy.
 type callTokens struct {
-	server, tool, label string
-	direct, proxied     int
-	forms               []string
+	server, tool, label   string
+	direct, proxied, toon int // toon: through tooner, -1 when not run
+	forms                 []string
 }
 
 // compareCall checks one result through the proxy against the direct one:
@@ -227,14 +227,21 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 }
 
 // runScript calls each tool directly and through the proxy and compares.
-func runScript(t *testing.T, server string, argvDirect, argvProxied []string, calls []toolCall, opts *mcp.ClientOptions) []callTokens {
+// argv gives the server's command line for "direct", "proxy" and "tooner"
+// (servers with state get a file each).
+func runScript(t *testing.T, server string, argv func(via string) []string, calls []toolCall, opts *mcp.ClientOptions) []callTokens {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	counter := tokens.MustNew(tokens.Default)
-	direct := connectDirect(t, ctx, argvDirect, opts)
+	direct := connectDirect(t, ctx, argv("direct"), opts)
 	defer direct.Close()
-	px := connectProxy(t, ctx, []string{"-v"}, argvProxied, opts)
+	px := connectProxy(t, ctx, []string{"-v"}, argv("proxy"), opts)
+	var toon *mcp.ClientSession
+	if bin := toonerBinary(); bin != "" {
+		toon = connectDirect(t, ctx, append([]string{bin}, argv("tooner")...), opts)
+		defer toon.Close()
+	}
 	dt, err := direct.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +271,13 @@ func runScript(t *testing.T, server string, argvDirect, argvProxied []string, ca
 			continue
 		}
 		d, p, forms := compareCall(t, server+" "+label, dr, pr, counter)
-		rows = append(rows, callTokens{server: server, tool: c.name, label: label, direct: d, proxied: p, forms: forms})
+		row := callTokens{server: server, tool: c.name, label: label, direct: d, proxied: p, toon: -1, forms: forms}
+		if toon != nil {
+			if tr, err := toon.CallTool(ctx, &mcp.CallToolParams{Name: c.name, Arguments: c.args}); err == nil {
+				row.toon = textTokens(tr, counter)
+			}
+		}
+		rows = append(rows, row)
 	}
 	if code := px.close(t); code != 0 {
 		t.Errorf("%s: the proxy exited %d\nstderr:\n%s", server, code, px.stderr.String())
@@ -275,15 +288,52 @@ func runScript(t *testing.T, server string, argvDirect, argvProxied []string, ca
 	return rows
 }
 
+// textTokens counts the tokens of a result's text blocks.
+func textTokens(r *mcp.CallToolResult, counter *tokens.Counter) int {
+	n := 0
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			n += counter.Count(tc.Text)
+		}
+	}
+	return n
+}
+
+// toonerBinary is the tooner proxy (npm @chaindead/tooner_linux_amd64, an
+// optional dependency of the test servers, for linux/amd64 only), or "".
+func toonerBinary() string {
+	bin, err := filepath.Abs(filepath.Join(mcpServersDir, "node_modules", ".bin", "tooner_linux_amd64"))
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return ""
+	}
+	return bin
+}
+
+// logRows logs the token table (docs/proxy.md) and checks that the proxy
+// costs no more than direct; the comparison with tooner is made on the
+// total of all servers (TestProxyServers).
 func logRows(t *testing.T, rows []callTokens) {
 	t.Helper()
-	sumD, sumP := 0, 0
+	sumD, sumP, sumT := 0, 0, 0
 	for _, r := range rows {
 		sumD += r.direct
 		sumP += r.proxied
-		t.Logf("| %s | %s | %d | %d | %s |", r.server, r.label, r.direct, r.proxied, strings.Join(r.forms, ","))
+		toon := "n/a"
+		if r.toon >= 0 {
+			sumT += r.toon
+			toon = fmt.Sprint(r.toon)
+		}
+		t.Logf("| %s | %s | %d | %s | %d | %s |", r.server, r.label, r.direct, toon, r.proxied, strings.Join(r.forms, ","))
 	}
-	t.Logf("| total | | %d | %d | |", sumD, sumP)
+	if toonerBinary() == "" {
+		t.Logf("| total | | %d | n/a | %d | |", sumD, sumP)
+		t.Logf("tooner not installed (optional npm dependency, linux/amd64 only): no comparison")
+	} else {
+		t.Logf("| total | | %d | %d | %d | |", sumD, sumT, sumP)
+	}
 	if sumP > sumD {
 		t.Errorf("the proxy's total %d tokens is over the direct total %d", sumP, sumD)
 	}
@@ -296,7 +346,7 @@ var vegaFiles = []string{
 	"londonTubeLines.json", "miserables.json", "penguins.json", "us-10m.json", "volcano.json", "world-110m.json",
 }
 
-func TestProxyFilesystemServer(t *testing.T) {
+func testProxyFilesystem(t *testing.T) []callTokens {
 	dir := mcpServers(t)
 	data := filepath.Join(dir, "node_modules", "vega-datasets", "data")
 	argv := serverArgv(dir, "mcp-server-filesystem", data)
@@ -313,14 +363,14 @@ func TestProxyFilesystemServer(t *testing.T) {
 	for _, f := range vegaFiles {
 		calls = append(calls, toolCall{"read_text_file", map[string]any{"path": filepath.Join(data, f)}})
 	}
-	logRows(t, runScript(t, "filesystem", argv, argv, calls, nil))
+	return runScript(t, "filesystem", func(string) []string { return argv }, calls, nil)
 }
 
-func TestProxyMemoryServer(t *testing.T) {
+func testProxyMemory(t *testing.T) []callTokens {
 	dir := mcpServers(t)
 	tmp := t.TempDir()
-	argv := func(file string) []string {
-		return append([]string{"env", "MEMORY_FILE_PATH=" + filepath.Join(tmp, file)}, serverArgv(dir, "mcp-server-memory")...)
+	argv := func(via string) []string {
+		return append([]string{"env", "MEMORY_FILE_PATH=" + filepath.Join(tmp, via+".jsonl")}, serverArgv(dir, "mcp-server-memory")...)
 	}
 	var entities []any
 	for i := range 30 {
@@ -343,15 +393,16 @@ func TestProxyMemoryServer(t *testing.T) {
 		{"add_observations", map[string]any{"observations": []any{map[string]any{"entityName": "nobody", "contents": []any{"x"}}}}},
 		{"create_entities", map[string]any{"entities": "not an array"}},
 	}
-	logRows(t, runScript(t, "memory", argv("direct.jsonl"), argv("proxied.jsonl"), calls, nil))
+	return runScript(t, "memory", argv, calls, nil)
 }
 
-func TestProxyEverythingServer(t *testing.T) {
+func testProxyEverything(t *testing.T) []callTokens {
 	dir := mcpServers(t)
 	argv := serverArgv(dir, "mcp-server-everything")
 	var mu sync.Mutex
 	samples := 0
 	opts := &mcp.ClientOptions{
+		//lint:ignore SA1019 server-everything's sampling tool is what shows server-to-client requests pass
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			mu.Lock()
 			samples++
@@ -370,10 +421,9 @@ func TestProxyEverythingServer(t *testing.T) {
 		{"trigger-sampling-request", map[string]any{"prompt": "say hi", "maxTokens": 10}},
 		{"get-sum", map[string]any{"a": "two"}},
 	}
-	rows := runScript(t, "everything", argv, argv, calls, opts)
-	logRows(t, rows)
-	if samples != 2 {
-		t.Errorf("sampling requests answered: %d, want 2 (one direct, one through the proxy)", samples)
+	rows := runScript(t, "everything", func(string) []string { return argv }, calls, opts)
+	if want := 2 + min(1, len(toonerBinary())); samples != want {
+		t.Errorf("sampling requests answered: %d, want %d (one direct, one through the proxy, one through tooner if installed)", samples, want)
 	}
 
 	// Progress notifications of a long-running operation arrive through the
@@ -410,6 +460,39 @@ func TestProxyEverythingServer(t *testing.T) {
 			t.Errorf("%s: %d progress notifications, want 3: %v", via, len(got), got)
 		}
 		mu.Unlock()
+	}
+	return rows
+}
+
+// TestProxyServers drives server-filesystem (serving real public documents,
+// the vega-datasets package), server-memory and server-everything directly,
+// through gcf proxy and, where it is installed, through tooner, and logs the
+// token table of docs/proxy.md. Each answer through the proxy is checked
+// against the direct one (compareCall); the total through the proxy must be
+// below the direct total and below tooner's.
+func TestProxyServers(t *testing.T) {
+	mcpServers(t)
+	var all []callTokens
+	for _, s := range []struct {
+		name string
+		f    func(*testing.T) []callTokens
+	}{{"filesystem", testProxyFilesystem}, {"memory", testProxyMemory}, {"everything", testProxyEverything}} {
+		t.Run(s.name, func(t *testing.T) {
+			rows := s.f(t)
+			logRows(t, rows)
+			all = append(all, rows...)
+		})
+	}
+	sumD, sumP, sumT := 0, 0, 0
+	for _, r := range all {
+		sumD, sumP, sumT = sumD+r.direct, sumP+r.proxied, sumT+max(r.toon, 0)
+	}
+	t.Logf("| all servers | | %d | %d | %d | |", sumD, sumT, sumP)
+	if sumP >= sumD {
+		t.Errorf("through the proxy %d tokens, direct %d", sumP, sumD)
+	}
+	if toonerBinary() != "" && sumP >= sumT {
+		t.Errorf("through the proxy %d tokens, through tooner %d", sumP, sumT)
 	}
 }
 

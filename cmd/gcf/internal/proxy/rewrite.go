@@ -2,8 +2,10 @@ package proxy
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gcfkit/gcf"
@@ -165,12 +167,27 @@ func graphPayload(data []byte) *gcf.Payload {
 	if err != nil {
 		return nil
 	}
-	a, err1 := json.Marshal(&p)
-	b, err2 := json.Marshal(back)
+	a, err1 := json.Marshal(canonicalOrder(p))
+	b, err2 := json.Marshal(canonicalOrder(*back))
 	if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
 		return nil
 	}
 	return &p
+}
+
+// canonicalOrder returns p with its symbols and edges sorted: the graph
+// profile writes them in its own order (symbols grouped by distance, edges
+// sorted), which carries no meaning.
+func canonicalOrder(p gcf.Payload) gcf.Payload {
+	p.Symbols = slices.Clone(p.Symbols)
+	p.Edges = slices.Clone(p.Edges)
+	slices.SortStableFunc(p.Symbols, func(a, b gcf.Symbol) int {
+		return cmp.Or(cmp.Compare(a.QualifiedName, b.QualifiedName), cmp.Compare(a.Kind, b.Kind))
+	})
+	slices.SortStableFunc(p.Edges, func(a, b gcf.Edge) int {
+		return cmp.Or(cmp.Compare(a.Source, b.Source), cmp.Compare(a.Target, b.Target), cmp.Compare(a.EdgeType, b.EdgeType), cmp.Compare(a.Status, b.Status))
+	})
+	return p
 }
 
 // quoteJSON writes s as a JSON string without HTML escaping.
