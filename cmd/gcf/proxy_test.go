@@ -407,6 +407,7 @@ func testProxyEverything(t *testing.T) []callTokens {
 			mu.Lock()
 			samples++
 			mu.Unlock()
+			//lint:ignore SA1019 as above
 			return &mcp.CreateMessageResult{Model: "test-model", Role: "assistant", Content: &mcp.TextContent{Text: "sampled"}}, nil
 		},
 	}
