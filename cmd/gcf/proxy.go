@@ -42,7 +42,15 @@ exits with the server's status; on SIGINT or SIGTERM, or when the client
 closes stdin and the server has not exited 5 s later, it stops the server
 (SIGTERM, then SIGKILL 5 s later). -v prints one line per tools/call result
 on stderr (tool, tokens before and after, form chosen); the totals are
-printed at exit.`,
+printed at exit.
+
+State is kept per client connection (one per proxy process over stdio) and
+bounded: a graph symbol already sent becomes a bare reference (SPEC §9;
+gcf.Session, 50,000 symbols at most); with -delta, a call repeated with the
+same tool and arguments is answered "unchanged=true" or with a delta against
+the previous answer (graph payloads, SPEC §10; keyed tables whose identity
+field -key names, SPEC §10a) when that is cheaper; the last 32 answers are
+kept for it.`,
 	example: `gcf proxy -v -- npx -y @modelcontextprotocol/server-filesystem /data
 
 In an MCP client's configuration, the command becomes "gcf" and the
@@ -62,6 +70,8 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 	maxMessage := fs.Int("max-message", proxy.DefaultMaxMessage, "largest message, in `bytes`, that is read to route or rewrite it; longer ones are relayed unread")
 	decodeArgs := fs.Bool("decode-args", true, "decode GCF string arguments that the tool declares object or array")
 	verbose := fs.Bool("v", false, "print one line per tools/call result on stderr")
+	delta := fs.Bool("delta", false, "answer a repeated call (same tool and arguments) with unchanged=true or a delta against the previous answer, when cheaper (graph payloads; keyed tables with -key)")
+	key := fs.String("key", "", "-delta: the identity `field` of keyed tables (e.g. id)")
 	return func(e *env, args []string) int {
 		f, err := proxy.ParseFormat(*format)
 		if err != nil {
@@ -77,6 +87,9 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 		if len(args) == 0 {
 			return e.usageError(proxyCommand, "the server's command, after \"--\"")
 		}
+		if *key != "" && !*delta {
+			return e.usageError(proxyCommand, "-key applies to -delta")
+		}
 		counter, err := tokens.New(enc)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gcf proxy: %v\n", err)
@@ -88,6 +101,8 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 			DecodeArgs: *decodeArgs,
 			Log:        e.stderr,
 			Verbose:    *verbose,
+			Delta:      *delta,
+			Key:        *key,
 		}
 		return e.proxyStdio(opts, args, string(enc))
 	}

@@ -38,12 +38,19 @@ type Options struct {
 	DecodeArgs bool      // decode `GCF profile=` string arguments declared object or array
 	Log        io.Writer // one line per rewritten call and per problem; nil: none
 	Verbose    bool      // log every rewritten call (problems are logged anyway)
+	// Delta answers a repeated call (same tool, same arguments) with the
+	// unchanged answer or a delta against the previous answer, when that
+	// is cheaper: graph payloads, and keyed tables identified by Key.
+	Delta     bool
+	Key       string
+	Snapshots int // previous answers kept for Delta; < 1: DefaultSnapshots
 }
 
 // call is a request of the client in flight.
 type call struct {
 	seq  uint64
 	tool string // "" for tools/list
+	args json.RawMessage
 	list bool
 }
 
@@ -65,6 +72,7 @@ type Proxy struct {
 	seq     uint64
 	pending map[string]call
 	structs map[string]map[string]bool // tool -> argument -> declared object or array
+	history *history                   // previous answers, for Options.Delta
 	totals  Totals
 
 	logMu sync.Mutex
@@ -78,10 +86,13 @@ func New(opts Options) *Proxy {
 	if opts.MaxPending < 1 {
 		opts.MaxPending = DefaultMaxPending
 	}
+	if opts.Snapshots < 1 {
+		opts.Snapshots = DefaultSnapshots
+	}
 	if opts.MaxBytes == 0 {
 		opts.MaxBytes = int64(opts.MaxMessage)
 	}
-	return &Proxy{opts: opts, graphs: gcf.NewSession(), pending: map[string]call{}, structs: map[string]map[string]bool{}}
+	return &Proxy{opts: opts, graphs: gcf.NewSession(), pending: map[string]call{}, structs: map[string]map[string]bool{}, history: newHistory(opts.Snapshots)}
 }
 
 // Totals returns the accounting so far.
@@ -89,6 +100,13 @@ func (p *Proxy) Totals() Totals {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.totals
+}
+
+// Snapshots returns the number of previous answers kept for Options.Delta.
+func (p *Proxy) Snapshots() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.history.len()
 }
 
 // Pending returns the number of requests in flight the Proxy remembers.
@@ -284,7 +302,11 @@ func (p *Proxy) clientMessage(msg []byte) []byte {
 			return nil
 		}
 		if hasID(env.ID) {
-			p.remember(env.ID, call{tool: params.Name})
+			c := call{tool: params.Name}
+			if p.opts.Delta {
+				c.args = params.Arguments
+			}
+			p.remember(env.ID, c)
 		}
 		if p.opts.DecodeArgs && len(params.Arguments) > 0 {
 			return p.decodeArgs(msg, params.Name, params.Arguments)
@@ -341,7 +363,7 @@ func (p *Proxy) serverMessage(msg []byte) []byte {
 		p.learnSchemas(env.Result)
 		return nil
 	}
-	result, changed := p.rewriteResult(c.tool, env.Result)
+	result, changed := p.rewriteResult(c, env.Result)
 	if !changed {
 		return nil
 	}
@@ -354,7 +376,8 @@ func (p *Proxy) serverMessage(msg []byte) []byte {
 }
 
 // rewriteResult rewrites the text blocks of a tools/call result.
-func (p *Proxy) rewriteResult(tool string, raw json.RawMessage) (json.RawMessage, bool) {
+func (p *Proxy) rewriteResult(c call, raw json.RawMessage) (json.RawMessage, bool) {
+	tool := c.tool
 	ms, err := members(raw)
 	if err != nil {
 		return nil, false
@@ -380,7 +403,11 @@ func (p *Proxy) rewriteResult(tool string, raw json.RawMessage) (json.RawMessage
 		if json.Unmarshal(get(bm, "type"), &typ) != nil || typ != "text" || json.Unmarshal(get(bm, "text"), &text) != nil {
 			continue
 		}
-		out, choice, ok := p.opts.Rewrite(text, p.graphs)
+		var more candidates
+		if p.opts.Delta {
+			more = p.deltaCandidates(tool, callKey(tool, c.args, i))
+		}
+		out, choice, ok := p.opts.rewrite(text, p.graphs, more)
 		if choice.Form == "" {
 			continue // not JSON
 		}

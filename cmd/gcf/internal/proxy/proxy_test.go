@@ -258,3 +258,76 @@ func TestDecodeArgs(t *testing.T) {
 		t.Errorf("-decode-args=false decoded")
 	}
 }
+
+func TestDeltaOfRepeatedCalls(t *testing.T) {
+	rows := func(changed string) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range 30 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			name := fmt.Sprintf("item-%d", i)
+			if i == 7 {
+				name = changed
+			}
+			fmt.Fprintf(&b, `{"id":%d,"name":%q,"stock":%d}`, i, name, i*3)
+		}
+		b.WriteString("]")
+		return b.String()
+	}
+	p := New(Options{Delta: true, Key: "id", Snapshots: 2})
+	ask := func(id int, args, result string) string {
+		req := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"stock","arguments":%s}}`+"\n", id, args)
+		_, out := relay(t, p, req, callResult(fmt.Sprint(id), result)+"\n")
+		var msg struct {
+			Result struct {
+				Content []struct{ Text string } `json:"content"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(out), &msg); err != nil {
+			t.Fatal(err)
+		}
+		return msg.Result.Content[0].Text
+	}
+	first := ask(1, `{"q":"all"}`, rows("seven"))
+	base, err := gcf.DecodeTable([]byte(first))
+	if err != nil || base.PackRoot == "" {
+		t.Fatalf("the first answer is not a keyed table with its root: %v\n%s", err, first)
+	}
+	if same := ask(2, `{ "q": "all" }`, rows("seven")); !strings.Contains(same, "unchanged=true") {
+		t.Errorf("the same answer again is not unchanged=true:\n%s", same)
+	}
+	second := ask(3, `{"q":"all"}`, rows("SEVEN"))
+	d, err := gcf.DecodeGenericDelta([]byte(second))
+	if err != nil {
+		t.Fatalf("a one-row change is not a delta: %v\n%s", err, second)
+	}
+	got, err := gcf.ApplyGenericDelta(base, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := gcf.NewTable(mustParse(t, rows("SEVEN")), "id")
+	gr, _ := gcf.GenericPackRoot(got)
+	wr, _ := gcf.GenericPackRoot(want)
+	if gr != wr {
+		t.Errorf("base + delta has root %s, want %s", gr, wr)
+	}
+	// Other arguments are another call: a full answer.
+	if other := ask(4, `{"q":"other"}`, rows("SEVEN")); strings.Contains(other, "delta") || strings.Contains(other, "unchanged") {
+		t.Errorf("a call with other arguments got a delta:\n%s", other)
+	}
+	ask(5, `{"q":"third"}`, rows("x"))
+	if p.Snapshots() != 2 {
+		t.Errorf("%d snapshots kept, want the bound 2", p.Snapshots())
+	}
+}
+
+func mustParse(t *testing.T, s string) any {
+	t.Helper()
+	v, err := gcf.ParseJSON([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

@@ -52,6 +52,8 @@ const (
 	FormJSON  = "json"      // the server's JSON without insignificant white space
 	FormGCF   = "gcf"       // GCF, generic profile
 	FormGraph = "gcf-graph" // GCF, graph profile
+	FormDelta = "gcf-delta" // a delta against the previous answer to the same call (-delta)
+	FormSame  = "gcf-unchanged"
 )
 
 // Rewriter re-encodes the JSON text of tool results; it is safe for
@@ -84,6 +86,16 @@ func (r *Rewriter) counter() *tokens.Counter {
 // the server's value (the graph profile is used only for a payload it
 // carries whole).
 func (r *Rewriter) Rewrite(text string, graphs *gcf.Session) (out string, c Choice, ok bool) {
+	return r.rewrite(text, graphs, nil)
+}
+
+// candidates adds forms computed from the parsed value: v is the generic
+// value, g the graph payload (nil when the value is not one). It returns
+// true when it offered the full GCF form itself (a keyed table with its
+// pack_root), which then replaces the plain generic encoding.
+type candidates func(v any, g *gcf.Payload, consider func(text []byte, form string)) bool
+
+func (r *Rewriter) rewrite(text string, graphs *gcf.Session, more candidates) (out string, c Choice, ok bool) {
 	if r.Format == JSON {
 		return text, Choice{}, false
 	}
@@ -107,7 +119,7 @@ func (r *Rewriter) Rewrite(text string, graphs *gcf.Session) (out string, c Choi
 			return
 		}
 		n := cnt.CountBytes(cand)
-		if n < bestTokens || r.Format == GCF && (form == FormGCF || form == FormGraph) && bestForm != FormGCF && bestForm != FormGraph {
+		if n < bestTokens || r.Format == GCF && isGCF(form) && !isGCF(bestForm) {
 			best, bestForm, bestTokens = string(cand), form, n
 		}
 	}
@@ -117,11 +129,19 @@ func (r *Rewriter) Rewrite(text string, graphs *gcf.Session) (out string, c Choi
 			consider(min.Bytes(), FormJSON)
 		}
 	}
-	if g := graphPayload([]byte(trimmed)); g != nil {
+	g := graphPayload([]byte(trimmed))
+	fullOffered := false
+	if more != nil {
+		fullOffered = more(v, g, consider)
+	}
+	switch {
+	case fullOffered:
+		// The keyed table's own form, which later deltas name, was offered.
+	case g != nil:
 		if enc, err := gcf.EncodeWithSession(g, graphs, opts...); err == nil {
 			consider(enc, FormGraph)
 		}
-	} else {
+	default:
 		gopts := opts
 		if r.Smallest {
 			gopts = append(gopts, gcf.WithSize(gcf.Smallest), gcf.WithCost(cnt.Count))
@@ -135,6 +155,8 @@ func (r *Rewriter) Rewrite(text string, graphs *gcf.Session) (out string, c Choi
 	}
 	return best, Choice{Form: bestForm, Before: before, After: bestTokens}, true
 }
+
+func isGCF(form string) bool { return form != FormText && form != FormJSON }
 
 // graphPayload returns the graph payload data holds, or nil when data is
 // not one or the graph profile would not carry all of it: it must decode
