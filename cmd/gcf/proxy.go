@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -72,6 +73,13 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 	verbose := fs.Bool("v", false, "print one line per tools/call result on stderr")
 	delta := fs.Bool("delta", false, "answer a repeated call (same tool and arguments) with unchanged=true or a delta against the previous answer, when cheaper (graph payloads; keyed tables with -key)")
 	key := fs.String("key", "", "-delta: the identity `field` of keyed tables (e.g. id)")
+	upstream := fs.String("upstream", "", "speak Streamable HTTP to the MCP server at `URL` instead of starting a command")
+	var headers headerFlag
+	fs.Var(&headers, "header", "`Name: value` header sent to the -upstream server (repeatable), e.g. an Authorization token")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP on `ADDR` (host:port; a bare :port binds 127.0.0.1) instead of stdio, with /health")
+	var origins listFlag
+	fs.Var(&origins, "allow-origin", "-http: an `origin` allowed besides localhost ones (repeatable; * allows any)")
+	maxSessions := fs.Int("max-sessions", proxy.DefaultMaxSessions, "-http: most MCP `sessions` kept at once (each has its own server process or upstream session)")
 	return func(e *env, args []string) int {
 		f, err := proxy.ParseFormat(*format)
 		if err != nil {
@@ -84,8 +92,15 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 		if *maxMessage < 1 {
 			return e.usageError(proxyCommand, "-max-message must be at least 1 byte")
 		}
-		if len(args) == 0 {
-			return e.usageError(proxyCommand, "the server's command, after \"--\"")
+		switch {
+		case *upstream == "" && len(args) == 0:
+			return e.usageError(proxyCommand, "the server's command, after \"--\" (or -upstream URL)")
+		case *upstream != "" && len(args) > 0:
+			return e.usageError(proxyCommand, "-upstream and a command are exclusive")
+		case len(headers) > 0 && *upstream == "":
+			return e.usageError(proxyCommand, "-header applies to -upstream")
+		case *httpAddr == "" && (len(origins) > 0 || fs.Lookup("max-sessions").Value.String() != fmt.Sprint(proxy.DefaultMaxSessions)):
+			return e.usageError(proxyCommand, "-allow-origin and -max-sessions apply to -http")
 		}
 		if *key != "" && !*delta {
 			return e.usageError(proxyCommand, "-key applies to -delta")
@@ -103,6 +118,16 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 			Verbose:    *verbose,
 			Delta:      *delta,
 			Key:        *key,
+		}
+		h := http.Header{}
+		for _, hv := range headers {
+			h.Add(hv[0], hv[1])
+		}
+		switch {
+		case *httpAddr != "":
+			return e.proxyHTTP(opts, *httpAddr, args, *upstream, h, origins, *maxSessions, string(enc))
+		case *upstream != "":
+			return e.proxyToUpstream(opts, *upstream, h, string(enc))
 		}
 		return e.proxyStdio(opts, args, string(enc))
 	}
