@@ -573,3 +573,27 @@ func settleGoroutines(t *testing.T, baseline int) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestStatsSaysWhenGCFCostsMore: gcf stats warns when even the smallest
+// GCF costs more tokens than minified JSON, naming the shape; a table gets
+// no warning.
+func TestStatsSaysWhenGCFCostsMore(t *testing.T) {
+	dir := t.TempDir()
+	var matrix, table []string
+	for i := range 40 {
+		matrix = append(matrix, fmt.Sprintf("[%d,%d]", i, i*7))
+		table = append(table, fmt.Sprintf(`{"id":%d,"name":"n%d","ok":true}`, i, i))
+	}
+	mpath := filepath.Join(dir, "matrix.json")
+	tpath := filepath.Join(dir, "table.json")
+	os.WriteFile(mpath, []byte(`{"coordinates":[`+strings.Join(matrix, ",")+`]}`), 0o644)
+	os.WriteFile(tpath, []byte("["+strings.Join(table, ",")+"]"), 0o644)
+	out, stderr, code := runCLI(t, "", "stats", mpath)
+	if code != 0 || !strings.Contains(out, "note: GCF costs") || !strings.Contains(out, "40 arrays inside arrays") || !strings.Contains(out, "first at $.coordinates") {
+		t.Errorf("matrix: exit %d\n%s%s", code, out, stderr)
+	}
+	out, _, _ = runCLI(t, "", "stats", "-json", tpath)
+	if strings.Contains(out, "warning") {
+		t.Errorf("a table got a warning:\n%s", out)
+	}
+}
