@@ -75,6 +75,7 @@ func newTestClient(opts *mcp.ClientOptions) *mcp.Client {
 func connectDirect(t testing.TB, ctx context.Context, argv []string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = t.TempDir() // tooner writes tooner.log in its working directory
 	cs, err := newTestClient(opts).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatalf("connecting to %v: %v", argv, err)
