@@ -598,3 +598,38 @@ func TestStatsSaysWhenGCFCostsMore(t *testing.T) {
 		t.Errorf("a table got a warning:\n%s", out)
 	}
 }
+
+// TestProxyExitStatusAndUsage: the proxy exits with the server's status,
+// relays what the server wrote before it exited, and refuses bad flags.
+func TestProxyExitStatusAndUsage(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("skip: no sh to play the server")
+	}
+	line := `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"[{\"a\":1},{\"a\":2}]"}]}}`
+	var out, errb syncBuffer
+	code := run([]string{"proxy", "--", "sh", "-c", "printf '%s\\n' '" + line + "'; exit 7"}, strings.NewReader(""), &out, &errb)
+	if code != 7 || out.String() != line+"\n" {
+		t.Errorf("exit %d (want 7), relayed %q\n%s", code, out.String(), errb.String())
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"proxy"}, "the server's command"},
+		{[]string{"proxy", "-key", "id", "--", "true"}, "-key applies to -delta"},
+		{[]string{"proxy", "-format", "xml", "--", "true"}, "unknown format"},
+		{[]string{"proxy", "-upstream", "http://127.0.0.1:1/", "--", "true"}, "exclusive"},
+		{[]string{"proxy", "-header", "A: b", "--", "true"}, "-header applies to -upstream"},
+		{[]string{"proxy", "-max-sessions", "3", "--", "true"}, "apply to -http"},
+		{[]string{"proxy", "-max-message", "0", "--", "true"}, "-max-message"},
+	} {
+		_, stderr, code := runCLI(t, "", c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q (want %q)", c.args, code, stderr, c.want)
+		}
+	}
+	var errc syncBuffer
+	if code := run([]string{"proxy", "--", "/no/such/server"}, strings.NewReader(""), io.Discard, &errc); code != exitIO || !strings.Contains(errc.String(), "starting the server") {
+		t.Errorf("a missing server: exit %d, %s", code, errc.String())
+	}
+}

@@ -331,3 +331,20 @@ func mustParse(t *testing.T, s string) any {
 	}
 	return v
 }
+
+func TestRewriteSmallest(t *testing.T) {
+	cnt := tokens.MustNew(tokens.Default)
+	doc := `{"users":{"u1":{"name":"a","age":1},"u2":{"name":"b","age":2},"u3":{"name":"c","age":3}},"tags":["x","y"]}`
+	canon, c1, _ := (&Rewriter{Format: GCF}).Rewrite(doc, nil)
+	small, c2, _ := (&Rewriter{Format: GCF, Smallest: true}).Rewrite(doc, nil)
+	if c1.Form != FormGCF || c2.Form != FormGCF || cnt.Count(small) > cnt.Count(canon) {
+		t.Errorf("-smallest: %d tokens, canonical %d", cnt.Count(small), cnt.Count(canon))
+	}
+	v, err := gcf.DecodeGeneric([]byte(small))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := gcf.ToJSON(v); string(got) != doc {
+		t.Errorf("the Smallest form decodes to %s", got)
+	}
+}
