@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -31,3 +32,27 @@ func FuzzRelay(f *testing.F) {
 		}
 	})
 }
+
+// FuzzReadSSE: the event-stream reader never panics and never delivers an
+// event longer than its bound.
+func FuzzReadSSE(f *testing.F) {
+	f.Add([]byte("event: message\ndata: {\"a\":1}\n\ndata: x\ndata: y\n\n"), 8)
+	f.Add([]byte("data: "+string(make([]byte, 200))+"\n\n: comment\r\ndata: ok\r\n\r\n"), 16)
+	f.Fuzz(func(t *testing.T, in []byte, max int) {
+		if max < 1 || max > 1<<16 {
+			return
+		}
+		var n, over int
+		err := readSSE(bytesReader(in), max, func(b []byte) {
+			n++
+			if len(b) > max {
+				t.Fatalf("an event of %d bytes, over the bound %d", len(b), max)
+			}
+		}, func(int64) { over++ })
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
