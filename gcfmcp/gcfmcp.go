@@ -19,7 +19,8 @@
 //     gets a delta when the delta is smaller than the threshold fraction of
 //     the full payload (WithDeltaThreshold, default 0.6), and anything
 //     else gets the full payload.
-//   - A `format` argument ("gcf", the default, or "json"), or WithFormat,
+//   - A `format` argument ("gcf", the default, "json", or "auto": the
+//     one of the two that costs fewer tokens), or WithFormat,
 //     selects plain JSON for clients that cannot read GCF.
 //   - Accounting: the result's _meta["gcf"] and the WithReport hook give
 //     the bytes and tokens (o200k_base by default, WithTokenizer) of the text
@@ -55,6 +56,11 @@ type Format string
 const (
 	GCF  Format = "gcf"  // GCF text, the default
 	JSON Format = "json" // the equivalent JSON
+	// Auto sends whichever of the GCF text and the equivalent JSON costs
+	// fewer tokens (under WithTokenizer's counter, gcf.EstimateTokens
+	// without one), so a result never costs more than its JSON; the
+	// Report's Format says which was sent.
+	Auto Format = "auto"
 )
 
 // MetaKey is the key of the accounting object in a result's _meta.
@@ -270,16 +276,18 @@ func Result(v any, opts ...Option) (*mcp.CallToolResult, error) {
 	return deliver(context.Background(), &cfg, nil, "", v, Args{})
 }
 
-// ParseFormat returns the format named s ("gcf" or "json", any case; ""
-// is GCF).
+// ParseFormat returns the format named s ("gcf", "json" or "auto", any
+// case; "" is GCF).
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
 	case "", "gcf":
 		return GCF, nil
 	case "json":
 		return JSON, nil
+	case "auto":
+		return Auto, nil
 	}
-	return "", fmt.Errorf("format %q is not supported (use \"gcf\" or \"json\")", s)
+	return "", fmt.Errorf("format %q is not supported (use \"gcf\", \"json\" or \"auto\")", s)
 }
 
 // CheckPackRoot reports whether s is a gcf-pack-root-v1 root: "sha256:"
@@ -313,6 +321,14 @@ func clip(s string) string {
 func (c *config) count(b []byte) int {
 	if c.counter == nil {
 		return -1
+	}
+	return c.counter.CountBytes(b)
+}
+
+// price is the token count of b, estimated without a counter.
+func (c *config) price(b []byte) int {
+	if c.counter == nil {
+		return gcf.EstimateTokens(string(b))
 	}
 	return c.counter.CountBytes(b)
 }
@@ -355,6 +371,12 @@ func deliver(ctx context.Context, cfg *config, st *state, tool string, v any, ar
 	}
 	if err != nil {
 		return nil, err
+	}
+	if format == Auto {
+		rep.Format = GCF
+		if jsonText != nil && cfg.price(jsonText) < cfg.price(text) {
+			text, rep.Format = jsonText, JSON
+		}
 	}
 	if rep.Tool == "" {
 		if p, ok := v.(*gcf.Payload); ok {

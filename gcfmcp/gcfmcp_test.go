@@ -500,3 +500,35 @@ func TestJSONBaselineIsNotHTMLEscaped(t *testing.T) {
 		t.Errorf("format=json sent %s, want %s", got, want)
 	}
 }
+
+// TestAutoFormat: WithFormat(Auto) sends GCF where it is cheaper (a table)
+// and the JSON where GCF costs more (an array of small arrays, SPEC §7.6),
+// and says which in the accounting.
+func TestAutoFormat(t *testing.T) {
+	var rows, matrix []any
+	for i := range 20 {
+		rows = append(rows, map[string]any{"id": i, "name": fmt.Sprintf("item-%d", i), "price": float64(i) + 0.5})
+		matrix = append(matrix, []any{i, i + 1})
+	}
+	for _, c := range []struct {
+		name string
+		v    any
+		want gcfmcp.Format
+	}{{"table", rows, gcfmcp.GCF}, {"matrix", matrix, gcfmcp.JSON}} {
+		res, err := gcfmcp.Result(c.v, gcfmcp.WithFormat(gcfmcp.Auto))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := metaOf(t, res)
+		if m.Format != c.want || m.Tokens > m.JSONTokens {
+			t.Errorf("%s: sent %s, %d tokens, JSON %d; want %s", c.name, m.Format, m.Tokens, m.JSONTokens, c.want)
+		}
+		text := textOf(t, res)
+		if strings.HasPrefix(text, "GCF profile=") != (c.want == gcfmcp.GCF) {
+			t.Errorf("%s: the text is not %s: %.60q", c.name, c.want, text)
+		}
+		if f, err := gcfmcp.ParseFormat("AUTO"); err != nil || f != gcfmcp.Auto {
+			t.Errorf("ParseFormat(AUTO) = %v, %v", f, err)
+		}
+	}
+}

@@ -260,8 +260,8 @@ func AddTool[In, Out any](s *Server, srv *mcp.Server, t *mcp.Tool, h Handler[In,
 			c.Properties[k] = v
 		}
 		if _, ok := c.Properties["format"]; !ok {
-			c.Properties["format"] = &jsonschema.Schema{Type: "string", Enum: []any{"gcf", "json"},
-				Description: "result format: gcf (default, compact) or json"}
+			c.Properties["format"] = &jsonschema.Schema{Type: "string", Enum: []any{"gcf", "json", "auto"},
+				Description: "result format: gcf (default, compact), json, or auto (whichever costs fewer tokens)"}
 		}
 		if _, ok := c.Properties["pack_root"]; !ok {
 			c.Properties["pack_root"] = &jsonschema.Schema{Type: "string",

@@ -14,6 +14,7 @@
 //	diff [flags] OLD.json NEW.json print the GCF delta that turns one JSON result into another
 //	apply [flags] BASE.json DELTA.gcf  apply a GCF delta and print the new JSON
 //	stats [flags] file...          compare the bytes and tokens of JSON, GCF and GCB for payloads
+//	proxy [flags] -- cmd [args]    put GCF in front of any MCP server, never costing more tokens
 //	version                        print the version of gcf and of the Go toolchain that built it
 //	help [command]                 print help for a command: its usage, flags and an example
 //
@@ -90,6 +91,24 @@
 //
 //	-tokenizer t   o200k (o200k_base, the default) or cl100k (cl100k_base)
 //	-json          the statistics as a JSON array on stdout instead of tables
+//
+// Flags of proxy (docs/proxy.md):
+//
+//	-format f         auto (the cheapest in tokens of the server's text, minified
+//	                  JSON and GCF; the default), gcf or json (relay only)
+//	-smallest         the Smallest size of the generic profile
+//	-tokenizer t      the vocabulary that prices the forms: o200k (default) or cl100k
+//	-delta            a repeated call gets unchanged=true or a delta when cheaper
+//	-key field        -delta: the identity field of keyed tables
+//	-decode-args      decode GCF string arguments declared object or array (default true)
+//	-upstream url     the server is a Streamable HTTP endpoint, not a command
+//	-header h         'Name: value' sent to the upstream (repeatable)
+//	-http addr        serve Streamable HTTP on addr (127.0.0.1 for :port), /health
+//	-allow-origin o   -http: an Origin allowed besides loopback ones (repeatable)
+//	-max-sessions n   -http: most sessions at once (default 64)
+//	-max-message n    bytes read to route a message (default 64 MiB); longer ones
+//	                  are relayed unread
+//	-v                one line per tools/call result on stderr; totals at exit
 //
 // Flags of diff:
 //

@@ -40,7 +40,7 @@ type command struct {
 var commands []*command
 
 func init() {
-	commands = []*command{encodeCommand, decodeCommand, validateCommand, migrateCommand, diffCommand, applyCommand, statsCommand, versionCommand, helpCommand}
+	commands = []*command{encodeCommand, decodeCommand, validateCommand, migrateCommand, diffCommand, applyCommand, statsCommand, proxyCommand, versionCommand, helpCommand}
 }
 
 const exitStatusText = `Exit status: 0 ok, 1 invalid input (validate: a problem was found),

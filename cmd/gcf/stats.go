@@ -54,6 +54,7 @@ type statFile struct {
 	Payload   string    `json:"payload"` // "graph" or "generic"
 	Tokenizer string    `json:"tokenizer"`
 	Rows      []statRow `json:"formats"`
+	Warning   string    `json:"warning,omitempty"` // GCF costs more than minified JSON, and why
 }
 
 func setupStats(fs *flag.FlagSet) func(*env, []string) int {
@@ -206,6 +207,7 @@ func stats(data []byte, counter *tokens.Counter, lim *limitFlags) (*statFile, er
 			return nil, err
 		}
 		sf.Rows = append(sf.Rows, row("GCF smallest", small, true))
+		sf.Warning = costlierNote(generic, counter.CountBytes(small), mt)
 	}
 	if graph != nil {
 		gcb, err := wire.EncodeWith("gcb", graph)
@@ -259,5 +261,8 @@ func printStats(w io.Writer, sf *statFile) {
 		if r.Note != "" {
 			fmt.Fprintf(w, "%s: %s\n", r.Format, r.Note)
 		}
+	}
+	if sf.Warning != "" {
+		fmt.Fprintf(w, "note: %s\n", sf.Warning)
 	}
 }
