@@ -404,16 +404,25 @@ func mustJSON(v any) string {
 
 // jsonEqual is structural JSON equality: same types, same members (in any
 // order), same array order, numbers equal by value.
-func jsonEqual(a, b any) bool {
+func jsonEqual(a, b any) bool { return jsonEq(a, b, false) }
+
+// jsonEqualOrdered is jsonEqual that also requires every object's members
+// in the same order.
+func jsonEqualOrdered(a, b any) bool { return jsonEq(a, b, true) }
+
+func jsonEq(a, b any, ordered bool) bool {
 	switch x := a.(type) {
 	case Object:
 		y, ok := b.(Object)
 		if !ok || len(x) != len(y) {
 			return false
 		}
-		for _, m := range x {
+		for i, m := range x {
 			v, ok := y.Get(m.Key)
-			if !ok || !jsonEqual(m.Value, v) {
+			if ordered {
+				v, ok = y[i].Value, y[i].Key == m.Key
+			}
+			if !ok || !jsonEq(m.Value, v, ordered) {
 				return false
 			}
 		}
@@ -424,7 +433,7 @@ func jsonEqual(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
+			if !jsonEq(x[i], y[i], ordered) {
 				return false
 			}
 		}
@@ -444,36 +453,6 @@ func jsonEqual(a, b any) bool {
 	default:
 		return a == b
 	}
-}
-
-// jsonEqualOrdered is jsonEqual that also requires every object's members
-// in the same order.
-func jsonEqualOrdered(a, b any) bool {
-	switch x := a.(type) {
-	case Object:
-		y, ok := b.(Object)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if x[i].Key != y[i].Key || !jsonEqualOrdered(x[i].Value, y[i].Value) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonEqualOrdered(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return jsonEqual(a, b)
 }
 
 func number(v any) (float64, bool) {
