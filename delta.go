@@ -48,17 +48,18 @@ func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 	if err := dlCheck(d); err != nil {
 		return nil, err
 	}
-	if newConfig(opts).wire == WireV1 && d.Tool == "" {
+	c := newConfig(opts)
+	if c.wire == WireV1 && d.Tool == "" {
 		return nil, lexer.Errorf(lexer.MissingProfile, "a v1 delta header requires tool= (SPEC-v1.1 §3): the delta has no Tool")
 	}
-	lim := encodeLimits(opts)
+	lim := c.limits
 	for _, n := range [...]int{len(d.Removed), len(d.Added), len(d.RemovedEdges), len(d.AddedEdges)} {
 		if n > lim.MaxElements {
 			return nil, elementsErr(n, "delta section", lim.MaxElements)
 		}
 	}
 	buf := encoder.GetBuffer()
-	b := dlAppend(buf.B[:0], d, newConfig(opts).wire)
+	b := dlAppend(buf.B[:0], d, c.wire)
 	err := checkLines(b, lim.MaxLineBytes)
 	if err == nil {
 		err = checkSize(len(b), lim.MaxBytes)

@@ -70,12 +70,12 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 	c := newConfig(opts)
 	if c.wire == WireV1 {
-		return appendGenericV1(dst, v, encodeLimits(opts))
+		return appendGenericV1(dst, v, c.limits)
 	}
 	if c.size == Smallest {
-		return appendSmallest(dst, v, encodeLimits(opts), c.cost)
+		return appendSmallest(dst, v, c.limits, c.cost)
 	}
-	return appendGeneric(dst, v, encodeLimits(opts))
+	return appendGeneric(dst, v, c.limits)
 }
 
 // appendGeneric is AppendGeneric with the limits resolved.

@@ -223,7 +223,8 @@ func finishCheck(b []byte, lim Limits, rows, fields int) error {
 // malformed_header_field when Tool or Key cannot be a header value, and
 // the limit errors of EncodeGeneric.
 func EncodeTable(t *Table, opts ...Option) ([]byte, error) {
-	if err := noV1(opts, "EncodeTable"); err != nil {
+	c := newConfig(opts)
+	if err := noV1(c.wire, "EncodeTable"); err != nil {
 		return nil, err
 	}
 	if t == nil {
@@ -233,7 +234,7 @@ func EncodeTable(t *Table, opts ...Option) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendTable(t, root, encodeLimits(opts))
+	return appendTable(t, root, c.limits)
 }
 
 func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
@@ -298,7 +299,8 @@ func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
 // of keyset.CheckDelta (what DecodeGenericDelta would reject), out_of_range
 // for negative token counts, and the limit errors of EncodeGeneric.
 func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
-	if err := noV1(opts, "EncodeGenericDelta"); err != nil {
+	c := newConfig(opts)
+	if err := noV1(c.wire, "EncodeGenericDelta"); err != nil {
 		return nil, err
 	}
 	if d == nil {
@@ -325,7 +327,7 @@ func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
 	if _, err := keyset.CheckDelta(&GenericDelta{Key: d.Key, Fields: fields, Added: d.Added, Changed: d.Changed, Removed: d.Removed}); err != nil {
 		return nil, err
 	}
-	lim := encodeLimits(opts)
+	lim := c.limits
 	buf := encoder.GetBuffer()
 	defer encoder.PutBuffer(buf)
 	b := append(buf.B[:0], "GCF profile=generic"...)
@@ -402,8 +404,7 @@ type keyedReader struct {
 	header map[string]string
 }
 
-func newKeyedReader(data []byte, opts []Option) (*keyedReader, error) {
-	cfg := newConfig(opts)
+func newKeyedReader(data []byte, cfg config) (*keyedReader, error) {
 	r := &keyedReader{b: builder{d: stream.NewBytesDecoder(data, cfg.limits), budget: len(data)/2 + 1}}
 	r.b.d.SetExpand(true)
 	ev, err := r.b.next()
@@ -501,10 +502,11 @@ func strs(fields [][]byte) []string {
 // (malformed_delta, or duplicate_key for a repeated identity); a payload
 // with no key=, or with anything beside its one table, is malformed_delta.
 func DecodeTable(data []byte, opts ...Option) (*Table, error) {
-	if err := noV1(opts, "DecodeTable"); err != nil {
+	c := newConfig(opts)
+	if err := noV1(c.wire, "DecodeTable"); err != nil {
 		return nil, err
 	}
-	r, err := newKeyedReader(data, opts)
+	r, err := newKeyedReader(data, c)
 	if err != nil {
 		return nil, err
 	}
@@ -557,10 +559,11 @@ func DecodeTable(data []byte, opts ...Option) (*Table, error) {
 // widths (row_width_mismatch) as everywhere. Rows of a later section whose
 // declaration orders the fields differently are reordered to the first's.
 func DecodeGenericDelta(data []byte, opts ...Option) (*GenericDelta, error) {
-	if err := noV1(opts, "DecodeGenericDelta"); err != nil {
+	c := newConfig(opts)
+	if err := noV1(c.wire, "DecodeGenericDelta"); err != nil {
 		return nil, err
 	}
-	r, err := newKeyedReader(data, opts)
+	r, err := newKeyedReader(data, c)
 	if err != nil {
 		return nil, err
 	}
@@ -640,7 +643,7 @@ func (e *Encoder) BeginDelta(tool, key, baseRoot, newRoot string) error {
 		return errClosed
 	}
 	if e.wire == WireV1 {
-		return noV1([]Option{WithWire(WireV1)}, "BeginDelta")
+		return noV1(WireV1, "BeginDelta")
 	}
 	if e.graph != nil || e.started {
 		return lexer.Errorf(lexer.InvalidSchema, "BeginDelta starts a payload; this encoder has already started one")

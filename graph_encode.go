@@ -68,7 +68,8 @@ import (
 func Encode(p *Payload, opts ...Option) ([]byte, error) {
 	// appendGraph sizes the output once from the payload, so encoding
 	// straight into a new slice is one allocation and no copy.
-	out, err := appendGraph(nil, p, nil, encodeLimits(opts), newConfig(opts).wire)
+	c := newConfig(opts)
+	out, err := appendGraph(nil, p, nil, c.limits, c.wire)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +81,8 @@ func Encode(p *Payload, opts ...Option) ([]byte, error) {
 // it returns dst unchanged in length (bytes past len(dst) in its capacity
 // may have been overwritten).
 func AppendEncode(dst []byte, p *Payload, opts ...Option) ([]byte, error) {
-	out, err := appendGraph(dst, p, nil, encodeLimits(opts), newConfig(opts).wire)
+	c := newConfig(opts)
+	out, err := appendGraph(dst, p, nil, c.limits, c.wire)
 	if err != nil {
 		return dst, err
 	}

@@ -42,7 +42,7 @@ func Migrate(r io.Reader, w io.Writer, opts ...Option) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(5)
 	if !isGraphHead(head) {
-		return migrateGeneric(br, w, opts)
+		return migrateGeneric(br, w, cfg.limits.MaxBytes, opts)
 	}
 	d := stream.NewDecoder(br, cfg.limits)
 	d.SetWire(WireV1)
@@ -76,11 +76,10 @@ func isGraphHead(head []byte) bool {
 
 // migrateGeneric moves a headerless v1 generic payload to v3 through the
 // value model.
-func migrateGeneric(r io.Reader, w io.Writer, opts []Option) error {
-	cfg := newConfig(opts)
+func migrateGeneric(r io.Reader, w io.Writer, maxBytes int64, opts []Option) error {
 	src := r
-	if cfg.limits.MaxBytes > 0 {
-		src = io.LimitReader(r, cfg.limits.MaxBytes+1)
+	if maxBytes > 0 {
+		src = io.LimitReader(r, maxBytes+1)
 	}
 	data, err := io.ReadAll(src)
 	if err != nil {

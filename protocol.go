@@ -312,7 +312,7 @@ func RespondGeneric(current *Table, consumerRoot string, prior *Table) ([]byte, 
 		out, err := EncodeGenericUnchanged(current.Tool, root, len(current.Rows))
 		return out, OutcomeUnchanged, err
 	}
-	lim := encodeLimits(nil)
+	lim := defaultLimits
 	full, err := appendTable(current, root, lim)
 	if err != nil {
 		return nil, 0, err

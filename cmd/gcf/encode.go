@@ -191,11 +191,11 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 	var enc []byte
 	switch profile {
 	case "generic":
-		v, err := parseJSON(data, opts)
+		v, err := gcf.ParseJSON(data, opts...)
 		if err != nil {
 			return fail(jsonError(err, data, origin, ""))
 		}
-		if enc, err = encodeGeneric(v, opts); err != nil {
+		if enc, err = gcf.EncodeGeneric(v, opts...); err != nil {
 			return fail(err)
 		}
 	case "graph":
@@ -213,7 +213,7 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 		} else if _, err := dec.Token(); err != io.EOF {
 			return fail(errorAt(origin.after(data[:dec.InputOffset()]), "", "not a graph payload: data after the JSON object"))
 		}
-		if enc, err = encodeGraph(&p, opts); err != nil {
+		if enc, err = gcf.Encode(&p, opts...); err != nil {
 			return fail(err)
 		}
 	}
@@ -475,7 +475,7 @@ func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress)
 			return fail(err)
 		}
 		n := rr.n
-		v, err := parseJSON(rec, so.opts)
+		v, err := gcf.ParseJSON(rec, so.opts...)
 		if err != nil {
 			return fail(jsonError(err, rec, at, fmt.Sprintf("record %d: ", n)))
 		}

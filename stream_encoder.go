@@ -70,7 +70,8 @@ type streamTable struct {
 // (WithMaxLineBytes, WithMaxElements, WithMaxFields, WithMaxDepth,
 // WithMaxBytes; the decoder's defaults without them).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
-	return &Encoder{w: encoder.NewWriter(w), lim: encodeLimits(opts), keys: map[string]struct{}{}, wire: newConfig(opts).wire}
+	c := newConfig(opts)
+	return &Encoder{w: encoder.NewWriter(w), lim: c.limits, keys: map[string]struct{}{}, wire: c.wire}
 }
 
 // commit checks the whole lines b[len(buf):] that a call appended to the

@@ -476,8 +476,8 @@ func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
 // noV1 refuses WithWire(WireV1) for what the v1 wire has no form for (the
 // generic keyed tables and deltas of SPEC §10a), rather than writing or
 // reading v3 unasked.
-func noV1(opts []Option, fn string) error {
-	if newConfig(opts).wire == WireV1 {
+func noV1(wire Wire, fn string) error {
+	if wire == WireV1 {
 		return lexer.Errorf(lexer.UnsupportedValue, "%s: the v1 wire has no generic keyed tables or deltas (SPEC §10a is v3 only)", fn)
 	}
 	return nil
