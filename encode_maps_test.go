@@ -238,7 +238,7 @@ func TestMapFastPathSameBytes(t *testing.T) {
 		got, ok := appendMaps([]byte("pre"), v, lim)
 		if ok {
 			fast++
-			if bytes.Contains(got, []byte("\n## ")) || bytes.HasPrefix(got[len("pre"+geHeader):], []byte("## ")) {
+			if bytes.Contains(got, []byte("\n## ")) || bytes.HasPrefix(got[len("pre"+"GCF profile=generic\n"):], []byte("## ")) {
 				if bytes.Contains(got, []byte("]{")) {
 					tables++
 				}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/stream"
 	"github.com/gcfkit/gcf/tokens"
 	"github.com/gcfkit/gcf/wire"
@@ -241,13 +242,13 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 // as the streaming graph encoder writes them.
 func appendSummary(enc []byte, profile string, opts []gcf.Option) ([]byte, error) {
 	if profile != "graph" {
-		return append(enc, "##! summary\n"...), nil
+		return encoder.AppendLineEnd(encoder.AppendSummary(enc)), nil
 	}
 	p, err := gcf.Decode(enc, opts...)
 	if err != nil {
 		return nil, err
 	}
-	b := fmt.Appendf(enc, "##! summary symbols=%d edges=%d counts=", len(p.Symbols), len(p.Edges))
+	b := fmt.Appendf(encoder.AppendSummary(enc), " symbols=%d edges=%d counts=", len(p.Symbols), len(p.Edges))
 	for i := 0; i < len(p.Symbols); {
 		j := i + 1
 		for j < len(p.Symbols) && p.Symbols[j].Distance == p.Symbols[i].Distance {
