@@ -48,17 +48,18 @@ func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 	if err := dlCheck(d); err != nil {
 		return nil, err
 	}
-	if newConfig(opts).wire == WireV1 && d.Tool == "" {
+	c := newConfig(opts)
+	if c.wire == WireV1 && d.Tool == "" {
 		return nil, lexer.Errorf(lexer.MissingProfile, "a v1 delta header requires tool= (SPEC-v1.1 §3): the delta has no Tool")
 	}
-	lim := encodeLimits(opts)
+	lim := c.limits
 	for _, n := range [...]int{len(d.Removed), len(d.Added), len(d.RemovedEdges), len(d.AddedEdges)} {
 		if n > lim.MaxElements {
 			return nil, elementsErr(n, "delta section", lim.MaxElements)
 		}
 	}
 	buf := encoder.GetBuffer()
-	b := dlAppend(buf.B[:0], d, newConfig(opts).wire)
+	b := dlAppend(buf.B[:0], d, c.wire)
 	err := checkLines(b, lim.MaxLineBytes)
 	if err == nil {
 		err = checkSize(len(b), lim.MaxBytes)
@@ -134,27 +135,23 @@ func dlSavings(deltaTokens, full int) int64 {
 
 func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
 	if wire == WireV1 {
-		b = append(b, "GCF tool="...)
-		b = append(b, d.Tool...)
+		b = encoder.AppendHeaderField(encoder.AppendV1Header(b), "tool", d.Tool)
 	} else {
 		b = grAppendHeaderStart(b, d.Tool, 0, 0)
 	}
-	b = append(b, " delta=true base_root="...)
-	b = append(b, d.BaseRoot...)
-	b = append(b, " new_root="...)
-	b = append(b, d.NewRoot...)
+	b = encoder.AppendHeaderField(b, "delta", "true")
+	b = encoder.AppendHeaderField(b, "base_root", d.BaseRoot)
+	b = encoder.AppendHeaderField(b, "new_root", d.NewRoot)
 	if d.DeltaTokens != 0 {
-		b = append(b, " tokens="...)
-		b = strconv.AppendInt(b, int64(d.DeltaTokens), 10)
+		b = encoder.AppendHeaderInt(b, "tokens", int64(d.DeltaTokens))
 	}
 	if d.FullTokens > 0 {
-		b = append(b, " savings="...)
-		b = strconv.AppendInt(b, dlSavings(d.DeltaTokens, d.FullTokens), 10)
+		b = encoder.AppendHeaderInt(b, "savings", dlSavings(d.DeltaTokens, d.FullTokens))
 		b = append(b, '%')
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if len(d.Removed) > 0 {
-		b = append(b, "## removed\n"...)
+		b = encoder.AppendSectionLine(b, "removed")
 		for i := range d.Removed {
 			b = append(b, KindAbbrev(d.Removed[i].Kind)...)
 			b = append(b, ' ')
@@ -163,7 +160,7 @@ func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
 		}
 	}
 	if len(d.Added) > 0 {
-		b = append(b, "## added\n"...)
+		b = encoder.AppendSectionLine(b, "added")
 		for i := range d.Added {
 			b = grAppendNode(b, i, &d.Added[i])
 			if wire != WireV1 { // v1 added lines carry no distance
@@ -173,15 +170,15 @@ func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
 			b = append(b, '\n')
 		}
 	}
-	b = dlAppendEdges(b, "## edges_removed\n", d.RemovedEdges)
-	return dlAppendEdges(b, "## edges_added\n", d.AddedEdges)
+	b = dlAppendEdges(b, "edges_removed", d.RemovedEdges)
+	return dlAppendEdges(b, "edges_added", d.AddedEdges)
 }
 
-func dlAppendEdges(b []byte, header string, edges []Edge) []byte {
+func dlAppendEdges(b []byte, section string, edges []Edge) []byte {
 	if len(edges) == 0 {
 		return b
 	}
-	b = append(b, header...)
+	b = encoder.AppendSectionLine(b, section)
 	for i := range edges {
 		b = append(b, edges[i].Source...)
 		b = append(b, " -> "...)

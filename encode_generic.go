@@ -13,8 +13,11 @@ import (
 	"github.com/gcfkit/gcf/lexer"
 )
 
-// geHeader is the header line of every generic-profile payload.
-const geHeader = "GCF profile=generic\n"
+// appendGenericHeader appends the header line of a generic-profile payload
+// that carries no header fields.
+func appendGenericHeader(dst []byte) []byte {
+	return encoder.AppendLineEnd(encoder.AppendHeader(dst, "generic"))
+}
 
 // EncodeGeneric encodes any JSON-model value as a GCF generic-profile
 // payload in buffered mode and canonical form (SPEC §7): the header line
@@ -70,12 +73,12 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 	c := newConfig(opts)
 	if c.wire == WireV1 {
-		return appendGenericV1(dst, v, encodeLimits(opts))
+		return appendGenericV1(dst, v, c.limits)
 	}
 	if c.size == Smallest {
-		return appendSmallest(dst, v, encodeLimits(opts), c.cost)
+		return appendSmallest(dst, v, c.limits, c.cost)
 	}
-	return appendGeneric(dst, v, encodeLimits(opts))
+	return appendGeneric(dst, v, c.limits)
 }
 
 // appendGeneric is AppendGeneric with the limits resolved.
@@ -116,7 +119,7 @@ func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
 	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
 		e.end = start + int(lim.MaxBytes)
 	}
-	e.buf = append(dst, geHeader...)
+	e.buf = appendGenericHeader(dst)
 	e.ls = start
 	e.setCheck()
 	if err = e.lineDone(); err == nil {
@@ -316,12 +319,12 @@ func (e *geEncoder) root(v any) error {
 			return nil // empty root object: header line only (SPEC §7.7)
 		}
 		if e.keyedOK(x) {
-			e.buf = append(e.buf, "## "...)
+			e.buf = encoder.AppendSectionMark(e.buf)
 			return e.table(geRows{obj: x, keyed: true}, 0, false)
 		}
 		return e.members(x, 0)
 	case []any:
-		e.buf = append(e.buf, "## "...)
+		e.buf = encoder.AppendSectionMark(e.buf)
 		return e.arrayTail(x, 0)
 	default:
 		e.buf = append(e.buf, '=')
@@ -406,7 +409,7 @@ func (e *geEncoder) members(o Object, d int) error {
 		switch x := m.Value.(type) {
 		case Object:
 			e.buf = encoder.AppendIndent(e.buf, d)
-			e.buf = append(e.buf, "## "...)
+			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(m.Key)
 			if e.keyedOK(x) {
 				e.buf = append(e.buf, ' ')
@@ -431,7 +434,7 @@ func (e *geEncoder) members(o Object, d int) error {
 				}
 				continue
 			}
-			e.buf = append(e.buf, "## "...)
+			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(m.Key)
 			e.buf = append(e.buf, ' ')
 			if err := e.arrayTail(x, d); err != nil {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gcfkit/gcf/stream"
 )
 
 // Invalid UTF-8 anywhere in encoder input is an invalid_utf8 error that
@@ -397,5 +399,29 @@ func TestEncoderLimits(t *testing.T) {
 	must(e.Close())
 	if _, err := Decode(buf.Bytes(), WithMaxLineBytes(64), WithMaxElements(1)); err != nil {
 		t.Fatalf("%v\n%s", err, buf.Bytes())
+	}
+}
+
+// Options resolve to the same limits whether or not any is given, and a
+// zero or negative limit option means its default on every path: the
+// encoder refuses at the default, as the decoder does.
+func TestOptionsResolveOnce(t *testing.T) {
+	if got := newConfig(nil).limits; got != (Limits{}).Resolved() {
+		t.Fatalf("no options: %+v", got)
+	}
+	if got := newConfig([]Option{WithLimits(Limits{MaxDepth: -1}), nil}).limits; got != (Limits{}).Resolved() {
+		t.Fatalf("zero and negative limits: %+v", got)
+	}
+	deep := any("x")
+	for range stream.DefaultMaxDepth + 1 {
+		deep = []any{deep}
+	}
+	for _, opts := range [][]Option{nil, {WithMaxDepth(0)}, {WithMaxDepth(-3)}} {
+		if _, err := EncodeGeneric(deep, opts...); CategoryOf(err) != DepthExceeded {
+			t.Errorf("%d options: err = %v, want depth_exceeded", len(opts), err)
+		}
+		if _, err := ParseJSON([]byte(strings.Repeat("[", stream.DefaultMaxDepth+1)+strings.Repeat("]", stream.DefaultMaxDepth+1)), opts...); CategoryOf(err) != DepthExceeded {
+			t.Errorf("ParseJSON, %d options: err = %v, want depth_exceeded", len(opts), err)
+		}
 	}
 }

@@ -151,7 +151,7 @@ func appendMaps(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
 		e.end = start + int(lim.MaxBytes)
 	}
-	e.buf = append(dst, geHeader...)
+	e.buf = appendGenericHeader(dst)
 	e.ls = start
 	e.setCheck()
 	w := gmPool.Get().(*gmWriter)
@@ -180,12 +180,12 @@ func (w *gmWriter) root(v any) bool {
 			return true // header line only
 		}
 		if gmAllMaps(x) {
-			e.buf = append(e.buf, "## "...)
+			e.buf = encoder.AppendSectionMark(e.buf)
 			return w.keyed(x, 0, 0)
 		}
 		return w.members(x, 0, 0)
 	case []any:
-		e.buf = append(e.buf, "## "...)
+		e.buf = encoder.AppendSectionMark(e.buf)
 		return w.arrayTail(x, 0, 0)
 	}
 	return false
@@ -282,7 +282,7 @@ func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 		case gmMap:
 			x := v.(map[string]any)
 			e.buf = encoder.AppendIndent(e.buf, d)
-			e.buf = append(e.buf, "## "...)
+			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(k)
 			if gmAllMaps(x) {
 				e.buf = append(e.buf, ' ')
@@ -308,7 +308,7 @@ func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 				}
 				continue
 			}
-			e.buf = append(e.buf, "## "...)
+			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(k)
 			e.buf = append(e.buf, ' ')
 			if !w.arrayTail(x, d, vd+1) {

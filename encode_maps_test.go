@@ -238,7 +238,7 @@ func TestMapFastPathSameBytes(t *testing.T) {
 		got, ok := appendMaps([]byte("pre"), v, lim)
 		if ok {
 			fast++
-			if bytes.Contains(got, []byte("\n## ")) || bytes.HasPrefix(got[len("pre"+geHeader):], []byte("## ")) {
+			if bytes.Contains(got, []byte("\n## ")) || bytes.HasPrefix(got[len("pre"+"GCF profile=generic\n"):], []byte("## ")) {
 				if bytes.Contains(got, []byte("]{")) {
 					tables++
 				}
@@ -293,7 +293,7 @@ func FuzzMapFastPath(f *testing.F) {
 		if d.Decode(&v) != nil {
 			return
 		}
-		lim := encodeLimits(nil)
+		lim := defaultLimits
 		switch lims % 6 {
 		case 1:
 			lim.MaxDepth = 1 + int(mode>>1)%8
@@ -345,7 +345,7 @@ func TestMapFastPathDocuments(t *testing.T) {
 		if json.Unmarshal(doc, &v) != nil {
 			continue
 		}
-		lim := encodeLimits(nil)
+		lim := defaultLimits
 		want, werr := appendLayout(nil, v, lim, nil)
 		got, ok := appendMaps(nil, v, lim)
 		if !ok {
@@ -397,7 +397,7 @@ func TestMapFastPathWide(t *testing.T) {
 		{"distinct key sets", map[string]any{"rows": distinct}, false},
 		{"distinct key sets in row 0's attachment", attached, false},
 	} {
-		lim := encodeLimits(nil)
+		lim := defaultLimits
 		want, werr := appendLayout(nil, c.v, lim, nil)
 		if werr != nil {
 			t.Fatalf("%s: %v", c.name, werr)
@@ -428,7 +428,7 @@ func TestMapFastPathManyKeySets(t *testing.T) {
 		rows[i] = m
 	}
 	v := map[string]any{"rows": rows, "again": rows[:3]}
-	lim := encodeLimits(nil)
+	lim := defaultLimits
 	want, werr := appendLayout(nil, v, lim, nil)
 	got, ok := appendMaps(nil, v, lim)
 	if werr != nil || !ok || !bytes.Equal(got, want) {

@@ -147,7 +147,7 @@ func appendStructs(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
 		e.end = start + int(lim.MaxBytes)
 	}
-	e.buf = append(dst, geHeader...)
+	e.buf = appendGenericHeader(dst)
 	e.ls = start
 	e.setCheck()
 	ok = e.lineDone() == nil && e.fsRoot(p, rv)
@@ -522,7 +522,7 @@ func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 		if p.kind == reflect.Slice && rv.IsNil() {
 			return false
 		}
-		e.buf = append(e.buf, "## "...)
+		e.buf = encoder.AppendSectionMark(e.buf)
 		return e.fsTable(p.elem.rows, rv, 0, false)
 	}
 }
@@ -572,7 +572,7 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 			}
 			fv = fv.Elem()
 		}
-		e.buf = append(e.buf, "## "...)
+		e.buf = encoder.AppendSectionMark(e.buf)
 		e.buf = append(e.buf, key...)
 		return e.nl() == nil && e.fsMembers(c.sub, fv, d+1)
 	case fsTable, fsInline:
@@ -583,7 +583,7 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 			e.buf = append(e.buf, key...)
 			return e.fsInline(c.kind, fv)
 		}
-		e.buf = append(e.buf, "## "...)
+		e.buf = encoder.AppendSectionMark(e.buf)
 		e.buf = append(e.buf, key...)
 		e.buf = append(e.buf, ' ')
 		if c.op == fsInline {

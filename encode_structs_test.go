@@ -179,7 +179,7 @@ func (g fsGen) value() any {
 }
 
 func (g fsGen) limits() Limits {
-	lim := encodeLimits(nil)
+	lim := defaultLimits
 	if g.r.Intn(2) == 0 {
 		return lim
 	}
@@ -618,7 +618,7 @@ func TestStructFastPathEmbedded(t *testing.T) {
 	r.Fixed[1].Items = it[:1]
 	fast := 0
 	for i, v := range []any{r, &r, r.Rows, &r.Fixed, &r.Rows} {
-		if fsSame(t, i, v, encodeLimits(nil)) {
+		if fsSame(t, i, v, defaultLimits) {
 			fast++
 		}
 	}

@@ -110,9 +110,16 @@ type config struct {
 	wire   Wire
 }
 
+// defaultLimits are the limits in effect when no option sets one.
+var defaultLimits = Limits{}.Resolved()
+
+// newConfig resolves opts, once per call of the API: the one place options
+// are applied and the limits' zero fields replaced by their defaults
+// (Limits.Resolved), for decoders and encoders alike. A caller resolves
+// once and passes the config (or its limits) down.
 func newConfig(opts []Option) config {
 	if len(opts) == 0 {
-		return config{} // no options: c below would escape to the heap (o(&c))
+		return config{limits: defaultLimits} // no options: c below would escape to the heap (o(&c))
 	}
 	var c config
 	for _, o := range opts {
@@ -120,26 +127,8 @@ func newConfig(opts []Option) config {
 			o(&c)
 		}
 	}
+	c.limits = c.limits.Resolved()
 	return c
-}
-
-// encodeLimits returns the limits opts select, with zero fields set to the
-// decoder's defaults, for an encoder to enforce.
-func encodeLimits(opts []Option) Limits {
-	l := newConfig(opts).limits
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = stream.DefaultMaxDepth
-	}
-	if l.MaxLineBytes <= 0 {
-		l.MaxLineBytes = stream.DefaultMaxLineBytes
-	}
-	if l.MaxElements <= 0 {
-		l.MaxElements = stream.DefaultMaxElements
-	}
-	if l.MaxFields <= 0 {
-		l.MaxFields = stream.DefaultMaxFields
-	}
-	return l
 }
 
 // WithLimits sets every limit at once; zero fields keep their defaults. It

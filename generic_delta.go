@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"slices"
-	"strconv"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/keyset"
@@ -145,42 +144,38 @@ func checkHeaderValue(field, v string) error {
 	return nil
 }
 
-func appendKeyedDecl(b []byte, fields []string, key string) []byte {
-	b = append(b, '{')
-	for i, f := range fields {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if f == key {
-			b = append(b, '@')
-		}
-		b = encoder.AppendKey(b, f)
-	}
-	return append(b, '}')
-}
-
 func appendKeyedRow(b []byte, row []any) ([]byte, error) {
 	var err error
 	for j, c := range row {
 		if j > 0 {
-			b = append(b, '|')
+			b = encoder.AppendCellSep(b)
 		}
 		if b, err = appendScalarCell(b, c, encoder.Cell); err != nil {
 			return b, err
 		}
 	}
-	return append(b, '\n'), nil
+	return encoder.AppendLineEnd(b), nil
+}
+
+// appendDeltaHeader appends the header of a generic delta (SPEC §10a.2)
+// up to its optional savings= field: `GCF profile=generic[ tool=T]
+// delta=true base_root=B new_root=N key=K`.
+func appendDeltaHeader(b []byte, tool, baseRoot, newRoot, key string) []byte {
+	b = encoder.AppendHeader(b, "generic")
+	if tool != "" {
+		b = encoder.AppendHeaderField(b, "tool", tool)
+	}
+	b = encoder.AppendHeaderField(b, "delta", "true")
+	b = encoder.AppendHeaderField(b, "base_root", baseRoot)
+	b = encoder.AppendHeaderField(b, "new_root", newRoot)
+	return encoder.AppendHeaderField(b, "key", key)
 }
 
 func appendKeyedSection(b []byte, name string, fields []string, key string, rows [][]any) ([]byte, error) {
-	b = append(b, "## "...)
-	if name != "" {
-		b = encoder.AppendKey(b, name)
-		b = append(b, ' ')
-	}
+	b = encoder.AppendSection(b, name)
 	b = encoder.AppendCount(b, len(rows), false)
-	b = appendKeyedDecl(b, fields, key)
-	b = append(b, '\n')
+	b = encoder.AppendKeyedFieldDecl(b, fields, key)
+	b = encoder.AppendLineEnd(b)
 	var err error
 	for _, r := range rows {
 		if b, err = appendKeyedRow(b, r); err != nil {
@@ -223,7 +218,8 @@ func finishCheck(b []byte, lim Limits, rows, fields int) error {
 // malformed_header_field when Tool or Key cannot be a header value, and
 // the limit errors of EncodeGeneric.
 func EncodeTable(t *Table, opts ...Option) ([]byte, error) {
-	if err := noV1(opts, "EncodeTable"); err != nil {
+	c := newConfig(opts)
+	if err := noV1(c.wire, "EncodeTable"); err != nil {
 		return nil, err
 	}
 	if t == nil {
@@ -233,7 +229,7 @@ func EncodeTable(t *Table, opts ...Option) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendTable(t, root, encodeLimits(opts))
+	return appendTable(t, root, c.limits)
 }
 
 func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
@@ -250,24 +246,17 @@ func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
 	}
 	// Sized from the first row: one allocation, returned as is.
 	b := make([]byte, 0, 256+len(t.Fields)*16)
-	b = append(b, "GCF profile=generic"...)
+	b = encoder.AppendHeader(b, "generic")
 	if t.Tool != "" {
-		b = append(b, " tool="...)
-		b = append(b, t.Tool...)
+		b = encoder.AppendHeaderField(b, "tool", t.Tool)
 	}
-	b = append(b, " pack_root="...)
-	b = append(b, root...)
-	b = append(b, " key="...)
-	b = append(b, t.Key...)
-	b = append(b, '\n')
-	b = append(b, "## "...)
-	if t.Name != "" {
-		b = encoder.AppendKey(b, t.Name)
-		b = append(b, ' ')
-	}
+	b = encoder.AppendHeaderField(b, "pack_root", root)
+	b = encoder.AppendHeaderField(b, "key", t.Key)
+	b = encoder.AppendLineEnd(b)
+	b = encoder.AppendSection(b, t.Name)
 	b = encoder.AppendCount(b, len(t.Rows), false)
-	b = appendKeyedDecl(b, t.Fields, t.Key)
-	b = append(b, '\n')
+	b = encoder.AppendKeyedFieldDecl(b, t.Fields, t.Key)
+	b = encoder.AppendLineEnd(b)
 	var err error
 	for i, r := range t.Rows {
 		start := len(b)
@@ -298,7 +287,8 @@ func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
 // of keyset.CheckDelta (what DecodeGenericDelta would reject), out_of_range
 // for negative token counts, and the limit errors of EncodeGeneric.
 func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
-	if err := noV1(opts, "EncodeGenericDelta"); err != nil {
+	c := newConfig(opts)
+	if err := noV1(c.wire, "EncodeGenericDelta"); err != nil {
 		return nil, err
 	}
 	if d == nil {
@@ -325,26 +315,15 @@ func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
 	if _, err := keyset.CheckDelta(&GenericDelta{Key: d.Key, Fields: fields, Added: d.Added, Changed: d.Changed, Removed: d.Removed}); err != nil {
 		return nil, err
 	}
-	lim := encodeLimits(opts)
+	lim := c.limits
 	buf := encoder.GetBuffer()
 	defer encoder.PutBuffer(buf)
-	b := append(buf.B[:0], "GCF profile=generic"...)
-	if d.Tool != "" {
-		b = append(b, " tool="...)
-		b = append(b, d.Tool...)
-	}
-	b = append(b, " delta=true base_root="...)
-	b = append(b, d.BaseRoot...)
-	b = append(b, " new_root="...)
-	b = append(b, d.NewRoot...)
-	b = append(b, " key="...)
-	b = append(b, d.Key...)
+	b := appendDeltaHeader(buf.B[:0], d.Tool, d.BaseRoot, d.NewRoot, d.Key)
 	if d.FullTokens > 0 {
-		b = append(b, " savings="...)
-		b = strconv.AppendInt(b, dlSavings(d.DeltaTokens, d.FullTokens), 10)
+		b = encoder.AppendHeaderInt(b, "savings", dlSavings(d.DeltaTokens, d.FullTokens))
 		b = append(b, '%')
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	var err error
 	if len(d.Added) > 0 {
 		b, err = appendKeyedSection(b, "added", fields, d.Key, d.Added)
@@ -353,10 +332,10 @@ func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
 		b, err = appendKeyedSection(b, "changed", fields, d.Key, d.Changed)
 	}
 	if err == nil && len(d.Removed) > 0 {
-		b = append(b, "## removed "...)
+		b = encoder.AppendSection(b, "removed")
 		b = encoder.AppendCount(b, len(d.Removed), false)
-		b = appendKeyedDecl(b, []string{d.Key}, d.Key)
-		b = append(b, '\n')
+		b = encoder.AppendKeyedFieldDecl(b, []string{d.Key}, d.Key)
+		b = encoder.AppendLineEnd(b)
 		for _, id := range d.Removed {
 			if b, err = appendKeyedRow(b, []any{id}); err != nil {
 				break
@@ -384,16 +363,14 @@ func EncodeGenericUnchanged(tool, packRoot string, count int) ([]byte, error) {
 	if count < 0 {
 		return nil, lexer.Errorf(lexer.OutOfRange, "negative row count %d", count)
 	}
-	b := []byte("GCF profile=generic")
+	b := encoder.AppendHeader(nil, "generic")
 	if tool != "" {
-		b = append(b, " tool="...)
-		b = append(b, tool...)
+		b = encoder.AppendHeaderField(b, "tool", tool)
 	}
-	b = append(b, " unchanged=true pack_root="...)
-	b = append(b, packRoot...)
-	b = append(b, " count="...)
-	b = strconv.AppendInt(b, int64(count), 10)
-	return append(b, '\n'), nil
+	b = encoder.AppendHeaderField(b, "unchanged", "true")
+	b = encoder.AppendHeaderField(b, "pack_root", packRoot)
+	b = encoder.AppendHeaderInt(b, "count", int64(count))
+	return encoder.AppendLineEnd(b), nil
 }
 
 // keyedReader turns stream events of a keyed payload into rows.
@@ -402,8 +379,7 @@ type keyedReader struct {
 	header map[string]string
 }
 
-func newKeyedReader(data []byte, opts []Option) (*keyedReader, error) {
-	cfg := newConfig(opts)
+func newKeyedReader(data []byte, cfg config) (*keyedReader, error) {
 	r := &keyedReader{b: builder{d: stream.NewBytesDecoder(data, cfg.limits), budget: len(data)/2 + 1}}
 	r.b.d.SetExpand(true)
 	ev, err := r.b.next()
@@ -501,10 +477,11 @@ func strs(fields [][]byte) []string {
 // (malformed_delta, or duplicate_key for a repeated identity); a payload
 // with no key=, or with anything beside its one table, is malformed_delta.
 func DecodeTable(data []byte, opts ...Option) (*Table, error) {
-	if err := noV1(opts, "DecodeTable"); err != nil {
+	c := newConfig(opts)
+	if err := noV1(c.wire, "DecodeTable"); err != nil {
 		return nil, err
 	}
-	r, err := newKeyedReader(data, opts)
+	r, err := newKeyedReader(data, c)
 	if err != nil {
 		return nil, err
 	}
@@ -557,10 +534,11 @@ func DecodeTable(data []byte, opts ...Option) (*Table, error) {
 // widths (row_width_mismatch) as everywhere. Rows of a later section whose
 // declaration orders the fields differently are reordered to the first's.
 func DecodeGenericDelta(data []byte, opts ...Option) (*GenericDelta, error) {
-	if err := noV1(opts, "DecodeGenericDelta"); err != nil {
+	c := newConfig(opts)
+	if err := noV1(c.wire, "DecodeGenericDelta"); err != nil {
 		return nil, err
 	}
-	r, err := newKeyedReader(data, opts)
+	r, err := newKeyedReader(data, c)
 	if err != nil {
 		return nil, err
 	}
@@ -640,7 +618,7 @@ func (e *Encoder) BeginDelta(tool, key, baseRoot, newRoot string) error {
 		return errClosed
 	}
 	if e.wire == WireV1 {
-		return noV1([]Option{WithWire(WireV1)}, "BeginDelta")
+		return noV1(WireV1, "BeginDelta")
 	}
 	if e.graph != nil || e.started {
 		return lexer.Errorf(lexer.InvalidSchema, "BeginDelta starts a payload; this encoder has already started one")
@@ -657,18 +635,7 @@ func (e *Encoder) BeginDelta(tool, key, baseRoot, newRoot string) error {
 		return err
 	}
 	buf := e.w.Buf()
-	b := append(buf, "GCF profile=generic"...)
-	if tool != "" {
-		b = append(b, " tool="...)
-		b = append(b, tool...)
-	}
-	b = append(b, " delta=true base_root="...)
-	b = append(b, baseRoot...)
-	b = append(b, " new_root="...)
-	b = append(b, newRoot...)
-	b = append(b, " key="...)
-	b = append(b, key...)
-	b = append(b, '\n')
+	b := encoder.AppendLineEnd(appendDeltaHeader(buf, tool, baseRoot, newRoot, key))
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}

@@ -145,7 +145,7 @@ func (s *DeltaSession) Respond(consumer, consumerRoot string, current *Table) ([
 		return out, OutcomeUnchanged, err
 	}
 	known := st.held != nil && consumerRoot != "" && consumerRoot == st.root
-	lim := encodeLimits(nil)
+	lim := defaultLimits
 	var full []byte
 	fullBytes := func() ([]byte, error) {
 		if full == nil {

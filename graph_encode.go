@@ -68,7 +68,8 @@ import (
 func Encode(p *Payload, opts ...Option) ([]byte, error) {
 	// appendGraph sizes the output once from the payload, so encoding
 	// straight into a new slice is one allocation and no copy.
-	out, err := appendGraph(nil, p, nil, encodeLimits(opts), newConfig(opts).wire)
+	c := newConfig(opts)
+	out, err := appendGraph(nil, p, nil, c.limits, c.wire)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +81,8 @@ func Encode(p *Payload, opts ...Option) ([]byte, error) {
 // it returns dst unchanged in length (bytes past len(dst) in its capacity
 // may have been overwritten).
 func AppendEncode(dst []byte, p *Payload, opts ...Option) ([]byte, error) {
-	out, err := appendGraph(dst, p, nil, encodeLimits(opts), newConfig(opts).wire)
+	c := newConfig(opts)
+	out, err := appendGraph(dst, p, nil, c.limits, c.wire)
 	if err != nil {
 		return dst, err
 	}
@@ -166,7 +168,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	// The ids and group headers, exactly when the ids are the positions.
 	for pos, d := range dists {
 		if pos == 0 || d != dists[pos-1] {
-			size += len("## \n") + grGroupNameLen(d)
+			size += len(encoder.SectionMark) + 1 + grGroupNameLen(d)
 		}
 		if plan == nil {
 			size += grIDLen(pos)
@@ -230,9 +232,9 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 			s := &p.Symbols[ln.sym]
 			if s.Distance != group {
 				group = s.Distance
-				b = append(b, "## "...)
+				b = encoder.AppendSectionMark(b)
 				b = grAppendGroupName(b, group)
-				b = append(b, '\n')
+				b = encoder.AppendLineEnd(b)
 			}
 			if ln.ref {
 				b = append(b, '@')
@@ -245,9 +247,9 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		}
 	}
 	if len(edges) > 0 || v1Edges {
-		b = append(b, "## edges "...)
+		b = encoder.AppendSection(b, "edges")
 		b = encoder.AppendCount(b, len(edges), false)
-		b = append(b, '\n')
+		b = encoder.AppendLineEnd(b)
 		// The numbered kinds' line ends (` type[ status]` and the newline),
 		// kind k's at tailBuf[tails[k-1]:tails[k]].
 		tailBuf, tails := sc.tailBuf[:0], append(sc.tails[:0], 0)
@@ -312,7 +314,7 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 		if d := dists[pos]; d != group {
 			group = d
 			heads = append(heads, grHead{cur, d})
-			cur += len("## ") + grGroupNameLen(d) + 1
+			cur += len(encoder.SectionMark) + grGroupNameLen(d) + 1
 		}
 		off[si] = cur
 		cur += lineLen[si] + grIDLen(pos)
@@ -323,7 +325,7 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 	}
 	b = b[:cur]
 	for _, h := range heads {
-		w := grAppendGroupName(append(b[h.off:h.off], "## "...), h.dist)
+		w := grAppendGroupName(encoder.AppendSectionMark(b[h.off:h.off]), h.dist)
 		_ = append(w, '\n')
 	}
 	for i := range syms {
@@ -985,18 +987,15 @@ func grCheckHeader(tool string, budget, tokens int) error {
 // grAppendHeaderStart appends `GCF profile=graph` with the optional tool,
 // budget and tokens fields (each only when set).
 func grAppendHeaderStart(b []byte, tool string, budget, tokens int) []byte {
-	b = append(b, "GCF profile=graph"...)
+	b = encoder.AppendHeader(b, "graph")
 	if tool != "" {
-		b = append(b, " tool="...)
-		b = append(b, tool...)
+		b = encoder.AppendHeaderField(b, "tool", tool)
 	}
 	if budget != 0 {
-		b = append(b, " budget="...)
-		b = strconv.AppendInt(b, int64(budget), 10)
+		b = encoder.AppendHeaderInt(b, "budget", int64(budget))
 	}
 	if tokens != 0 {
-		b = append(b, " tokens="...)
-		b = strconv.AppendInt(b, int64(tokens), 10)
+		b = encoder.AppendHeaderInt(b, "tokens", int64(tokens))
 	}
 	return b
 }
@@ -1372,10 +1371,7 @@ func grow[T any](buf *[]T, n int) []T {
 // budget=N tokens=N` (SPEC-v1.1 §3; v1 encoders write budget and tokens
 // even when zero).
 func v1AppendHeaderStart(b []byte, tool string, budget, tokens int) []byte {
-	b = append(b, "GCF tool="...)
-	b = append(b, tool...)
-	b = append(b, " budget="...)
-	b = strconv.AppendInt(b, int64(budget), 10)
-	b = append(b, " tokens="...)
-	return strconv.AppendInt(b, int64(tokens), 10)
+	b = encoder.AppendHeaderField(encoder.AppendV1Header(b), "tool", tool)
+	b = encoder.AppendHeaderInt(b, "budget", int64(budget))
+	return encoder.AppendHeaderInt(b, "tokens", int64(tokens))
 }

@@ -144,9 +144,9 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 	buf := e.w.Buf()
 	b := buf
 	if newGroup {
-		b = append(b, "## "...)
+		b = encoder.AppendSectionMark(b)
 		b = grAppendGroupName(b, s.Distance)
-		b = append(b, '\n')
+		b = encoder.AppendLineEnd(b)
 	}
 	id = g.symbols
 	b = grAppendNode(b, id, &s)
@@ -234,9 +234,9 @@ func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
 	buf := e.w.Buf()
 	b := buf
 	if !g.inEdges {
-		b = append(b, "## edges "...)
+		b = encoder.AppendSection(b, "edges")
 		b = encoder.AppendCount(b, -1, false)
-		b = append(b, '\n')
+		b = encoder.AppendLineEnd(b)
 	}
 	b = grAppendEdge(b, &grEdge{src: src, tgt: tgt, typ: typ, status: status})
 	if err := e.commit(buf, b); err != nil {
@@ -261,10 +261,9 @@ func (e *Encoder) closeGraph() error {
 		g.ids = nil
 		return e.w.Release()
 	}
-	b := append(buf, "##! summary symbols="...)
-	b = strconv.AppendInt(b, int64(g.symbols), 10)
-	b = append(b, " edges="...)
-	b = strconv.AppendInt(b, int64(g.edges), 10)
+	b := encoder.AppendSummary(buf)
+	b = encoder.AppendHeaderInt(b, "symbols", int64(g.symbols))
+	b = encoder.AppendHeaderInt(b, "edges", int64(g.edges))
 	b = append(b, " counts="...)
 	for _, gr := range g.groups {
 		if g.labeled {

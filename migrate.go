@@ -42,7 +42,7 @@ func Migrate(r io.Reader, w io.Writer, opts ...Option) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(5)
 	if !isGraphHead(head) {
-		return migrateGeneric(br, w, opts)
+		return migrateGeneric(br, w, cfg.limits.MaxBytes, opts)
 	}
 	d := stream.NewDecoder(br, cfg.limits)
 	d.SetWire(WireV1)
@@ -76,11 +76,10 @@ func isGraphHead(head []byte) bool {
 
 // migrateGeneric moves a headerless v1 generic payload to v3 through the
 // value model.
-func migrateGeneric(r io.Reader, w io.Writer, opts []Option) error {
-	cfg := newConfig(opts)
+func migrateGeneric(r io.Reader, w io.Writer, maxBytes int64, opts []Option) error {
 	src := r
-	if cfg.limits.MaxBytes > 0 {
-		src = io.LimitReader(r, cfg.limits.MaxBytes+1)
+	if maxBytes > 0 {
+		src = io.LimitReader(r, maxBytes+1)
 	}
 	data, err := io.ReadAll(src)
 	if err != nil {
@@ -121,7 +120,7 @@ func (m *migrator) event(ev *stream.Event) error {
 		}
 		b = m.header(b, ev)
 	case stream.KindGroup:
-		b = append(b, "## "...)
+		b = encoder.AppendSectionMark(b)
 		b = append(b, ev.Key...)
 		m.inGroup = ev.ID >= 0 && !m.delta
 		if m.inGroup {
@@ -132,20 +131,14 @@ func (m *migrator) event(ev *stream.Event) error {
 			if count == lexer.Deferred && m.hdrEdges >= 0 {
 				count = m.hdrEdges
 			}
-			b = append(b, " ["...)
 			if count == lexer.Deferred {
-				b = append(b, '?')
 				m.trailer = true
-			} else {
-				b = strconv.AppendInt(b, count, 10)
 			}
-			b = append(b, ']')
+			b = encoder.AppendCount(append(b, ' '), countInt(count), false)
 		} else if count != lexer.Deferred {
-			b = append(b, " ["...)
-			b = strconv.AppendInt(b, count, 10)
-			b = append(b, ']')
+			b = encoder.AppendCount(append(b, ' '), countInt(count), false)
 		}
-		b = append(b, '\n')
+		b = encoder.AppendLineEnd(b)
 	case stream.KindSymbol:
 		var err error
 		if b, err = m.symbol(b, ev); err != nil {
@@ -217,12 +210,9 @@ func (m *migrator) header(b []byte, ev *stream.Event) []byte {
 	if m.delta {
 		order = []string{"tool", "delta", "base_root", "new_root", "tokens", "savings", "budget", "symbols", "edges", "pack_root", "session"}
 	}
-	b = append(b, "GCF profile=graph"...)
+	b = encoder.AppendHeader(b, "graph")
 	put := func(k string, v []byte) {
-		b = append(b, ' ')
-		b = append(b, k...)
-		b = append(b, '=')
-		b = append(b, v...)
+		b = encoder.AppendHeaderField(b, k, string(v))
 	}
 	for _, k := range order {
 		v, ok := val(k)
@@ -254,7 +244,7 @@ func (m *migrator) header(b []byte, ev *stream.Event) []byte {
 			put(string(f), ev.Cells[i].Bytes)
 		}
 	}
-	return append(b, '\n')
+	return encoder.AppendLineEnd(b)
 }
 
 // checkHeader refuses a delta header whose tokens= is not a non-negative
@@ -323,12 +313,10 @@ func (m *migrator) symbol(b []byte, ev *stream.Event) ([]byte, error) {
 // summary writes the v3 trailer: symbols, edges and the positional counts
 // of the distance groups and the edges (SPEC §8.4).
 func (m *migrator) summary(b []byte) []byte {
-	b = append(b, "##! summary"...)
+	b = encoder.AppendSummary(b)
 	if !m.delta {
-		b = append(b, " symbols="...)
-		b = strconv.AppendInt(b, m.symbols, 10)
-		b = append(b, " edges="...)
-		b = strconv.AppendInt(b, m.edges, 10)
+		b = encoder.AppendHeaderInt(b, "symbols", m.symbols)
+		b = encoder.AppendHeaderInt(b, "edges", m.edges)
 	}
 	b = append(b, " counts="...)
 	for _, n := range m.groups {
@@ -339,4 +327,13 @@ func (m *migrator) summary(b []byte) []byte {
 	}
 	b = strconv.AppendInt(b, m.edges, 10)
 	return append(b, '\n')
+}
+
+// countInt is a decoded count as AppendCount takes it: -1 for a deferred
+// count (lexer.Deferred).
+func countInt(n int64) int {
+	if n == lexer.Deferred {
+		return -1
+	}
+	return int(n)
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -101,16 +102,14 @@ func EncodeUnchanged(tool, packRoot string, symbols int) ([]byte, error) {
 	if symbols < 0 {
 		return nil, lexer.Errorf(lexer.OutOfRange, "negative symbol count %d", symbols)
 	}
-	b := []byte("GCF profile=graph")
+	b := encoder.AppendHeader(nil, "graph")
 	if tool != "" {
-		b = append(b, " tool="...)
-		b = append(b, tool...)
+		b = encoder.AppendHeaderField(b, "tool", tool)
 	}
-	b = append(b, " unchanged=true pack_root="...)
-	b = append(b, packRoot...)
-	b = append(b, " symbols="...)
-	b = appendInt(b, symbols)
-	return append(b, '\n'), nil
+	b = encoder.AppendHeaderField(b, "unchanged", "true")
+	b = encoder.AppendHeaderField(b, "pack_root", packRoot)
+	b = encoder.AppendHeaderInt(b, "symbols", int64(symbols))
+	return encoder.AppendLineEnd(b), nil
 }
 
 func appendInt(b []byte, n int) []byte {
@@ -312,7 +311,7 @@ func RespondGeneric(current *Table, consumerRoot string, prior *Table) ([]byte, 
 		out, err := EncodeGenericUnchanged(current.Tool, root, len(current.Rows))
 		return out, OutcomeUnchanged, err
 	}
-	lim := encodeLimits(nil)
+	lim := defaultLimits
 	full, err := appendTable(current, root, lim)
 	if err != nil {
 		return nil, 0, err

@@ -264,7 +264,7 @@ func (s *sizer) tabular(a []any) bool {
 	d := s.indent(k)
 	return s.decide(s.tab, k, true, func(e *geEncoder) error {
 		e.buf = encoder.AppendIndent(e.buf, d)
-		e.buf = append(e.buf, "## "...)
+		e.buf = encoder.AppendSectionMark(e.buf)
 		if s.tab[k] {
 			return e.table(geRows{arr: a}, d, false)
 		}
@@ -294,13 +294,13 @@ func (s *sizer) keyed(o Object) bool {
 	return s.decide(s.keyedMap, k, canonical, func(e *geEncoder) error {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		if s.keyedMap[k] {
-			e.buf = append(e.buf, "## "...)
+			e.buf = encoder.AppendSectionMark(e.buf)
 			return e.table(geRows{obj: o, keyed: true}, d, false)
 		}
 		if d == 0 {
 			return e.members(o, 0) // the root object: no section line
 		}
-		e.buf = append(e.buf, "## k"...)
+		e.buf = append(encoder.AppendSectionMark(e.buf), 'k')
 		if err := e.nl(); err != nil {
 			return err
 		}
@@ -327,7 +327,7 @@ func (s *sizer) flatten(src geRows, f string) bool {
 	d := s.indent(sizeKey{a: k.a, o: k.o, n: k.n})
 	return s.decide(s.flat, k, true, func(e *geEncoder) error {
 		e.buf = encoder.AppendIndent(e.buf, d)
-		e.buf = append(e.buf, "## "...)
+		e.buf = encoder.AppendSectionMark(e.buf)
 		return e.table(src, d, false)
 	})
 }
@@ -352,7 +352,7 @@ func (s *sizer) inline(src geRows, f string) bool {
 	d := s.indent(sizeKey{a: k.a, o: k.o, n: k.n})
 	return s.decide(s.inl, k, true, func(e *geEncoder) error {
 		e.buf = encoder.AppendIndent(e.buf, d)
-		e.buf = append(e.buf, "## "...)
+		e.buf = encoder.AppendSectionMark(e.buf)
 		return e.table(src, d, false)
 	})
 }
@@ -365,7 +365,7 @@ func (s *sizer) emptyInline(key string) bool {
 		return c
 	}
 	k := encoder.AppendKey(nil, key)
-	inline := s.cost(string(k)+"[0]:\n") < s.cost("## "+string(k)+" [0]\n")
+	inline := s.cost(string(k)+"[0]:\n") < s.cost(string(encoder.AppendSection(nil, key))+"[0]\n")
 	s.empty[key] = inline
 	if inline {
 		s.deviated = true

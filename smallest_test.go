@@ -55,7 +55,7 @@ func loadCorpus(t testing.TB) []corpusDoc {
 // priced, whatever the table size (no sizeTrialRows shortcut), and priced
 // by cost alone (no ranking by the estimate).
 func smallestFull(v any, cost func(string) int) ([]byte, error) {
-	lim := encodeLimits(nil)
+	lim := defaultLimits
 	s := newSizer(lim, cost)
 	s.full, s.screen = true, false
 	return s.append(nil, v, lim)
@@ -305,7 +305,7 @@ func TestSmallestLimits(t *testing.T) {
 // prices the table a bounded number of times.
 func TestSmallestBudget(t *testing.T) {
 	v, _ := ParseJSON([]byte(`{"a":{"x":1,"y":2,"z":3},"b":{"p":"q","r":"s","t":"u"}}`))
-	lim := encodeLimits(nil)
+	lim := defaultLimits
 	s := newSizer(lim, nil)
 	s.budget = 0
 	got, err := s.append(nil, v, lim)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
-	"github.com/gcfkit/gcf/stream"
 )
 
 // Member is one key/value pair of an Object.
@@ -84,9 +83,6 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 func ParseJSON(data []byte, opts ...Option) (any, error) {
 	cfg := newConfig(opts)
 	p := jsonParser{data: data, maxDepth: cfg.limits.MaxDepth}
-	if p.maxDepth <= 0 {
-		p.maxDepth = stream.DefaultMaxDepth
-	}
 	if max := cfg.limits.MaxBytes; max > 0 && int64(len(data)) > max {
 		return nil, p.errAt(int(max), lexer.PayloadTooLarge, "JSON input is %d bytes, over the limit of %d", len(data), max)
 	}

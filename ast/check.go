@@ -57,10 +57,7 @@ func Check(r io.Reader, limits stream.Limits) ErrorList {
 		return out.list(&Error{Pos: Pos{Line: 1, Column: 1}, Category: lexer.ReadFailure, Msg: err.Error()})
 	}
 	r = io.MultiReader(bytes.NewReader(head[:n]), r)
-	sp := &splitter{maxLine: limits.MaxLineBytes, maxBytes: limits.MaxBytes}
-	if sp.maxLine <= 0 {
-		sp.maxLine = stream.DefaultMaxLineBytes
-	}
+	sp := &splitter{maxLine: limits.Resolved().MaxLineBytes, maxBytes: limits.MaxBytes}
 	sp.check = grammar.NewChecker(limits, func(d grammar.Diagnostic) {
 		out.add(&Error{Pos: pos(d.Pos), Category: d.Category, Msg: d.Msg})
 	})

@@ -148,7 +148,7 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits, complete bool) ErrorLis
 				}
 				continue
 			}
-			if seen > int64(withDefault(limits.MaxElements, stream.DefaultMaxElements)) {
+			if seen > int64(limits.Resolved().MaxElements) {
 				add(ln.Pos, lexer.TooManyElements, "graph section exceeds the element limit")
 			}
 			switch {
@@ -234,13 +234,6 @@ func v1Graph(t *grammar.V1Payload, limits stream.Limits, complete bool) ErrorLis
 }
 
 func strings1(s string) string { return string(bytes.TrimPrefix([]byte(s), []byte("@"))) }
-
-func withDefault(v, d int) int {
-	if v > 0 {
-		return v
-	}
-	return d
-}
 
 // badName returns the index of the first rune of t that a graph name may
 // not hold (whitespace or a control), or -1.

@@ -20,10 +20,7 @@ func Validate(f *File) ErrorList {
 // ValidateLimits is Validate with explicit limits (zero fields take the
 // defaults of package stream); they bound field declarations (§12).
 func ValidateLimits(f *File, limits stream.Limits) ErrorList {
-	v := &validator{maxFields: limits.MaxFields, requireSummary: limits.RequireSummary, end: f.End}
-	if v.maxFields <= 0 {
-		v.maxFields = stream.DefaultMaxFields
-	}
+	v := &validator{maxFields: limits.Resolved().MaxFields, requireSummary: limits.RequireSummary, end: f.End}
 	if !v.header(f) {
 		v.errs.Sort()
 		return v.errs

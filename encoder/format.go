@@ -1,7 +1,9 @@
-// Package encoder owns GCF's canonical formatting: numbers (SPEC §2.3.1),
-// string quoting (§2.4), keys and field declarations (§2a), and a streaming
-// line writer on pooled buffers. It knows bytes, not models: callers decide
-// layout and write through it.
+// Package encoder writes GCF syntax, the mirror of package stream: header
+// lines, section lines with their counts and field declarations (`@` keys
+// and spec v3.6 constants), summary trailers and the v1 dialect's forms
+// (syntax.go), the canonical scalars inside them (numbers §2.3.1, string
+// quoting §2.4, keys §2a), and a streaming line writer on pooled buffers.
+// It knows bytes, not models: callers decide layout and write through it.
 package encoder
 
 import (

@@ -154,22 +154,6 @@ type scanner struct {
 	child   bool  // the current line is being read as a row's attachment
 }
 
-func withDefaults(l stream.Limits) stream.Limits {
-	if l.MaxDepth <= 0 {
-		l.MaxDepth = stream.DefaultMaxDepth
-	}
-	if l.MaxLineBytes <= 0 {
-		l.MaxLineBytes = stream.DefaultMaxLineBytes
-	}
-	if l.MaxElements <= 0 {
-		l.MaxElements = stream.DefaultMaxElements
-	}
-	if l.MaxFields <= 0 {
-		l.MaxFields = stream.DefaultMaxFields
-	}
-	return l
-}
-
 // tok builds a token at body index idx of the current line.
 func (s *scanner) tok(typ plexer.TokenType, val string, idx int) plexer.Token {
 	col := s.indent + idx
@@ -257,7 +241,7 @@ func Scan(data []byte, limits stream.Limits) ([]plexer.Token, []Diagnostic) {
 }
 
 func newScanner(limits stream.Limits) *scanner {
-	return &scanner{limits: withDefaults(limits), skipFrom: -1}
+	return &scanner{limits: limits.Resolved(), skipFrom: -1}
 }
 
 // feed scans one line that starts at input offset off and is n bytes long

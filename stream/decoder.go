@@ -163,7 +163,7 @@ const (
 // fields take their defaults).
 func NewDecoder(r io.Reader, limits Limits) *Decoder {
 	d := &Decoder{}
-	d.limits = limits.withDefaults()
+	d.limits = limits.Resolved()
 	d.resetState()
 	d.lr.reset(r, d.limits.MaxLineBytes, d.limits.MaxBytes)
 	return d
@@ -184,7 +184,7 @@ func (d *Decoder) Reset(r io.Reader) {
 
 // ResetBytes makes d read data in place, keeping its buffers.
 func (d *Decoder) ResetBytes(data []byte, limits Limits) {
-	d.limits = limits.withDefaults()
+	d.limits = limits.Resolved()
 	d.resetState()
 	d.lr.resetBytes(data, d.limits.MaxLineBytes, d.limits.MaxBytes)
 	if d.limits.MaxBytes > 0 && int64(len(data)) > d.limits.MaxBytes {

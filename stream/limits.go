@@ -32,8 +32,11 @@ const (
 	DefaultMaxFields    = 4096
 )
 
-// withDefaults fills zero fields with the defaults.
-func (l Limits) withDefaults() Limits {
+// Resolved returns l with every zero (or negative) bound replaced by its
+// default: the one place the defaults are filled in, for decoders,
+// encoders, validators and the CLI alike. MaxBytes and RequireSummary are
+// kept as they are (0 means no size cap).
+func (l Limits) Resolved() Limits {
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = DefaultMaxDepth
 	}

@@ -51,13 +51,9 @@ var (
 	edgeTypeIDs   = indexOf(edgeTypeTable)
 )
 
-// limits returns l with the defaults of the gcf decoder filled in.
-func elementLimit(l gcf.Limits) int {
-	if l.MaxElements > 0 {
-		return l.MaxElements
-	}
-	return 16 << 20
-}
+// elementLimit returns l's element limit, with the gcf decoder's default
+// when l leaves it zero.
+func elementLimit(l gcf.Limits) int { return l.Resolved().MaxElements }
 
 // DecodeGCB decodes a GCB stream of either version (the version byte
 // tells them apart) under the limits l: MaxElements bounds the symbols and

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
+	"math"
 
 	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/transcode"
 	"github.com/gcfkit/gcf/wire"
 )
 
@@ -86,15 +89,15 @@ func setupDecode(fs *flag.FlagSet) func(*env, []string) int {
 		}
 		prog := newProgress(e.stderr, *showProgress)
 		src, wopts := wireMode.resolve(e, in)
-		topts := transcodeOptions{Decoder: append(lim.options(), wopts...), Progress: prog.callback()}
+		topts := transcode.Options{Decoder: append(lim.options(), wopts...), Progress: prog.callback()}
 		if *indent {
 			topts.Indent = "  "
 		}
-		var res transcodeResult
+		var res transcode.Result
 		if *ndjson {
 			res, err = toNDJSON(o, src, topts)
 		} else {
-			res, err = toJSON(o, src, topts)
+			res, err = transcode.ToJSON(o, src, topts)
 		}
 		if err == nil && lim.requireSummary && len(wopts) == 0 && !in.r.endsWithSummary() {
 			err = in.r.missingSummary()
@@ -168,4 +171,13 @@ func (e *env) decodeCodec(in *input, out *output, c wire.Codec, lim limitFlags, 
 		return e.report(in, err, out)
 	}
 	return exitOK
+}
+
+// toNDJSON writes every record of a payload as one JSON line, as a stream.
+// Rows stream through one at a time, so the per-container element limit
+// (which bounds what a buffered decoder must hold) would only cap a
+// table's length here: it is lifted unless -max-elements sets it.
+func toNDJSON(w io.Writer, r io.Reader, o transcode.Options) (transcode.Result, error) {
+	o.Decoder = append([]gcf.Option{gcf.WithMaxElements(math.MaxInt)}, o.Decoder...)
+	return transcode.ToNDJSON(w, r, o)
 }

@@ -11,9 +11,6 @@ import (
 // with an error naming what it cannot represent; it never exits 0 after
 // dropping data.
 func TestDecodeNDJSONNeverDropsData(t *testing.T) {
-	if !haveTranscode {
-		t.Skip("needs transcode.ToNDJSON (seam)")
-	}
 	for _, in := range []string{
 		"GCF profile=generic\n## a [1]{x}\n1\n## b [1]{y}\n2\n",          // rows of two tables
 		"GCF profile=generic\n## m [2:]{key,x}\nk1|1\nk2|2\n",            // a keyed table
@@ -51,12 +48,6 @@ func TestDecodeNDJSONNeverDropsData(t *testing.T) {
 func TestDecodeStopsEarly(t *testing.T) {
 	for _, args := range [][]string{{"decode", "-ndjson"}, {"decode"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			switch {
-			case args[0] == "decode" && len(args) == 1 && !haveTranscode:
-				t.Skip("needs transcode.ToJSON (seam): today decode reads its whole input first")
-			case args[0] == "validate" && !haveCheck:
-				t.Skip("needs ast.Check (seam): today validate reads its whole input first")
-			}
 			src := &lazy{head: []byte("GCF profile=generic\n## [?]{a}\n1|2\n"), fill: '\n', n: 1 << 30}
 			var errb bytes.Buffer
 			code := run(args, src, &bytes.Buffer{}, &errb)

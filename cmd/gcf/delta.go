@@ -129,7 +129,7 @@ func setupDiff(fs *flag.FlagSet) func(*env, []string) int {
 		if *profile == "generic" {
 			var tabs [2]*gcf.Table
 			for i := range tabs {
-				v, err := parseJSON(datas[i], opts)
+				v, err := gcf.ParseJSON(datas[i], opts...)
 				if err != nil {
 					return e.report(ins[i], jsonError(err, datas[i], origin, ""), nil)
 				}
@@ -225,7 +225,7 @@ func setupApply(fs *flag.FlagSet) func(*env, []string) int {
 			if err != nil {
 				return e.report(deltaIn, err, nil)
 			}
-			v, err := parseJSON(baseData, opts)
+			v, err := gcf.ParseJSON(baseData, opts...)
 			if err != nil {
 				return e.report(baseIn, jsonError(err, baseData, origin, ""), nil)
 			}

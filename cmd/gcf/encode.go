@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/stream"
 	"github.com/gcfkit/gcf/tokens"
 	"github.com/gcfkit/gcf/wire"
@@ -191,11 +192,11 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 	var enc []byte
 	switch profile {
 	case "generic":
-		v, err := parseJSON(data, opts)
+		v, err := gcf.ParseJSON(data, opts...)
 		if err != nil {
 			return fail(jsonError(err, data, origin, ""))
 		}
-		if enc, err = encodeGeneric(v, opts); err != nil {
+		if enc, err = gcf.EncodeGeneric(v, opts...); err != nil {
 			return fail(err)
 		}
 	case "graph":
@@ -213,7 +214,7 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 		} else if _, err := dec.Token(); err != io.EOF {
 			return fail(errorAt(origin.after(data[:dec.InputOffset()]), "", "not a graph payload: data after the JSON object"))
 		}
-		if enc, err = encodeGraph(&p, opts); err != nil {
+		if enc, err = gcf.Encode(&p, opts...); err != nil {
 			return fail(err)
 		}
 	}
@@ -241,13 +242,13 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 // as the streaming graph encoder writes them.
 func appendSummary(enc []byte, profile string, opts []gcf.Option) ([]byte, error) {
 	if profile != "graph" {
-		return append(enc, "##! summary\n"...), nil
+		return encoder.AppendLineEnd(encoder.AppendSummary(enc)), nil
 	}
 	p, err := gcf.Decode(enc, opts...)
 	if err != nil {
 		return nil, err
 	}
-	b := fmt.Appendf(enc, "##! summary symbols=%d edges=%d counts=", len(p.Symbols), len(p.Edges))
+	b := fmt.Appendf(encoder.AppendSummary(enc), " symbols=%d edges=%d counts=", len(p.Symbols), len(p.Edges))
 	for i := 0; i < len(p.Symbols); {
 		j := i + 1
 		for j < len(p.Symbols) && p.Symbols[j].Distance == p.Symbols[i].Distance {
@@ -475,7 +476,7 @@ func encodeStream(in io.Reader, out io.Writer, so streamOptions, prog *progress)
 			return fail(err)
 		}
 		n := rr.n
-		v, err := parseJSON(rec, so.opts)
+		v, err := gcf.ParseJSON(rec, so.opts...)
 		if err != nil {
 			return fail(jsonError(err, rec, at, fmt.Sprintf("record %d: ", n)))
 		}

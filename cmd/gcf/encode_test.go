@@ -123,9 +123,6 @@ func TestEncodeJSONErrorPositions(t *testing.T) {
 // Positions that only gcf.ParseJSON can give: the second of two duplicate
 // keys, a number out of range.
 func TestEncodeJSONErrorPositionsFromParseJSON(t *testing.T) {
-	if !haveParseJSON {
-		t.Skip("needs gcf.ParseJSON(data, opts...) with line:column errors (seam)")
-	}
 	for _, tc := range []struct {
 		args     []string
 		in, want string

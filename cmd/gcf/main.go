@@ -277,15 +277,8 @@ func (l *limitFlags) options() []gcf.Option {
 }
 
 // lineLimit and depthLimit are the limits in effect.
-func (l *limitFlags) lineLimit() int  { return orDefault(l.line, stream.DefaultMaxLineBytes) }
-func (l *limitFlags) depthLimit() int { return orDefault(l.depth, stream.DefaultMaxDepth) }
-
-func orDefault(v, def int) int {
-	if v > 0 {
-		return v
-	}
-	return def
-}
+func (l *limitFlags) lineLimit() int  { return l.limits().Resolved().MaxLineBytes }
+func (l *limitFlags) depthLimit() int { return l.limits().Resolved().MaxDepth }
 
 var versionCommand = &command{
 	name:    "version",

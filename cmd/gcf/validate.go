@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/ast"
+	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
 var validateCommand = &command{
@@ -126,7 +129,7 @@ func (e *env) validateOne(name string, lim limitFlags, wire wireFlag, text bool)
 	l.RequireSummary = true
 	status := exitOK
 	var diags []diagnostic
-	check := checkInput
+	check := ast.Check
 	if wire.value == "v1" {
 		check = checkV1
 	}
@@ -170,4 +173,19 @@ func (e *env) validateOne(name string, lim limitFlags, wire wireFlag, text bool)
 // adds for `[?]` sections that no `##! summary` trailer confirmed.
 func isMissingSummary(d *ast.Error) bool {
 	return d.Category == gcf.UnexpectedEOF && strings.Contains(d.Msg, "##! summary trailer")
+}
+
+// checkV1 checks a legacy v1.x payload with ast.ValidateV1: every problem
+// the v1 grammar finds, with its position. It holds the payload (bound it
+// with -max-bytes).
+func checkV1(r io.Reader, l stream.Limits) ast.ErrorList {
+	src := r
+	if l.MaxBytes > 0 {
+		src = io.LimitReader(r, l.MaxBytes+1)
+	}
+	data, err := io.ReadAll(src)
+	if err != nil {
+		return ast.ErrorList{{Pos: ast.Pos{Line: 1, Column: 1}, Category: lexer.ReadFailure, Msg: err.Error()}}
+	}
+	return ast.ValidateV1(data, l)
 }

@@ -70,7 +70,8 @@ type streamTable struct {
 // (WithMaxLineBytes, WithMaxElements, WithMaxFields, WithMaxDepth,
 // WithMaxBytes; the decoder's defaults without them).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
-	return &Encoder{w: encoder.NewWriter(w), lim: encodeLimits(opts), keys: map[string]struct{}{}, wire: newConfig(opts).wire}
+	c := newConfig(opts)
+	return &Encoder{w: encoder.NewWriter(w), lim: c.limits, keys: map[string]struct{}{}, wire: c.wire}
 }
 
 // commit checks the whole lines b[len(buf):] that a call appended to the
@@ -145,7 +146,7 @@ func (e *Encoder) Encode(v any) error {
 
 func (e *Encoder) header(b []byte) []byte {
 	if !e.started && e.wire != WireV1 { // a v1 generic payload has no header
-		b = append(b, "GCF profile=generic\n"...)
+		b = encoder.AppendLineEnd(encoder.AppendHeader(b, "generic"))
 	}
 	return b
 }
@@ -287,29 +288,24 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	}
 	buf := e.w.Buf()
 	b := e.header(buf)
-	b = append(b, "## "...)
 	if e.wire == WireV1 {
-		b = append(b, name...)
-		b = append(b, " [?]{"...)
-		b = append(b, strings.Join(fields, ",")...)
-		b = append(b, "}\n"...)
+		b = encoder.AppendV1Section(b, name)
+		b = encoder.AppendCount(b, -1, false)
+		b = encoder.AppendV1FieldDecl(b, fields)
 	} else {
-		if name != "" {
-			b = encoder.AppendKey(b, name)
-			b = append(b, ' ')
-		}
+		b = encoder.AppendSection(b, name)
 		b = encoder.AppendCount(b, -1, keyed)
 		decl := fields
 		if keyed {
 			decl = append([]string{keyLabel(fields)}, fields...)
 		}
 		if e.delta != nil {
-			b = appendKeyedDecl(b, decl, e.delta.key)
+			b = encoder.AppendKeyedFieldDecl(b, decl, e.delta.key)
 		} else {
 			b = encoder.AppendFieldDecl(b, decl)
 		}
-		b = append(b, '\n')
 	}
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
@@ -541,16 +537,9 @@ func (e *Encoder) Close() error {
 	buf := e.w.Buf()
 	b := e.header(buf)
 	if len(counts) > 0 && e.wire == WireV1 {
-		b = v1AppendSummary(b, names, counts)
+		b = encoder.AppendV1TableSummary(b, names, counts)
 	} else if len(counts) > 0 {
-		b = append(b, "##! summary counts="...)
-		for i, n := range counts {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, int64(n), 10)
-		}
-		b = append(b, '\n')
+		b = encoder.AppendSummaryCounts(b, counts)
 	}
 	if err := e.commit(buf, b); err != nil {
 		return err

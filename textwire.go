@@ -89,13 +89,21 @@ func (e *v1Generic) indent(level int) {
 }
 
 func (e *v1Generic) key(k string) error {
+	if err := v1CheckKey(k); err != nil {
+		return err
+	}
+	e.b = append(e.b, k...)
+	return nil
+}
+
+// v1CheckKey refuses a key the v1 wire cannot write.
+func v1CheckKey(k string) error {
 	if !utf8.ValidString(k) {
 		return lexer.Errorf(lexer.InvalidUTF8, "key %q is not valid UTF-8", k)
 	}
 	if !encoder.IsV1Key(k) {
 		return lexer.Errorf(lexer.UnsupportedValue, "key %q cannot be written on the v1 wire (v1 keys are letters, digits, _, - and ., and unquoted)", k)
 	}
-	e.b = append(e.b, k...)
 	return nil
 }
 
@@ -173,7 +181,7 @@ func (e *v1Generic) member(m Member, level, d int, dot bool) error {
 			e.b = append(e.b, '.')
 		} else {
 			e.indent(level + 1)
-			e.b = append(e.b, "## "...)
+			e.b = encoder.AppendSectionMark(e.b)
 		}
 		if err := e.key(m.Key); err != nil {
 			return err
@@ -245,13 +253,11 @@ func (e *v1Generic) array(key string, a []any, level, d int) error {
 		e.b = append(e.b, '\n')
 		return nil
 	}
-	e.b = append(e.b, "## "...)
-	if err := e.key(key); err != nil {
+	if err := v1CheckKey(key); err != nil {
 		return err
 	}
-	e.b = append(e.b, " ["...)
-	e.b = strconv.AppendInt(e.b, int64(len(a)), 10)
-	e.b = append(e.b, ']')
+	e.b = encoder.AppendV1Section(e.b, key)
+	e.b = encoder.AppendCount(e.b, len(a), false)
 	if len(a) == 0 {
 		e.b = append(e.b, '\n')
 		return nil
@@ -328,16 +334,12 @@ func (e *v1Generic) table(a []any, fields []string, level, d int) error {
 	if len(fields) > e.lim.MaxFields {
 		return fieldsErr(len(fields), e.lim.MaxFields)
 	}
-	e.b = append(e.b, '{')
-	for i, f := range fields {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		if err := e.key(f); err != nil {
+	for _, f := range fields {
+		if err := v1CheckKey(f); err != nil {
 			return err
 		}
 	}
-	e.b = append(e.b, "}\n"...)
+	e.b = encoder.AppendLineEnd(encoder.AppendV1FieldDecl(e.b, fields))
 	for i, v := range a {
 		o := v.(Object)
 		nested := false
@@ -434,33 +436,12 @@ func appendV1Cell(b []byte, v any, ctx encoder.V1Context) ([]byte, error) {
 	return e.b, err
 }
 
-// v1AppendSummary appends the v1.4 trailer of streamed tables:
-// `## _summary rows=N sections=name:N,...` (rows only for a single table).
-func v1AppendSummary(b []byte, names []string, counts []int) []byte {
-	b = append(b, "## _summary"...)
-	if len(counts) == 1 {
-		b = append(b, " rows="...)
-		b = strconv.AppendInt(b, int64(counts[0]), 10)
-	}
-	b = append(b, " sections="...)
-	for i, n := range counts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, names[i]...)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(n), 10)
-	}
-	return append(b, '\n')
-}
-
 // v1AppendGraphSummary appends the v1.4 graph trailer
 // `## _summary symbols=N edges=M sections=targets:2,related:1,edges:M`.
 func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
-	b = append(b, "## _summary symbols="...)
-	b = strconv.AppendInt(b, int64(g.symbols), 10)
-	b = append(b, " edges="...)
-	b = strconv.AppendInt(b, int64(g.edges), 10)
+	b = encoder.AppendV1Summary(b)
+	b = encoder.AppendHeaderInt(b, "symbols", int64(g.symbols))
+	b = encoder.AppendHeaderInt(b, "edges", int64(g.edges))
 	b = append(b, " sections="...)
 	for _, gr := range g.groups {
 		b = grAppendGroupName(b, gr.distance)
@@ -476,8 +457,8 @@ func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
 // noV1 refuses WithWire(WireV1) for what the v1 wire has no form for (the
 // generic keyed tables and deltas of SPEC §10a), rather than writing or
 // reading v3 unasked.
-func noV1(opts []Option, fn string) error {
-	if newConfig(opts).wire == WireV1 {
+func noV1(wire Wire, fn string) error {
+	if wire == WireV1 {
 		return lexer.Errorf(lexer.UnsupportedValue, "%s: the v1 wire has no generic keyed tables or deltas (SPEC §10a is v3 only)", fn)
 	}
 	return nil

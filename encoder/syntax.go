@@ -1,0 +1,206 @@
+package encoder
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The syntax writer: append functions for each piece of a GCF line, the
+// mirror of what package stream reads. Header lines (SPEC §3), section
+// lines with their counts and field declarations (§7, §8, §10a), rows
+// (§7.4), the summary trailer (§8.4) and, for the legacy wire, the v1
+// dialect's header and trailer (SPEC-v1.1 §3, SPEC-v1.4). None allocates
+// beyond growing dst; none checks limits or header values (the callers
+// check what they were given, once, before writing).
+
+// AppendHeader appends `GCF profile=<profile>`, the start of a v3 header
+// line; fields follow (AppendHeaderField), then a line end.
+func AppendHeader(dst []byte, profile string) []byte {
+	dst = append(dst, "GCF profile="...)
+	return append(dst, profile...)
+}
+
+// AppendV1Header appends `GCF`, the start of a v1 header line (SPEC-v1.1
+// §3: no profile); its fields (tool=, ...) follow by AppendHeaderField.
+func AppendV1Header(dst []byte) []byte { return append(dst, "GCF"...) }
+
+// AppendHeaderField appends ` key=value` with value as is: header values
+// have no quoting (SPEC §3.1), so the caller has checked it holds no space
+// or line end.
+func AppendHeaderField(dst []byte, key, value string) []byte {
+	dst = append(dst, ' ')
+	dst = append(dst, key...)
+	dst = append(dst, '=')
+	return append(dst, value...)
+}
+
+// AppendHeaderInt appends ` key=n`.
+func AppendHeaderInt(dst []byte, key string, n int64) []byte {
+	dst = append(dst, ' ')
+	dst = append(dst, key...)
+	dst = append(dst, '=')
+	return strconv.AppendInt(dst, n, 10)
+}
+
+// AppendSection appends the start of a counted section line: `## ` and,
+// when name is not empty, the name (AppendKey) and a space; a count
+// (AppendCount) and a field declaration follow. An empty name starts the
+// root array's section (`## [N]...`).
+func AppendSection(dst []byte, name string) []byte {
+	dst = append(dst, "## "...)
+	if name != "" {
+		dst = AppendKey(dst, name)
+		dst = append(dst, ' ')
+	}
+	return dst
+}
+
+// SectionMark starts every section line; writers that size their output
+// before writing it count it by len(SectionMark).
+const SectionMark = "## "
+
+// AppendSectionMark appends `## `, for a section whose name the caller
+// writes and checks (an object key in the generic encoders, a graph
+// distance group, a v1 key).
+func AppendSectionMark(dst []byte) []byte { return append(dst, SectionMark...) }
+
+// AppendSectionLine appends `## name` and a line end with name as is: the
+// fixed section names of the graph profile and its deltas (`## removed`,
+// `## edges_added`, ...).
+func AppendSectionLine(dst []byte, name string) []byte {
+	dst = append(dst, "## "...)
+	dst = append(dst, name...)
+	return append(dst, '\n')
+}
+
+// AppendSummary appends `##! summary`, the start of the trailer of SPEC
+// §8.4; its fields follow by AppendHeaderField or AppendHeaderInt.
+func AppendSummary(dst []byte) []byte { return append(dst, "##! summary"...) }
+
+// AppendV1Summary appends `## _summary`, the start of the v1.4 trailer of
+// streamed payloads; its fields follow by AppendHeaderField.
+func AppendV1Summary(dst []byte) []byte { return append(dst, "## _summary"...) }
+
+// A Field is one entry of a field declaration.
+type Field struct {
+	Name string
+	// Key marks the identity column of a keyed set, written `@name`
+	// (SPEC §10a).
+	Key bool
+	// Const marks a constant column (spec v3.6.0 §7.4.7), written
+	// `name=value` with Value, the column's one value as AppendConstValue
+	// writes it; the column then has no cell in the rows.
+	Const bool
+	Value []byte
+}
+
+// AppendFields appends the field declaration `{...}` of fs: each name by
+// AppendKey, `@` before a Key field, `=value` after a Const one.
+func AppendFields(dst []byte, fs []Field) []byte {
+	dst = append(dst, '{')
+	for i, f := range fs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if f.Key {
+			dst = append(dst, '@')
+		}
+		dst = AppendKey(dst, f.Name)
+		if f.Const {
+			dst = append(dst, '=')
+			dst = append(dst, f.Value...)
+		}
+	}
+	return append(dst, '}')
+}
+
+// AppendKeyedFieldDecl appends `{...}` with each name by AppendKey and
+// `@` before the one equal to key: the declaration of a keyed table or
+// delta section (SPEC §10a.1).
+func AppendKeyedFieldDecl(dst []byte, names []string, key string) []byte {
+	dst = append(dst, '{')
+	for i, n := range names {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if n == key {
+			dst = append(dst, '@')
+		}
+		dst = AppendKey(dst, n)
+	}
+	return append(dst, '}')
+}
+
+// AppendConstValue appends a string as the value of a constant column
+// (spec v3.6.0 §7.4.7): quoted where a cell would be, and also when it
+// holds '}' (which would end the declaration); "" is always quoted.
+// Numbers, booleans and null are written as in a cell (AppendInt,
+// AppendFloat, "true", "-").
+func AppendConstValue(dst []byte, s string) []byte {
+	if NeedsQuote(s, Cell) || strings.IndexByte(s, '}') >= 0 {
+		return AppendQuoted(dst, s)
+	}
+	return append(dst, s...)
+}
+
+// AppendCellSep appends the row cell delimiter '|'.
+func AppendCellSep(dst []byte) []byte { return append(dst, '|') }
+
+// AppendLineEnd ends a line.
+func AppendLineEnd(dst []byte) []byte { return append(dst, '\n') }
+
+// AppendSummaryCounts appends the whole trailer of a payload with deferred
+// counts (SPEC §8.4): `##! summary counts=a,b,...` and a line end, one
+// count per `[?]` section in order.
+func AppendSummaryCounts(dst []byte, counts []int) []byte {
+	dst = AppendSummary(dst)
+	dst = append(dst, " counts="...)
+	for i, n := range counts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(dst, int64(n), 10)
+	}
+	return append(dst, '\n')
+}
+
+// AppendV1Section appends `## name `, the start of a v1 counted section
+// line, with name as is (a v1 key: IsV1Key, never quoted).
+func AppendV1Section(dst []byte, name string) []byte {
+	dst = append(dst, "## "...)
+	dst = append(dst, name...)
+	return append(dst, ' ')
+}
+
+// AppendV1FieldDecl appends a v1 field declaration `{a,b,...}`, names as
+// is (v1 keys).
+func AppendV1FieldDecl(dst []byte, names []string) []byte {
+	dst = append(dst, '{')
+	for i, n := range names {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, n...)
+	}
+	return append(dst, '}')
+}
+
+// AppendV1TableSummary appends the whole v1.4 trailer of streamed tables:
+// `## _summary rows=N sections=name:N,...` and a line end (rows= only for
+// a single table).
+func AppendV1TableSummary(dst []byte, names []string, counts []int) []byte {
+	dst = AppendV1Summary(dst)
+	if len(counts) == 1 {
+		dst = AppendHeaderInt(dst, "rows", int64(counts[0]))
+	}
+	dst = append(dst, " sections="...)
+	for i, n := range counts {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, names[i]...)
+		dst = append(dst, ':')
+		dst = strconv.AppendInt(dst, int64(n), 10)
+	}
+	return append(dst, '\n')
+}

@@ -1,0 +1,76 @@
+package encoder_test
+
+import (
+	"testing"
+
+	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/encoder"
+)
+
+// The syntax writer's pieces make payloads the decoder reads back: a spec
+// v3.6 constant column (with a value that must be quoted),
+// a deferred count and the summary trailer.
+func TestSyntaxWriterRoundTrip(t *testing.T) {
+	var b []byte
+	b = encoder.AppendHeader(b, "generic")
+	b = encoder.AppendHeaderField(b, "tool", "t")
+	b = encoder.AppendLineEnd(b)
+	b = encoder.AppendSection(b, "users")
+	b = encoder.AppendCount(b, 2, false)
+	b = encoder.AppendFields(b, []encoder.Field{
+		{Name: "id"},
+		{Name: "region", Const: true, Value: encoder.AppendConstValue(nil, "a}b")},
+		{Name: "name"},
+	})
+	b = encoder.AppendLineEnd(b)
+	for _, r := range [][2]string{{"1", "x"}, {"2", "y"}} {
+		b = append(b, r[0]...)
+		b = encoder.AppendCellSep(b)
+		b = append(b, r[1]...)
+		b = encoder.AppendLineEnd(b)
+	}
+	b = encoder.AppendSection(b, "log")
+	b = encoder.AppendCount(b, -1, false)
+	b = encoder.AppendKeyedFieldDecl(b, []string{"k", "v w"}, "")
+	b = encoder.AppendLineEnd(b)
+	b = append(b, "1|2\n"...)
+	b = encoder.AppendSummary(b)
+	b = encoder.AppendHeaderField(b, "counts", "1")
+	b = encoder.AppendLineEnd(b)
+	const want = "GCF profile=generic tool=t\n" +
+		"## users [2]{id,region=\"a}b\",name}\n1|x\n2|y\n" +
+		"## log [?]{k,\"v w\"}\n1|2\n##! summary counts=1\n"
+	if string(b) != want {
+		t.Fatalf("got\n%s\nwant\n%s", b, want)
+	}
+	v, err := gcf.DecodeGeneric(b)
+	if err != nil {
+		t.Fatalf("decode: %v\n%s", err, b)
+	}
+	users := v.(gcf.Object)[0].Value.([]any)
+	if got := users[1].(gcf.Object); len(got) != 3 || got[1].Value != "a}b" || got[2].Value != "y" {
+		t.Fatalf("row 2 decodes as %v", got)
+	}
+}
+
+func TestSyntaxWriterPieces(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{string(encoder.AppendSection(nil, "")), "## "},
+		{string(encoder.AppendSection(nil, "a b")), `## "a b" `},
+		{string(encoder.AppendSectionLine(nil, "edges_added")), "## edges_added\n"},
+		{string(encoder.AppendCount(nil, 3, true)), "[3:]"},
+		{string(encoder.AppendFields(nil, []encoder.Field{{Name: "id", Key: true}, {Name: "n", Const: true, Value: []byte("-")}})), "{@id,n=-}"},
+		{string(encoder.AppendKeyedFieldDecl(nil, []string{"a", "id"}, "id")), "{a,@id}"},
+		{string(encoder.AppendV1Header(nil)), "GCF"},
+		{string(encoder.AppendV1Summary(encoder.AppendSectionMark(nil)[:0])), "## _summary"},
+		{string(encoder.AppendHeaderInt(nil, "count", 7)), " count=7"},
+		{string(encoder.AppendConstValue(nil, "us-east")), "us-east"},
+		{string(encoder.AppendConstValue(nil, "")), `""`},
+		{string(encoder.AppendConstValue(nil, "a,b")), `"a,b"`},
+		{string(encoder.AppendConstValue(nil, "true")), `"true"`},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
