@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/gcfkit/gcf"
 )
@@ -39,6 +41,19 @@ func ToJSON(format string, data []byte, lim Limits) ([]byte, error) {
 		}
 	}
 	w := &writer{maxDepth: lim.MaxDepth, maxBytes: max}
+	if format != "json" && format != "msgpack" && !utf8.Valid(data) {
+		i := 0
+		for i < len(data) {
+			r, n := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		line := 1 + bytes.Count(data[:i], []byte{'\n'})
+		col := i - bytes.LastIndexByte(data[:i], '\n')
+		return nil, errAt(line, col, int64(i), gcf.InvalidUTF8, "%s: a byte that is not UTF-8 (0x%02x)", strings.ToUpper(format), data[i])
+	}
 	var err error
 	switch format {
 	case "json":

@@ -375,6 +375,12 @@ func TestMsgpackTypes(t *testing.T) {
 	if _, err := ToJSON("msgpack", []byte{0xdb, 0xff, 0xff, 0xff, 0xf0, 'a'}, Limits{}); !errors.Is(err, gcf.UnexpectedEOF) {
 		t.Errorf("huge string: %v, want unexpected_eof", err)
 	}
+	if _, err := ToJSON("msgpack", []byte{0x91, 0xa2, 'a', 0xff}, Limits{}); !errors.Is(err, gcf.InvalidUTF8) || !strings.Contains(err.Error(), "offset 2") {
+		t.Errorf("invalid UTF-8 string: %v, want invalid_utf8 at offset 2", err)
+	}
+	if _, err := ToJSON("csv", []byte("a\nx\xff\n"), Limits{}); !errors.Is(err, gcf.InvalidUTF8) || !strings.HasPrefix(err.Error(), "2:2:") {
+		t.Errorf("CSV not UTF-8: %v, want invalid_utf8 at 2:2", err)
+	}
 	if _, err := ToJSON("msgpack", []byte{0xc0, 0xc0}, Limits{}); !errors.Is(err, gcf.TrailingCharacters) || !strings.Contains(err.Error(), "offset 1") {
 		t.Errorf("trailing: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gcfkit/gcf"
 	"github.com/vmihailenco/msgpack/v5"
@@ -76,8 +77,9 @@ func (m *mp) length(n int, what string) error {
 	return nil
 }
 
-// raw reads a str or bin body: its length, checked, then its bytes.
-func (m *mp) raw() ([]byte, error) {
+// raw reads a str (which must be UTF-8) or bin body: its length, checked,
+// then its bytes.
+func (m *mp) raw(str bool) ([]byte, error) {
 	n, err := m.d.DecodeBytesLen()
 	if err != nil {
 		return nil, m.fail(err)
@@ -88,9 +90,13 @@ func (m *mp) raw() ([]byte, error) {
 	if n > m.r.Len() {
 		return nil, m.errorf(gcf.UnexpectedEOF, "a string of %d bytes declared with %d bytes left", n, m.r.Len())
 	}
+	at := m.off()
 	b := make([]byte, n)
 	if err := m.d.ReadFull(b); err != nil {
 		return nil, m.fail(err)
+	}
+	if str && !utf8.Valid(b) {
+		return nil, errAt(0, 0, at, gcf.InvalidUTF8, "MessagePack at byte offset %d: a string that is not UTF-8", at)
 	}
 	return b, nil
 }
@@ -124,7 +130,7 @@ func (m *mp) value() error {
 				return m.errorf(gcf.UnsupportedValue, "a map key that is not a string (code 0x%02x): JSON keys are strings", kc)
 			}
 			kat := m.off()
-			kb, err := m.raw()
+			kb, err := m.raw(true)
 			if err != nil {
 				return err
 			}
@@ -161,13 +167,13 @@ func (m *mp) value() error {
 		m.w.close(']')
 		return nil
 	case msgpcode.IsString(c) || msgpcode.IsFixedString(c):
-		b, err := m.raw()
+		b, err := m.raw(true)
 		if err != nil {
 			return err
 		}
 		return m.scalar(string(b))
 	case msgpcode.IsBin(c):
-		b, err := m.raw()
+		b, err := m.raw(false)
 		if err != nil {
 			return err
 		}
