@@ -110,7 +110,6 @@ type writer struct {
 	maxDepth int
 	maxBytes int64
 	first    []bool // per open container: no member written yet
-	scratch  []byte
 }
 
 // errAt is a *gcf.SyntaxError at line:col (0:0 for none) and offset off.
