@@ -38,6 +38,9 @@
 //	               output's bytes with the input's as minified JSON
 //	-summary       end the output with a ##! summary trailer, which
 //	               decode -require-summary checks (-stream output has it)
+//	-from f        the input's format: json (the default), yaml, toml, csv (a
+//	               header row, then records of strings) or msgpack; converted
+//	               to JSON first (docs/proxy.md has the mapping)
 //	-profile p     generic (any JSON value, the default) or graph (a graph payload:
 //	               {"tool", "tokenBudget", "tokensUsed", "symbols", "edges"})
 //	-stream        a JSON array of objects, or NDJSON, to one streaming [?] table
@@ -106,6 +109,9 @@
 //	-http addr        serve Streamable HTTP on addr (127.0.0.1 for :port), /health
 //	-allow-origin o   -http: an Origin allowed besides loopback ones (repeatable)
 //	-max-sessions n   -http: most sessions at once (default 64)
+//	-convert t=f      the tool t's non-JSON text blocks are f (yaml, toml, csv or
+//	                  msgpack): GCF where cheaper (repeatable); a resource block
+//	                  whose mimeType declares such a format is converted anyway
 //	-max-message n    bytes read to route a message (default 64 MiB); longer ones
 //	                  are relayed unread
 //	-v                one line per tools/call result on stderr; totals at exit

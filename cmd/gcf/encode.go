@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/cmd/gcf/internal/convert"
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/stream"
 	"github.com/gcfkit/gcf/tokens"
@@ -58,6 +59,13 @@ it takes, among the layouts every conformant decoder reads to the same value,
 the one with the fewest tokens of -tokenizer's vocabulary (o200k_base by
 default), and never one with more tokens than the canonical encoding.
 
+With -from yaml, toml, csv or msgpack the input is converted to JSON first,
+with the format's own parser: YAML mappings keep their key order, TOML tables
+come out with sorted keys, a CSV header row names the fields of the records
+that follow (every value a string), and MessagePack maps need string keys.
+docs/proxy.md has the whole mapping. -max-bytes and -max-depth apply to the
+conversion as well.
+
 The encoder refuses, with the decoder's categories, anything a decoder with
 the same limit flags would reject.`,
 	example: "gcf encode -stream -fields id,name,total -table orders -o orders.gcf orders.ndjson",
@@ -77,6 +85,7 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	tokenizer := fs.String("tokenizer", "o200k", "-smallest: the `vocabulary` whose tokens are counted: o200k (o200k_base) or cl100k (cl100k_base)")
 	lossy := fs.Bool("lossy", false, "-codec gcb1: where GCB version 1 cannot hold a value, write what the original GCF tools write (losing it) instead of refusing")
 	summary := fs.Bool("summary", false, "end the output with a ##! summary trailer, which decode -require-summary checks, so that a cut payload is noticed (-stream output always has it)")
+	from := fs.String("from", "json", "`format` of the input: json, yaml, toml, csv (a header row, then records of strings) or msgpack; see docs/proxy.md for the mapping")
 	codec := fs.String("codec", "gcf", "`codec` of a graph payload's output: "+wire.ListNames()+" (any but gcf implies -profile graph)")
 	var lim limitFlags
 	lim.registerFor(fs, false, true)
@@ -126,6 +135,13 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 		if err := lim.check(); err != nil {
 			return e.usageError(encodeCommand, "%v", err)
 		}
+		if !convert.Known(*from) {
+			return e.usageError(encodeCommand, "-from: unknown format %q (json, yaml, toml, csv or msgpack)", *from)
+		}
+		if *from != "json" && *streaming {
+			return e.usageError(encodeCommand, "-stream reads JSON; -from %s applies to buffered encoding", *from)
+		}
+		src := inputFormat{*from, convert.Limits{MaxDepth: lim.depthLimit(), MaxBytes: lim.bytes}}
 		if *summary && (*codec != "gcf" || wireMode.value == "v1") {
 			return e.usageError(encodeCommand, "-summary applies to GCF v3 text (-codec gcf, -wire v3)")
 		}
@@ -163,20 +179,20 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 			return e.report(in, err, nil)
 		}
 		if *codec != "gcf" {
-			return e.encodeCodec(in, o, c, lim.bytes, *quiet)
+			return e.encodeCodec(in, o, src, c, lim.bytes, *quiet)
 		}
 		if *streaming {
 			so := streamOptions{table: *table, fields: parseFields(*fieldList), opts: lim.options(),
 				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
 			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
 		}
-		return e.encodeBuffered(in, o, *profile, append(opts, wireMode.options()...), *quiet, *summary)
+		return e.encodeBuffered(in, o, src, *profile, append(opts, wireMode.options()...), *quiet, *summary)
 	}
 }
 
 // encodeBuffered runs encode without -stream: the whole value in memory;
 // with trailer, the output ends with a ##! summary trailer.
-func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.Option, quiet, trailer bool) int {
+func (e *env) encodeBuffered(in *input, out *output, src inputFormat, profile string, opts []gcf.Option, quiet, trailer bool) int {
 	fail := func(err error) int {
 		out.abort()
 		return e.report(in, err, out)
@@ -186,6 +202,9 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 		return fail(err)
 	}
 	in.src = bytes.NewReader(data)
+	if data, err = src.toJSON(data); err != nil {
+		return fail(err)
+	}
 	if err := checkUTF8(data, origin); err != nil {
 		return fail(err)
 	}
@@ -194,7 +213,7 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 	case "generic":
 		v, err := gcf.ParseJSON(data, opts...)
 		if err != nil {
-			return fail(jsonError(err, data, origin, ""))
+			return fail(src.convertedError(jsonError(err, data, origin, "")))
 		}
 		if enc, err = gcf.EncodeGeneric(v, opts...); err != nil {
 			return fail(err)
@@ -208,7 +227,7 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 			// graph payload too: the wire JSON codec reads both spellings.
 			wp, werr := wire.DecodeWith("json", data)
 			if werr != nil {
-				return fail(graphJSONError(err, data))
+				return fail(src.convertedError(graphJSONError(err, data)))
 			}
 			p = *wp
 		} else if _, err := dec.Token(); err != io.EOF {
@@ -231,6 +250,39 @@ func (e *env) encodeBuffered(in *input, out *output, profile string, opts []gcf.
 		e.sizeLine(minifiedSize(data), int64(len(enc)))
 	}
 	return exitOK
+}
+
+// inputFormat is encode's -from: the input's format and the limits of its
+// conversion to JSON.
+type inputFormat struct {
+	name string
+	lim  convert.Limits
+}
+
+// toJSON converts data, the input, to JSON text from the format f names,
+// first checking that it is UTF-8 (unless it is JSON, checked later, or
+// MessagePack, binary).
+func (f inputFormat) toJSON(data []byte) ([]byte, error) {
+	if f.name == "" || f.name == "json" {
+		return data, nil
+	}
+	if f.name != "msgpack" {
+		if err := checkUTF8(data, origin); err != nil {
+			return nil, err
+		}
+	}
+	return convert.ToJSON(f.name, data, f.lim)
+}
+
+// convertedError drops the position of an error found in the JSON text
+// converted from another format (a limit such as -max-elements): it would
+// be a line:column of text the user never saw.
+func (f inputFormat) convertedError(err error) error {
+	var se *gcf.SyntaxError
+	if f.name == "" || f.name == "json" || !errors.As(err, &se) {
+		return err
+	}
+	return &gcf.SyntaxError{Category: se.Category, Msg: fmt.Sprintf("in the JSON converted from %s: %s", f.name, se.Msg), Err: se.Err}
 }
 
 // appendSummary appends to the buffered payload enc the ##! summary trailer
@@ -262,7 +314,7 @@ func appendSummary(enc []byte, profile string, opts []gcf.Option) ([]byte, error
 
 // encodeCodec encodes a graph payload, read from JSON with either field
 // spelling (the fixtures' or the product's snake_case), with codec c.
-func (e *env) encodeCodec(in *input, out *output, c wire.Codec, maxBytes int64, quiet bool) int {
+func (e *env) encodeCodec(in *input, out *output, src inputFormat, c wire.Codec, maxBytes int64, quiet bool) int {
 	fail := func(err error) int {
 		out.abort()
 		return e.report(in, err, out)
@@ -272,9 +324,12 @@ func (e *env) encodeCodec(in *input, out *output, c wire.Codec, maxBytes int64, 
 		return fail(err)
 	}
 	in.src = bytes.NewReader(data)
+	if data, err = src.toJSON(data); err != nil {
+		return fail(err)
+	}
 	p, err := wire.DecodeWith("json", data)
 	if err != nil {
-		return fail(err)
+		return fail(src.convertedError(err))
 	}
 	var buf bytes.Buffer
 	if err := c.Encode(&buf, p); err != nil {

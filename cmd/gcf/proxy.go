@@ -37,6 +37,13 @@ is decoded to JSON before it reaches the server, where the tool's
 inputSchema (from tools/list) declares that argument an object or an array
 (-decode-args=false turns this off).
 
+Blocks in other formats are converted only where they declare their format:
+an embedded resource whose mimeType is application/yaml, application/toml,
+text/csv or application/msgpack (text, or a blob), or a text block of a tool
+named with -convert TOOL=FORMAT. Such a block goes out as GCF (a resource
+then declares application/vnd.gcf+text) only where that costs fewer tokens
+than the block as sent; plain text is never guessed at.
+
 A message longer than -max-message bytes is relayed unchanged as it streams,
 never held whole. When the server exits, the proxy flushes what it has and
 exits with the server's status; on SIGINT or SIGTERM, or when the client
@@ -79,6 +86,8 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 	httpAddr := fs.String("http", "", "serve Streamable HTTP on `ADDR` (host:port; a bare :port binds 127.0.0.1) instead of stdio, with /health")
 	var origins listFlag
 	fs.Var(&origins, "allow-origin", "-http: an `origin` allowed besides localhost ones (repeatable; * allows any)")
+	var converts listFlag
+	fs.Var(&converts, "convert", "`TOOL=FORMAT`: the tool's non-JSON text blocks are FORMAT (yaml, toml, csv or msgpack) and go out as GCF where that costs fewer tokens (repeatable)")
 	maxSessions := fs.Int("max-sessions", proxy.DefaultMaxSessions, "-http: most MCP `sessions` kept at once (each has its own server process or upstream session)")
 	return func(e *env, args []string) int {
 		f, err := proxy.ParseFormat(*format)
@@ -105,6 +114,14 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 		if *key != "" && !*delta {
 			return e.usageError(proxyCommand, "-key applies to -delta")
 		}
+		convertTools := map[string]string{}
+		for _, c := range converts {
+			tool, format, ok := proxy.ParseConvert(c)
+			if !ok {
+				return e.usageError(proxyCommand, "-convert %q: want TOOL=FORMAT, FORMAT one of yaml, toml, csv, msgpack", c)
+			}
+			convertTools[tool] = format
+		}
 		counter, err := tokens.New(enc)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "gcf proxy: %v\n", err)
@@ -118,6 +135,8 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 			Verbose:    *verbose,
 			Delta:      *delta,
 			Key:        *key,
+
+			ConvertTools: convertTools,
 		}
 		h := http.Header{}
 		for _, hv := range headers {

@@ -41,9 +41,13 @@ type Options struct {
 	// Delta answers a repeated call (same tool, same arguments) with the
 	// unchanged answer or a delta against the previous answer, when that
 	// is cheaper: graph payloads, and keyed tables identified by Key.
-	Delta     bool
-	Key       string
-	Snapshots int // previous answers kept for Delta; < 1: DefaultSnapshots
+	Delta bool
+	Key   string
+	// ConvertTools maps a tool to the format (yaml, toml, csv, msgpack) of
+	// its text blocks, which are then converted to GCF where cheaper
+	// (-convert TOOL=FORMAT); resource blocks declare theirs in mimeType.
+	ConvertTools map[string]string
+	Snapshots    int // previous answers kept for Delta; < 1: DefaultSnapshots
 }
 
 // call is a request of the client in flight.
@@ -400,16 +404,35 @@ func (p *Proxy) rewriteResult(c call, raw json.RawMessage) (json.RawMessage, boo
 			continue
 		}
 		var typ, text string
-		if json.Unmarshal(get(bm, "type"), &typ) != nil || typ != "text" || json.Unmarshal(get(bm, "text"), &text) != nil {
+		if json.Unmarshal(get(bm, "type"), &typ) != nil {
 			continue
 		}
-		var more candidates
-		if p.opts.Delta {
-			more = p.deltaCandidates(tool, callKey(tool, c.args, i))
+		var (
+			choice Choice
+			ok     bool
+		)
+		switch {
+		case typ == "resource":
+			choice, ok = p.convertResource(bm)
+		case typ != "text" || json.Unmarshal(get(bm, "text"), &text) != nil:
+			continue
+		default:
+			var more candidates
+			if p.opts.Delta {
+				more = p.deltaCandidates(tool, callKey(tool, c.args, i))
+			}
+			var out string
+			out, choice, ok = p.opts.rewrite(text, p.graphs, more)
+			if f := p.opts.ConvertTools[tool]; choice.Form == "" && f != "" {
+				// Not JSON: the user declared the tool's format.
+				out, choice, ok = p.opts.Convert([]byte(text), f, text)
+			}
+			if ok {
+				set(bm, "text", quoteJSON(out))
+			}
 		}
-		out, choice, ok := p.opts.rewrite(text, p.graphs, more)
 		if choice.Form == "" {
-			continue // not JSON
+			continue // neither JSON nor a declared format that converts
 		}
 		blocks++
 		before += choice.Before
@@ -418,7 +441,6 @@ func (p *Proxy) rewriteResult(c call, raw json.RawMessage) (json.RawMessage, boo
 		if !ok {
 			continue
 		}
-		set(bm, "text", quoteJSON(out))
 		content[i] = object(bm)
 		changed = true
 	}
