@@ -3,6 +3,7 @@ package peers
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"reflect"
 	"sync"
@@ -102,8 +103,11 @@ func (d *dataset) encodeInput() any {
 }
 
 // BenchmarkPeers is BenchmarkPeers/<Dataset>/<Op>/<Lib>; see
-// docs/benchmarks.md for what each op starts from and ends with.
+// docs/benchmarks.md for what each op starts from and ends with. It
+// prints the machine first (bench.Machine), so that every table taken
+// from its output names the CPU, the Go version, GOMAXPROCS and GOAMD64.
 func BenchmarkPeers(b *testing.B) {
+	machineOnce.Do(func() { fmt.Println("machine:", bench.Machine()) })
 	for _, d := range load(b) {
 		b.Run(d.name, func(b *testing.B) {
 			b.Run("Encode", func(b *testing.B) { benchEncode(b, d, d.encodeInput()) })
@@ -114,6 +118,8 @@ func BenchmarkPeers(b *testing.B) {
 		})
 	}
 }
+
+var machineOnce sync.Once
 
 func benchEncode(b *testing.B, d *dataset, v any) {
 	b.Run("gcf", func(b *testing.B) {
