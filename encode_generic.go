@@ -335,24 +335,20 @@ func (e *geEncoder) root(v any) error {
 	}
 }
 
-// scalar appends a non-container value in context ctx.
+// scalar appends a non-container value in context ctx through the one
+// scalar-cell writer; a string that is not valid UTF-8 marks the encode as
+// failed (see str).
 func (e *geEncoder) scalar(v any, ctx encoder.Context) error {
-	switch x := v.(type) {
-	case nil:
-		e.buf = append(e.buf, '-')
-	case bool:
-		e.buf = strconv.AppendBool(e.buf, x)
-	case int64:
-		e.buf = encoder.AppendInt(e.buf, x)
-	case float64:
-		var err error
-		if e.buf, err = encoder.AppendFloat(e.buf, x); err != nil {
+	out, ok, err := encoder.AppendScalar(e.buf, v, ctx)
+	if !ok {
+		return lexer.Errorf(lexer.UnsupportedValue, "value of type %T is not in the generic data model", v)
+	}
+	e.buf = out
+	if err != nil {
+		if !encoder.IsInvalidUTF8(err) {
 			return err
 		}
-	case string:
-		e.str(x, ctx)
-	default:
-		return lexer.Errorf(lexer.UnsupportedValue, "value of type %T is not in the generic data model", v)
+		e.fail()
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -814,27 +813,20 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 	return true
 }
 
-// scalar appends a scalar as the general path writes its normalized form;
-// false for anything it would reject or that is not a scalar.
+// scalar appends a scalar as the general path writes its normalized form
+// (through appendScalar, the one scalar-cell writer); false for anything
+// it would reject or that is not a scalar.
 func (w *gmWriter) scalar(v any, ctx encoder.Context) bool {
 	e := w.e
-	switch x := v.(type) {
-	case nil:
-		e.buf = append(e.buf, '-')
-	case string:
-		e.str(x, ctx)
-	case bool:
-		e.buf = strconv.AppendBool(e.buf, x)
-	case map[string]any:
-		if x != nil {
+	if m, isMap := v.(map[string]any); isMap {
+		if m != nil {
 			return false
 		}
-		e.buf = append(e.buf, '-')
-	default:
-		var ok bool
-		var err error
-		e.buf, ok, err = appendGoNumber(e.buf, v)
-		return ok && err == nil
+		e.buf = encoder.AppendNull(e.buf)
+		return true
 	}
-	return true
+	var ok bool
+	var err error
+	e.buf, ok, err = appendScalar(e.buf, v, ctx)
+	return ok && err == nil
 }

@@ -632,15 +632,13 @@ func (e *geEncoder) fsScalar(k reflect.Kind, fv reflect.Value, ctx encoder.Conte
 	case reflect.String:
 		e.str(fv.String(), ctx)
 	case reflect.Bool:
-		e.buf = strconv.AppendBool(e.buf, fv.Bool())
+		e.buf = encoder.AppendBool(e.buf, fv.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		e.buf = encoder.AppendInt(e.buf, fv.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		u := fv.Uint()
-		if u > math.MaxInt64 {
-			return false
-		}
-		e.buf = encoder.AppendInt(e.buf, int64(u))
+		var err error
+		e.buf, err = encoder.AppendUint(e.buf, fv.Uint())
+		return err == nil
 	case reflect.Float64:
 		var err error
 		e.buf, err = encoder.AppendFloat(e.buf, fv.Float())
@@ -674,7 +672,7 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 		b, bad := encoder.AppendQuotedValid(b, s)
 		return b, bad < 0
 	case reflect.Bool:
-		return strconv.AppendBool(b, *(*bool)(p)), true
+		return encoder.AppendBool(b, *(*bool)(p)), true
 	case reflect.Int:
 		return encoder.AppendInt(b, int64(*(*int)(p))), true
 	case reflect.Int8:
@@ -708,10 +706,8 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 	default:
 		return b, false
 	}
-	if u > math.MaxInt64 {
-		return b, false
-	}
-	return encoder.AppendInt(b, int64(u)), true
+	b, err := encoder.AppendUint(b, u)
+	return b, err == nil
 }
 
 // fsTable writes a sequence of row structs of plan r from its count

@@ -550,26 +550,16 @@ func (e *Encoder) Close() error {
 	return e.w.Release()
 }
 
-// appendScalarCell appends a scalar value in ctx.
+// appendScalarCell appends a scalar value in ctx: Missing here, the rest
+// through appendScalar, and other Go values after normalising them.
 func appendScalarCell(b []byte, v any, ctx encoder.Context) ([]byte, error) {
-	switch x := v.(type) {
-	case nil:
-		return append(b, '-'), nil
-	case missing:
+	if _, ok := v.(missing); ok {
 		if ctx != encoder.Cell {
 			return b, lexer.Errorf(lexer.InvalidMissing, "Missing is valid only in table rows")
 		}
-		return append(b, '~'), nil
-	case string:
-		b, bad := encoder.AppendStringValid(b, x, ctx)
-		if bad >= 0 {
-			return b, &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad), Msg: "invalid UTF-8"}
-		}
-		return b, nil
-	case bool:
-		return strconv.AppendBool(b, x), nil
+		return encoder.AppendMissing(b), nil
 	}
-	if out, ok, err := appendGoNumber(b, v); ok {
+	if out, ok, err := appendScalar(b, v, ctx); ok {
 		return out, err
 	}
 	nv, err := normalize(v)

@@ -1,7 +1,6 @@
 package gcf
 
 import (
-	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -107,29 +106,14 @@ func v1CheckKey(k string) error {
 	return nil
 }
 
-// scalar appends a primitive in ctx.
+// scalar appends a primitive in ctx through the v1 dialect's scalar writer.
 func (e *v1Generic) scalar(v any, ctx encoder.V1Context) error {
-	switch x := v.(type) {
-	case nil:
-		e.b = append(e.b, '-')
-	case bool:
-		e.b = strconv.AppendBool(e.b, x)
-	case int64:
-		e.b = strconv.AppendInt(e.b, x, 10)
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return lexer.Errorf(lexer.OutOfRange, "number %v has no GCF form", x)
-		}
-		e.b = encoder.AppendV1Float(e.b, x)
-	case string:
-		if !utf8.ValidString(x) {
-			return lexer.Errorf(lexer.InvalidUTF8, "string %q is not valid UTF-8", x)
-		}
-		e.b = encoder.AppendV1String(e.b, x, ctx)
-	default:
+	out, ok, err := encoder.AppendV1Scalar(e.b, v, ctx)
+	if !ok {
 		return lexer.Errorf(lexer.UnsupportedValue, "value of type %T is not in the generic data model", v)
 	}
-	return nil
+	e.b = out
+	return err
 }
 
 func (e *v1Generic) depth(d int) error {
