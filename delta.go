@@ -52,18 +52,15 @@ func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 	if c.wire == WireV1 && d.Tool == "" {
 		return nil, lexer.Errorf(lexer.MissingProfile, "a v1 delta header requires tool= (SPEC-v1.1 §3): the delta has no Tool")
 	}
-	lim := c.limits
+	lim := encoder.NewLimiter(c.limits)
 	for _, n := range [...]int{len(d.Removed), len(d.Added), len(d.RemovedEdges), len(d.AddedEdges)} {
-		if n > lim.MaxElements {
-			return nil, elementsErr(n, "delta section", lim.MaxElements)
+		if err := lim.Elements(n, "delta section"); err != nil {
+			return nil, err
 		}
 	}
 	buf := encoder.GetBuffer()
 	b := dlAppend(buf.B[:0], d, c.wire)
-	err := checkLines(b, lim.MaxLineBytes)
-	if err == nil {
-		err = checkSize(len(b), lim.MaxBytes)
-	}
+	err := lim.Output(b)
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(b))

@@ -1,9 +1,7 @@
 package gcf
 
 import (
-	"bytes"
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,25 +101,19 @@ func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
 	}
 	start := len(dst)
 	e := getGE()
-	e.lim = lim
+	e.lim.Begin(lim, start)
 	if e.sz = sz; sz != nil {
 		sz.setRoot(nv)
 	}
-	if deepest > lim.MaxDepth {
+	if !e.lim.DepthOK(deepest) {
 		// deepest bounds the decoder's nesting from above; only now is the
 		// exact count, which depends on the layout, worth computing.
-		if d := e.depth(nv, lim.MaxDepth); d > lim.MaxDepth {
+		if err := e.lim.Depth(e.depth(nv, lim.MaxDepth)); err != nil {
 			putGE(e)
-			return dst, depthErr(lim.MaxDepth)
+			return dst, err
 		}
 	}
-	e.start, e.end = start, math.MaxInt
-	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
-		e.end = start + int(lim.MaxBytes)
-	}
 	e.buf = appendGenericHeader(dst)
-	e.ls = start
-	e.setCheck()
 	if err = e.lineDone(); err == nil {
 		err = e.root(nv)
 	}
@@ -153,58 +145,38 @@ func (e *geEncoder) nl() error {
 // the payload so far against MaxBytes, and reports a string that was not
 // valid UTF-8 (fail). It is one comparison when all is well.
 func (e *geEncoder) lineDone() error {
-	if len(e.buf) > e.check {
+	if !e.lim.LineDone(len(e.buf)) {
 		return e.limitErr()
 	}
-	e.ls = len(e.buf)
-	e.setCheck()
 	return nil
-}
-
-// setCheck sets check for a line starting at ls.
-func (e *geEncoder) setCheck() {
-	e.check = e.ls + e.lim.MaxLineBytes + 1
-	if e.check > e.end || e.check < 0 {
-		e.check = e.end
-	}
 }
 
 // fail records that a string was not valid UTF-8; the next line end
 // reports it.
 func (e *geEncoder) fail() {
 	e.invalid = true
-	e.check = -1
+	e.lim.Fail()
 }
 
 func (e *geEncoder) limitErr() error {
 	if e.invalid {
 		return errBadUTF8
 	}
-	if n := len(e.buf) - 1 - e.ls; n > e.lim.MaxLineBytes {
-		line := 1 + bytes.Count(e.buf[e.start:e.ls], []byte{'\n'})
-		return lineTooLongErr(line, n, e.lim.MaxLineBytes, e.buf[e.ls:len(e.buf)-1])
-	}
-	return bytesErr(e.lim.MaxBytes)
+	return e.lim.LineErr(e.buf)
 }
 
 // count appends the count bracket of a container of n elements.
 func (e *geEncoder) count(n int, keyed bool) error {
-	if n > e.lim.MaxElements {
+	if !e.lim.ElementsOK(n) {
 		what := "array"
 		if keyed {
 			what = "keyed map"
 		}
-		return e.elementsErr(n, what)
+		return e.lim.Elements(n, what)
 	}
 	e.buf = encoder.AppendCount(e.buf, n, keyed)
 	return nil
 }
-
-func (e *geEncoder) elementsErr(n int, what string) error {
-	return elementsErr(n, what, e.lim.MaxElements)
-}
-
-func (e *geEncoder) fieldsErr(n int) error { return fieldsErr(n, e.lim.MaxFields) }
 
 // Field kinds of a tabular plan (geEncoder.kinds). A positive kind is a
 // flattened field and gives its number of leaf columns (SPEC §7.4.6).
@@ -279,13 +251,8 @@ type geEncoder struct {
 	seen  map[string]int // union index for large unions
 	sz    *sizer         // layout chooser of the Smallest size (nil: canonical)
 
-	// Limits (SPEC §12), checked at each line end: a line ending past
-	// check breaks MaxLineBytes or MaxBytes, or fail was called.
-	lim     Limits
-	start   int  // offset of the payload in buf
-	ls      int  // offset of the line in progress
-	check   int  // see above; -1 after fail
-	end     int  // start+MaxBytes (or the largest int)
+	// Limits (SPEC §12), checked at each line end by lim.LineDone.
+	lim     encoder.Limiter
 	invalid bool // a string was not valid UTF-8
 }
 
@@ -397,8 +364,8 @@ func geAllPrimitive(a []any) bool {
 
 // members writes the members of an object at indentation d (SPEC §7.2).
 func (e *geEncoder) members(o Object, d int) error {
-	if len(o) > e.lim.MaxElements {
-		return e.elementsErr(len(o), "object")
+	if err := e.lim.Elements(len(o), "object"); err != nil {
+		return err
 	}
 	for i := range o {
 		m := &o[i]
@@ -1060,9 +1027,9 @@ func (e *geEncoder) table(src geRows, bi int, shared bool) error {
 		return err
 	}
 	if !shared {
-		if nf := e.decl(&p); nf > e.lim.MaxFields {
+		if err := e.lim.Fields(e.decl(&p)); err != nil {
 			e.popPlan(&p)
-			return e.fieldsErr(nf)
+			return err
 		}
 	}
 	err := e.nl()
@@ -1245,8 +1212,8 @@ func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done b
 			if i == 0 && e.flags[p.fb+fi]&geInline != 0 {
 				// Row 0 declares the inline object schema (SPEC §7.4.5.1).
 				o := v.(Object)
-				if len(o) > e.lim.MaxFields {
-					return false, e.fieldsErr(len(o)) // as a decoder would
+				if err := e.lim.Fields(len(o)); err != nil {
+					return false, err // as a decoder would
 				}
 				e.buf = append(e.buf, '{')
 				for j := range o {

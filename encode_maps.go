@@ -2,7 +2,6 @@ package gcf
 
 import (
 	"encoding/json"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -144,15 +143,8 @@ func appendMaps(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 		return dst, false
 	}
 	e := getGE()
-	e.lim = lim
-	start := len(dst)
-	e.start, e.end = start, math.MaxInt
-	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
-		e.end = start + int(lim.MaxBytes)
-	}
+	e.lim.Begin(lim, len(dst))
 	e.buf = appendGenericHeader(dst)
-	e.ls = start
-	e.setCheck()
 	w := gmPool.Get().(*gmWriter)
 	w.e = e
 	// normalize counts the root as depth 0 and the encode fails when a
@@ -270,7 +262,7 @@ func (w *gmWriter) popVals(vb int) {
 // d; vd is m's value depth.
 func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 	e := w.e
-	if !w.depthOK(vd) || len(m) > e.lim.MaxElements {
+	if !w.depthOK(vd) || !e.lim.ElementsOK(len(m)) {
 		return false
 	}
 	ks, vb := w.resolve(m, -1)
@@ -690,7 +682,7 @@ func (w *gmWriter) table(a []any, bi int, shared bool, vd, sb, sn int, keys []st
 				return false
 			}
 		}
-	} else if w.decl(&p) > e.lim.MaxFields {
+	} else if !e.lim.FieldsOK(w.decl(&p)) {
 		return false
 	}
 	if e.nl() != nil || !w.rowsOut(&p, bi, vd) {

@@ -1,7 +1,6 @@
 package gcf
 
 import (
-	"math"
 	"reflect"
 	"sort"
 	"strconv"
@@ -134,22 +133,18 @@ func appendStructs(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 		rv = rv.Elem()
 	}
 	p := fsPlanOf(rv.Type())
-	if !p.ok || p.depth > lim.MaxDepth || box.Purego {
+	if !p.ok || box.Purego {
 		// The purego build has no offset reads: the general path writes.
-		// Within the limit the general path's depth check cannot fail:
-		// p.depth bounds normalize's nesting, which bounds the layout's.
 		return dst, false
 	}
 	e := getGE()
-	e.lim = lim
-	start := len(dst)
-	e.start, e.end = start, math.MaxInt
-	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
-		e.end = start + int(lim.MaxBytes)
+	if e.lim.Begin(lim, len(dst)); !e.lim.DepthOK(p.depth) {
+		// Within the limit the general path's depth check cannot fail:
+		// p.depth bounds normalize's nesting, which bounds the layout's.
+		putGE(e)
+		return dst, false
 	}
 	e.buf = appendGenericHeader(dst)
-	e.ls = start
-	e.setCheck()
 	ok = e.lineDone() == nil && e.fsRoot(p, rv)
 	out = e.buf
 	putGE(e)
@@ -495,7 +490,7 @@ func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 		if rv.IsNil() || rv.Len() == 0 {
 			return false
 		}
-		if rv.Len() > e.lim.MaxElements {
+		if !e.lim.ElementsOK(rv.Len()) {
 			return false
 		}
 		type kv struct {
@@ -544,7 +539,7 @@ func (e *geEncoder) fsMembers(cols []fsCol, rv reflect.Value, d int) bool {
 			objs++
 		}
 	}
-	if n > e.lim.MaxElements || n >= 2 && objs == n {
+	if !e.lim.ElementsOK(n) || n >= 2 && objs == n {
 		return false
 	}
 	for i := range cols {
@@ -611,7 +606,7 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 // sequence of scalars of kind k (as geEncoder.inline does).
 func (e *geEncoder) fsInline(k reflect.Kind, sv reflect.Value) bool {
 	n := sv.Len()
-	if n > e.lim.MaxElements {
+	if !e.lim.ElementsOK(n) {
 		return false
 	}
 	e.buf = encoder.AppendCount(e.buf, n, false)
@@ -724,7 +719,7 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 	if sv.Kind() == reflect.Array && !sv.CanAddr() {
 		return false // keep to addressable elements (cheap field reads)
 	}
-	if n > e.lim.MaxElements {
+	if !e.lim.ElementsOK(n) {
 		return false
 	}
 	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
@@ -925,7 +920,7 @@ func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb in
 // if it declares more than MaxFields fields.
 func (e *geEncoder) fsDecl(r *fsRows, sb int) bool {
 	if !r.dyn {
-		if r.nf > e.lim.MaxFields {
+		if !e.lim.FieldsOK(r.nf) {
 			return false
 		}
 		e.buf = append(e.buf, r.decl...)
@@ -946,7 +941,7 @@ func (e *geEncoder) fsDecl(r *fsRows, sb int) bool {
 		}
 	}
 	e.buf[len(e.buf)-1] = '}'
-	return nf <= e.lim.MaxFields
+	return e.lim.FieldsOK(nf)
 }
 
 // fsHasAtts reports whether row has an attachment: a sequence column that

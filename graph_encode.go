@@ -197,7 +197,8 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	}
 	size += edgeBytes
 	longest = max(longest, edgeLongest)
-	if err := grCheckElements(p.Symbols, lines, len(edges), lim.MaxElements); err != nil {
+	l := encoder.NewLimiter(lim)
+	if err := grCheckElements(p.Symbols, lines, len(edges), &l); err != nil {
 		return dst, err
 	}
 	b := slices.Grow(dst, size)
@@ -286,12 +287,12 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	// Besides the names, a line holds at most ~360 bytes (ids, a score of
 	// up to 310 digits, separators, header fields): only when that could
 	// pass the limit are the lines measured.
-	if longest+400 > lim.MaxLineBytes {
-		if err := checkLines(b[len(dst):], lim.MaxLineBytes); err != nil {
+	if !l.LineOK(longest + 400) {
+		if err := l.Lines(b[len(dst):]); err != nil {
 			return dst, err
 		}
 	}
-	if err := checkSize(len(b)-len(dst), lim.MaxBytes); err != nil {
+	if err := l.Size(len(b) - len(dst)); err != nil {
 		return dst, err
 	}
 	return b, nil
@@ -433,11 +434,11 @@ func grScoreLen(v float64) int {
 
 // grCheckElements checks the symbols of each distance group (in emission
 // order, lines) and the edges against the element limit.
-func grCheckElements(syms []Symbol, lines []grLine, edges, limit int) error {
-	if edges > limit {
-		return elementsErr(edges, "edge section", limit)
+func grCheckElements(syms []Symbol, lines []grLine, edges int, l *encoder.Limiter) error {
+	if err := l.Elements(edges, "edge section"); err != nil {
+		return err
 	}
-	if len(lines) <= limit {
+	if l.ElementsOK(len(lines)) {
 		return nil
 	}
 	run := 0
@@ -445,8 +446,8 @@ func grCheckElements(syms []Symbol, lines []grLine, edges, limit int) error {
 		if i > 0 && syms[ln.sym].Distance != syms[lines[i-1].sym].Distance {
 			run = 0
 		}
-		if run++; run > limit {
-			return elementsErr(run, "symbol group", limit)
+		if run++; !l.ElementsOK(run) {
+			return l.Elements(run, "symbol group")
 		}
 	}
 	return nil
@@ -561,7 +562,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		return nil, 0, 0, 0, nil
 	}
 	if len(p.Edges) > math.MaxInt32 || len(lines) > math.MaxInt32 {
-		return nil, 0, 0, 0, elementsErr(len(p.Edges), "edge section", math.MaxInt32)
+		return nil, 0, 0, 0, encoder.ElementsError(len(p.Edges), "edge section", math.MaxInt32)
 	}
 	// Pack (source, target) into as few bits as the largest id needs, so
 	// the radix sort makes as few passes as possible.
@@ -570,7 +571,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		maxID = max(maxID, lines[i].id)
 	}
 	if maxID >= math.MaxUint32-1 {
-		return nil, 0, 0, 0, elementsErr(maxID, "symbol id", math.MaxUint32-2)
+		return nil, 0, 0, 0, encoder.ElementsError(maxID, "symbol id", math.MaxUint32-2)
 	}
 	shift = uint(bits.Len(uint(maxID)))
 	cand, err := sc.joinNames(p, ids, posOf)

@@ -126,9 +126,9 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 	if err := grCheckSymbol(&s, g.symbols); err != nil {
 		return -1, err
 	}
-	if n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind); n > e.lim.MaxLineBytes {
+	if n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind); !e.lim.LineOK(n) {
 		// Refused before it is buffered.
-		return -1, lineTooLongErr(e.lines+1, n, e.lim.MaxLineBytes, []byte(s.QualifiedName))
+		return -1, e.lim.Line(e.lines+1, n, []byte(s.QualifiedName))
 	}
 	newGroup := len(g.groups) == 0
 	if !newGroup {
@@ -138,8 +138,10 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 		}
 		newGroup = s.Distance != cur
 	}
-	if !newGroup && g.groups[len(g.groups)-1].count+1 > e.lim.MaxElements {
-		return -1, elementsErr(g.groups[len(g.groups)-1].count+1, "symbol group", e.lim.MaxElements)
+	if !newGroup {
+		if err := e.lim.Elements(g.groups[len(g.groups)-1].count+1, "symbol group"); err != nil {
+			return -1, err
+		}
 	}
 	buf := e.w.Buf()
 	b := buf
@@ -228,8 +230,8 @@ func (e *Encoder) WriteEdgeByID(source, target int, edgeType, status string) err
 
 func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
 	g := e.graph
-	if g.edges+1 > e.lim.MaxElements {
-		return elementsErr(g.edges+1, "edge section", e.lim.MaxElements)
+	if err := e.lim.Elements(g.edges+1, "edge section"); err != nil {
+		return err
 	}
 	buf := e.w.Buf()
 	b := buf

@@ -46,7 +46,7 @@ func (c *config) bytesDecoder(data []byte) *stream.Decoder {
 // layout rules; what v1 cannot carry is an unsupported_value error.
 type v1Generic struct {
 	b   []byte
-	lim Limits
+	lim encoder.Limiter
 }
 
 func appendGenericV1(dst []byte, v any, lim Limits) ([]byte, error) {
@@ -54,7 +54,7 @@ func appendGenericV1(dst []byte, v any, lim Limits) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	e := v1Generic{b: dst, lim: lim}
+	e := v1Generic{b: dst, lim: encoder.NewLimiter(lim)}
 	switch x := nv.(type) {
 	case Object:
 		if len(x) == 0 {
@@ -70,10 +70,7 @@ func appendGenericV1(dst []byte, v any, lim Limits) ([]byte, error) {
 		err = e.scalar(x, encoder.V1Root) // a root scalar is the whole payload, without a line end
 	}
 	if err == nil {
-		err = checkLines(e.b[len(dst):], lim.MaxLineBytes)
-	}
-	if err == nil {
-		err = checkSize(len(e.b)-len(dst), lim.MaxBytes)
+		err = e.lim.Output(e.b[len(dst):])
 	}
 	if err != nil {
 		return dst, err
@@ -117,17 +114,11 @@ func (e *v1Generic) scalar(v any, ctx encoder.V1Context) error {
 }
 
 func (e *v1Generic) depth(d int) error {
-	if d > e.lim.MaxDepth {
-		return depthErr(e.lim.MaxDepth)
-	}
-	return nil
+	return e.lim.Depth(d)
 }
 
 func (e *v1Generic) count(n int) error {
-	if n > e.lim.MaxElements {
-		return elementsErr(n, "container", e.lim.MaxElements)
-	}
-	return nil
+	return e.lim.Elements(n, "container")
 }
 
 // members writes an object's members at level (the original v1
@@ -315,8 +306,8 @@ func v1TableFields(a []any) []string {
 
 // table writes `{fields}` (the `## key [N]` is written) and the rows.
 func (e *v1Generic) table(a []any, fields []string, level, d int) error {
-	if len(fields) > e.lim.MaxFields {
-		return fieldsErr(len(fields), e.lim.MaxFields)
+	if err := e.lim.Fields(len(fields)); err != nil {
+		return err
 	}
 	for _, f := range fields {
 		if err := v1CheckKey(f); err != nil {

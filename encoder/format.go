@@ -2,7 +2,9 @@
 // lines, section lines with their counts and field declarations (`@` keys
 // and spec v3.6 constants), summary trailers and the v1 dialect's forms
 // (syntax.go), the canonical scalars inside them (numbers §2.3.1, string
-// quoting §2.4, keys §2a), and a streaming line writer on pooled buffers.
+// quoting §2.4, keys §2a) with the one scalar-cell writer AppendScalar,
+// the encode limits and their errors (Limiter, limits.go), and a streaming
+// line writer on pooled buffers.
 // It knows bytes, not models: callers decide layout and write through it.
 package encoder
 
