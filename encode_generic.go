@@ -137,7 +137,7 @@ var errBadUTF8 = errors.New("invalid UTF-8")
 
 // nl ends the line in progress and checks the limits (see lineDone).
 func (e *geEncoder) nl() error {
-	e.buf = append(e.buf, '\n')
+	e.buf = encoder.AppendLineEnd(e.buf)
 	return e.lineDone()
 }
 
@@ -294,7 +294,7 @@ func (e *geEncoder) root(v any) error {
 		e.buf = encoder.AppendSectionMark(e.buf)
 		return e.arrayTail(x, 0)
 	default:
-		e.buf = append(e.buf, '=')
+		e.buf = encoder.AppendAssign(e.buf)
 		if err := e.scalar(v, encoder.Value); err != nil {
 			return err
 		}
@@ -406,7 +406,7 @@ func (e *geEncoder) members(o Object, d int) error {
 		default:
 			e.buf = encoder.AppendIndent(e.buf, d)
 			e.key(m.Key)
-			e.buf = append(e.buf, '=')
+			e.buf = encoder.AppendAssign(e.buf)
 			if err := e.scalar(m.Value, encoder.Value); err != nil {
 				return err
 			}
@@ -424,13 +424,9 @@ func (e *geEncoder) inline(a []any) error {
 	if err := e.count(len(a), false); err != nil {
 		return err
 	}
-	e.buf = append(e.buf, ':') // nothing follows when a is empty (SPEC §4.2)
+	e.buf = encoder.AppendInlineMark(e.buf) // nothing follows when a is empty (SPEC §4.2)
 	for i, v := range a {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		} else {
-			e.buf = append(e.buf, ' ')
-		}
+		e.buf = encoder.AppendItemLead(e.buf, i)
 		if err := e.scalar(v, encoder.Element); err != nil {
 			return err
 		}
@@ -464,8 +460,7 @@ func (e *geEncoder) arrayTail(a []any, bi int) error {
 func (e *geEncoder) items(a []any, d int) error {
 	for i, v := range a {
 		e.buf = encoder.AppendIndent(e.buf, d)
-		e.buf = append(e.buf, '@')
-		e.buf = strconv.AppendInt(e.buf, int64(i), 10)
+		e.buf = encoder.AppendItemIndex(e.buf, i)
 		e.buf = append(e.buf, ' ')
 		var err error
 		switch x := v.(type) {
@@ -481,7 +476,7 @@ func (e *geEncoder) items(a []any, d int) error {
 		case []any:
 			err = e.arrayTail(x, d+1)
 		default:
-			e.buf = append(e.buf, '=')
+			e.buf = encoder.AppendAssign(e.buf)
 			if err = e.scalar(v, encoder.Value); err == nil {
 				err = e.nl()
 			}
@@ -1170,7 +1165,7 @@ func (e *geEncoder) writeRows(p *gePlan, bi int) error {
 func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done bool, err error) {
 	if p.src.keyed {
 		e.str(p.src.obj[i].Key, encoder.Cell)
-		e.buf = append(e.buf, '|')
+		e.buf = encoder.AppendCellSep(e.buf)
 	}
 	cur := 0
 	for fi := 0; fi < p.un; fi++ {
@@ -1206,9 +1201,9 @@ func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done b
 		}
 		switch {
 		case !ok:
-			e.buf = append(e.buf, '~')
+			e.buf = encoder.AppendMissing(e.buf)
 		case geIsContainer(v):
-			e.buf = append(e.buf, '^')
+			e.buf = encoder.AppendAttachMark(e.buf)
 			if i == 0 && e.flags[p.fb+fi]&geInline != 0 {
 				// Row 0 declares the inline object schema (SPEC §7.4.5.1).
 				o := v.(Object)
@@ -1228,16 +1223,16 @@ func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done b
 				return false, err
 			}
 		}
-		e.buf = append(e.buf, '|')
+		e.buf = encoder.AppendCellSep(e.buf)
 	}
-	e.buf[len(e.buf)-1] = '\n' // replace the last '|'
+	e.buf = encoder.EndLine(e.buf) // replace the last '|'
 	return !ordered || cur == len(row), nil
 }
 
 // repeatCell writes n cells holding the one-byte token c.
 func (e *geEncoder) repeatCell(c byte, n int) {
 	for ; n > 0; n-- {
-		e.buf = append(e.buf, c, '|')
+		e.buf = encoder.AppendCellSep(append(e.buf, c))
 	}
 }
 
@@ -1253,7 +1248,7 @@ func (e *geEncoder) flatCells(o Object) error {
 		if err := e.scalar(o[i].Value, encoder.Cell); err != nil {
 			return err
 		}
-		e.buf = append(e.buf, '|')
+		e.buf = encoder.AppendCellSep(e.buf)
 	}
 	return nil
 }
@@ -1262,8 +1257,7 @@ func (e *geEncoder) flatCells(o Object) error {
 // indentation).
 func (e *geEncoder) insertRowID(at, i int) {
 	var tmp [24]byte
-	id := append(tmp[:0], '@')
-	id = strconv.AppendInt(id, int64(i), 10)
+	id := encoder.AppendItemIndex(tmp[:0], i)
 	id = append(id, ' ')
 	old := len(e.buf)
 	e.buf = append(e.buf, id...)
@@ -1287,9 +1281,9 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 			if err := e.scalar(o[j].Value, encoder.Cell); err != nil {
 				return err
 			}
-			e.buf = append(e.buf, '|')
+			e.buf = encoder.AppendCellSep(e.buf)
 		}
-		e.buf[len(e.buf)-1] = '\n'
+		e.buf = encoder.EndLine(e.buf)
 		return e.lineDone()
 	}
 	e.buf = encoder.AppendIndent(e.buf, d)
@@ -1313,7 +1307,7 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 		}
 		return e.arrayTail(x, d+2)
 	default:
-		e.buf = append(e.buf, '=')
+		e.buf = encoder.AppendAssign(e.buf)
 		if err := e.scalar(v, encoder.Value); err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package gcf
 import (
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -594,11 +593,11 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 		fallthrough
 	default:
 		e.buf = append(e.buf, key...)
-		e.buf = append(e.buf, '=')
+		e.buf = encoder.AppendAssign(e.buf)
 		return e.fsScalar(c.kind, fv, encoder.Value) && e.nl() == nil
 	}
 	e.buf = append(e.buf, key...)
-	e.buf = append(e.buf, '=', '-')
+	e.buf = encoder.AppendNull(encoder.AppendAssign(e.buf))
 	return e.nl() == nil
 }
 
@@ -609,15 +608,14 @@ func (e *geEncoder) fsInline(k reflect.Kind, sv reflect.Value) bool {
 	if !e.lim.ElementsOK(n) {
 		return false
 	}
-	e.buf = encoder.AppendCount(e.buf, n, false)
-	e.buf = append(e.buf, ':', ' ')
+	e.buf = encoder.AppendInlineHead(e.buf, n)
 	for i := 0; i < n; i++ {
 		if !e.fsScalar(k, sv.Index(i), encoder.Element) {
 			return false
 		}
-		e.buf = append(e.buf, ',')
+		e.buf = encoder.AppendItemSep(e.buf)
 	}
-	e.buf[len(e.buf)-1] = '\n'
+	e.buf = encoder.EndLine(e.buf)
 	return e.lineDone() == nil
 }
 
@@ -813,8 +811,7 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
 func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) ([]byte, bool) {
 	b = encoder.AppendIndent(b, bi)
 	if r.atts && fsHasAtts(r, row) {
-		b = append(b, '@')
-		b = strconv.AppendInt(b, int64(i), 10)
+		b = encoder.AppendItemIndex(b, i)
 		b = append(b, ' ')
 	}
 	ok := true
@@ -824,9 +821,9 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 			if b, ok = fsCellAt(b, c.kind, unsafe.Add(rp, c.off)); !ok {
 				return b, false
 			}
-			b = append(b, '|')
+			b = encoder.AppendCellSep(b)
 		}
-		b[len(b)-1] = '\n'
+		b = encoder.EndLine(b)
 		return b, true
 	}
 	for j := range r.cols {
@@ -837,7 +834,7 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 			b, ok = fsCellAt(b, c.kind, fp)
 		case fsPtrCell:
 			if p := *(*unsafe.Pointer)(fp); p == nil {
-				b = append(b, '-')
+				b = encoder.AppendNull(b)
 			} else {
 				b, ok = fsCellAt(b, c.kind, p)
 			}
@@ -850,10 +847,10 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 			p := *(*unsafe.Pointer)(fp)
 			switch {
 			case e.flags[sb+j]&fsAny == 0:
-				b = append(b, '-') // no row holds one: a plain column
+				b = encoder.AppendNull(b) // no row holds one: a plain column
 			case p == nil:
 				for range c.leaves {
-					b = append(b, '-', '|')
+					b = encoder.AppendCellSep(encoder.AppendNull(b))
 				}
 				continue
 			default:
@@ -864,17 +861,17 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 			}
 		default: // fsTable, fsInline
 			if !c.array && fsField(row, c).IsNil() {
-				b = append(b, '-')
+				b = encoder.AppendNull(b)
 			} else {
-				b = append(b, '^')
+				b = encoder.AppendAttachMark(b)
 			}
 		}
 		if !ok {
 			return b, false
 		}
-		b = append(b, '|')
+		b = encoder.AppendCellSep(b)
 	}
-	b[len(b)-1] = '\n'
+	b = encoder.EndLine(b)
 	return b, true
 }
 
@@ -968,7 +965,7 @@ func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
 		if b, ok = fsCellAt(b, l.kind, unsafe.Add(p, l.off)); !ok {
 			return b, false
 		}
-		b = append(b, '|')
+		b = encoder.AppendCellSep(b)
 	}
 	return b, true
 }

@@ -345,12 +345,21 @@ func float32Value(f float32) (float64, error) {
 	return r, nil
 }
 
-// appendScalar appends v as a scalar in ctx: the data model's own cases
-// (float32 as the decimal it stands for, json.Number as the number it
-// spells) are normalised here and everything else goes to the one
-// scalar-cell writer, encoder.AppendScalar. ok is false for a type that is
-// no scalar (containers, Missing, other Go types).
+// appendScalar appends v as a scalar in ctx through the one scalar-cell
+// writer, encoder.AppendScalar, and appendModelScalar for the data model's
+// own cases. ok is false for a type that is no scalar (containers,
+// Missing, other Go types).
 func appendScalar(dst []byte, v any, ctx encoder.Context) (out []byte, ok bool, err error) {
+	if out, ok, err = encoder.AppendScalar(dst, v, ctx); ok {
+		return out, ok, err
+	}
+	return appendModelScalar(dst, v, ctx)
+}
+
+// appendModelScalar appends the scalars the data model normalises before
+// writing: a float32 as the decimal it stands for, a json.Number as the
+// number it spells. ok is false for any other type.
+func appendModelScalar(dst []byte, v any, ctx encoder.Context) (out []byte, ok bool, err error) {
 	switch x := v.(type) {
 	case float32:
 		f, err := float32Value(x)
@@ -366,7 +375,7 @@ func appendScalar(dst []byte, v any, ctx encoder.Context) (out []byte, ok bool, 
 		}
 		return encoder.AppendScalar(dst, n, ctx)
 	}
-	return encoder.AppendScalar(dst, v, ctx)
+	return dst, false, nil
 }
 
 func normSortedKeys[V any](m map[string]V) []string {

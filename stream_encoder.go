@@ -176,7 +176,7 @@ func (e *Encoder) WriteField(key string, value any) error {
 	if bad >= 0 {
 		return utf8Err("the key of WriteField", bad)
 	}
-	b = append(b, '=')
+	b = encoder.AppendAssign(b)
 	if s, ok := value.(string); ok && !e.lim.LineOK(len(s)) {
 		return e.lim.Line(e.lines+1, len(s), []byte(s))
 	}
@@ -187,7 +187,7 @@ func (e *Encoder) WriteField(key string, value any) error {
 		}
 		return err
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
@@ -375,7 +375,7 @@ func (e *Encoder) WriteRow(values ...any) error {
 	var err error
 	for i, v := range values {
 		if i > 0 {
-			b = append(b, '|')
+			b = encoder.AppendCellSep(b)
 		}
 		s, isStr := v.(string)
 		if isStr && !e.lim.LineOK(len(b)-len(buf)+len(s)) {
@@ -402,7 +402,7 @@ func (e *Encoder) WriteRow(values ...any) error {
 			return err
 		}
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}

@@ -161,7 +161,7 @@ func (e *v1Generic) member(m Member, level, d int, dot bool) error {
 		if err := e.key(m.Key); err != nil {
 			return err
 		}
-		e.b = append(e.b, '\n')
+		e.b = encoder.AppendLineEnd(e.b)
 		return e.members(x, level+1, d+1)
 	case []any:
 		e.indent(level)
@@ -171,11 +171,11 @@ func (e *v1Generic) member(m Member, level, d int, dot bool) error {
 	if err := e.key(m.Key); err != nil {
 		return err
 	}
-	e.b = append(e.b, '=')
+	e.b = encoder.AppendAssign(e.b)
 	if err := e.scalar(m.Value, encoder.V1Value); err != nil {
 		return err
 	}
-	e.b = append(e.b, '\n')
+	e.b = encoder.AppendLineEnd(e.b)
 	return nil
 }
 
@@ -214,18 +214,16 @@ func (e *v1Generic) array(key string, a []any, level, d int) error {
 		if err := e.key(key); err != nil {
 			return err
 		}
-		e.b = append(e.b, '[')
-		e.b = strconv.AppendInt(e.b, int64(len(a)), 10)
-		e.b = append(e.b, "]: "...)
+		e.b = encoder.AppendInlineHead(e.b, len(a))
 		for i, v := range a {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				e.b = encoder.AppendItemSep(e.b)
 			}
 			if err := e.scalar(v, encoder.V1Inline); err != nil {
 				return err
 			}
 		}
-		e.b = append(e.b, '\n')
+		e.b = encoder.AppendLineEnd(e.b)
 		return nil
 	}
 	if err := v1CheckKey(key); err != nil {
@@ -234,20 +232,19 @@ func (e *v1Generic) array(key string, a []any, level, d int) error {
 	e.b = encoder.AppendV1Section(e.b, key)
 	e.b = encoder.AppendCount(e.b, len(a), false)
 	if len(a) == 0 {
-		e.b = append(e.b, '\n')
+		e.b = encoder.AppendLineEnd(e.b)
 		return nil
 	}
 	if fields := v1TableFields(a); fields != nil {
 		return e.table(a, fields, level, d)
 	}
-	e.b = append(e.b, '\n')
+	e.b = encoder.AppendLineEnd(e.b)
 	for i, v := range a {
 		e.indent(level)
-		e.b = append(e.b, '@')
-		e.b = strconv.AppendInt(e.b, int64(i), 10)
+		e.b = encoder.AppendItemIndex(e.b, i)
 		switch x := v.(type) {
 		case Object:
-			e.b = append(e.b, '\n')
+			e.b = encoder.AppendLineEnd(e.b)
 			if err := e.members(x, level+1, d+1); err != nil {
 				return err
 			}
@@ -258,7 +255,7 @@ func (e *v1Generic) array(key string, a []any, level, d int) error {
 			if err := e.scalar(x, encoder.V1Value); err != nil {
 				return err
 			}
-			e.b = append(e.b, '\n')
+			e.b = encoder.AppendLineEnd(e.b)
 		}
 	}
 	return nil
@@ -323,20 +320,19 @@ func (e *v1Generic) table(a []any, fields []string, level, d int) error {
 		}
 		e.indent(level)
 		if nested {
-			e.b = append(e.b, '@')
-			e.b = strconv.AppendInt(e.b, int64(i), 10)
+			e.b = encoder.AppendItemIndex(e.b, i)
 			e.b = append(e.b, ' ')
 		}
 		for j, f := range fields {
 			if j > 0 {
-				e.b = append(e.b, '|')
+				e.b = encoder.AppendCellSep(e.b)
 			}
 			x, _ := o.Get(f)
 			if err := e.scalar(x, encoder.V1Cell); err != nil {
 				return err
 			}
 		}
-		e.b = append(e.b, '\n')
+		e.b = encoder.AppendLineEnd(e.b)
 		if !nested {
 			continue
 		}
@@ -426,7 +422,7 @@ func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
 	}
 	b = append(b, "edges:"...)
 	b = strconv.AppendInt(b, int64(g.edges), 10)
-	return append(b, '\n')
+	return encoder.AppendLineEnd(b)
 }
 
 // noV1 refuses WithWire(WireV1) for what the v1 wire has no form for (the

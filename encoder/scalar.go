@@ -42,13 +42,17 @@ func UintRangeError(u uint64) error {
 // string that is not valid UTF-8 is not written: err is an invalid_utf8
 // *lexer.SyntaxError whose Offset is the first bad byte in the string.
 func AppendScalar(dst []byte, v any, ctx Context) (out []byte, ok bool, err error) {
-	switch x := v.(type) {
-	case string:
-		out, bad := AppendStringValid(dst, x, ctx)
+	if s, isStr := v.(string); isStr { // the common case, before the switch
+		if !NeedsQuote(s, ctx) {
+			return append(dst, s...), true, nil
+		}
+		out, bad := appendQuoted(dst, s, false)
 		if bad >= 0 {
 			return out, true, &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad), Msg: "invalid UTF-8"}
 		}
 		return out, true, nil
+	}
+	switch x := v.(type) {
 	case int64:
 		return AppendInt(dst, x), true, nil
 	case float64:

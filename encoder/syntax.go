@@ -149,6 +149,51 @@ func AppendCellSep(dst []byte) []byte { return append(dst, '|') }
 // AppendLineEnd ends a line.
 func AppendLineEnd(dst []byte) []byte { return append(dst, '\n') }
 
+// EndLine ends a row or list line whose last cell or item was followed by
+// its separator: that separator becomes the line end. dst ends with it.
+func EndLine(dst []byte) []byte {
+	dst[len(dst)-1] = '\n'
+	return dst
+}
+
+// AppendAttachMark appends the `^` cell of a row field whose value is
+// written as an attachment under the row (SPEC §7.4.4).
+func AppendAttachMark(dst []byte) []byte { return append(dst, '^') }
+
+// AppendAssign appends the '=' between a key and its value.
+func AppendAssign(dst []byte) []byte { return append(dst, '=') }
+
+// AppendInlineMark appends the ':' that follows the count bracket of an
+// inline primitive array (SPEC §4.2; v1 alike); its items follow, each
+// after AppendItemLead.
+func AppendInlineMark(dst []byte) []byte { return append(dst, ':') }
+
+// AppendInlineHead appends the `[n]: ` of a non-empty inline primitive
+// array, ready for its first item.
+func AppendInlineHead(dst []byte, n int) []byte {
+	dst = AppendCount(dst, n, false)
+	return append(dst, ':', ' ')
+}
+
+// AppendItemLead appends what precedes item i of an inline primitive array
+// after its `[n]:`: a space before the first item, a comma before the rest.
+func AppendItemLead(dst []byte, i int) []byte {
+	if i == 0 {
+		return append(dst, ' ')
+	}
+	return append(dst, ',')
+}
+
+// AppendItemSep appends the ',' after an inline array item (EndLine turns
+// the last one into the line end).
+func AppendItemSep(dst []byte) []byte { return append(dst, ',') }
+
+// AppendItemIndex appends the `@i` mark of item i of an expanded array.
+func AppendItemIndex(dst []byte, i int) []byte {
+	dst = append(dst, '@')
+	return strconv.AppendInt(dst, int64(i), 10)
+}
+
 // AppendSummaryCounts appends the whole trailer of a payload with deferred
 // counts (SPEC §8.4): `##! summary counts=a,b,...` and a line end, one
 // count per `[?]` section in order.

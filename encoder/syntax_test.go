@@ -74,3 +74,27 @@ func TestSyntaxWriterPieces(t *testing.T) {
 		}
 	}
 }
+
+func TestRowAndItemWriters(t *testing.T) {
+	b := encoder.AppendCellSep(encoder.AppendNull([]byte("a")))
+	b = encoder.AppendCellSep(encoder.AppendAttachMark(b))
+	b = encoder.AppendCellSep(encoder.AppendMissing(b))
+	if got := string(encoder.EndLine(b)); got != "a-|^|~\n" {
+		t.Errorf("row = %q, want %q", got, "a-|^|~\n")
+	}
+	b = encoder.AppendInlineMark(encoder.AppendCount([]byte("k"), 2, false))
+	for i, s := range []string{"x", "y"} {
+		b = append(encoder.AppendItemLead(b, i), s...)
+	}
+	if got := string(encoder.AppendLineEnd(b)); got != "k[2]: x,y\n" {
+		t.Errorf("inline = %q, want %q", got, "k[2]: x,y\n")
+	}
+	b = encoder.AppendInlineHead([]byte("k"), 2)
+	b = encoder.AppendItemSep(append(encoder.AppendItemSep(append(b, '1')), '2'))
+	if got := string(encoder.EndLine(b)); got != "k[2]: 1,2\n" {
+		t.Errorf("inline head = %q, want %q", got, "k[2]: 1,2\n")
+	}
+	if got := string(encoder.AppendNull(encoder.AppendAssign(encoder.AppendItemIndex([]byte("  "), 12)))); got != "  @12=-" {
+		t.Errorf("item = %q, want %q", got, "  @12=-")
+	}
+}
