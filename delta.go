@@ -153,7 +153,7 @@ func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
 			b = append(b, KindAbbrev(d.Removed[i].Kind)...)
 			b = append(b, ' ')
 			b = append(b, d.Removed[i].QualifiedName...)
-			b = append(b, '\n')
+			b = encoder.AppendLineEnd(b)
 		}
 	}
 	if len(d.Added) > 0 {
@@ -164,7 +164,7 @@ func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
 				b = append(b, ' ')
 				b = strconv.AppendInt(b, int64(d.Added[i].Distance), 10)
 			}
-			b = append(b, '\n')
+			b = encoder.AppendLineEnd(b)
 		}
 	}
 	b = dlAppendEdges(b, "edges_removed", d.RemovedEdges)
@@ -182,7 +182,7 @@ func dlAppendEdges(b []byte, section string, edges []Edge) []byte {
 		b = append(b, edges[i].Target...)
 		b = append(b, ' ')
 		b = append(b, edges[i].EdgeType...)
-		b = append(b, '\n')
+		b = encoder.AppendLineEnd(b)
 	}
 	return b
 }

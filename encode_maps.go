@@ -806,12 +806,17 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 // it would reject or that is not a scalar.
 func (w *gmWriter) scalar(v any, ctx encoder.Context) bool {
 	e := w.e
-	if s, isStr := v.(string); isStr {
-		// The commonest cell, kept off the call (A/B: BenchmarkPeers
-		// Employees/Encode, docs/benchmarks.md); e.str writes through the
-		// encoder's primitives.
-		e.str(s, ctx)
+	// The kinds encoding/json decodes into, kept off the call into the
+	// shared writer (A/B: BenchmarkPeers/Employees/Encode,
+	// docs/benchmarks.md); both write through the encoder's primitives.
+	switch x := v.(type) {
+	case string:
+		e.str(x, ctx)
 		return true
+	case float64:
+		var err error
+		e.buf, err = encoder.AppendFloat(e.buf, x)
+		return err == nil
 	}
 	out, ok, err := encoder.AppendScalar(e.buf, v, ctx)
 	if !ok {

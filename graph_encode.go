@@ -223,7 +223,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	if plan != nil {
 		b = append(b, " session=true"...)
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 
 	if plan == nil {
 		b = sc.appendNodes(b, p.Symbols, order, dists, lineLen, cents, ids)
@@ -238,13 +238,12 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 				b = encoder.AppendLineEnd(b)
 			}
 			if ln.ref {
-				b = append(b, '@')
-				b = appendID(b, ln.id)
-				b = append(b, "  # previously transmitted\n"...)
+				b = encoder.AppendRef(b, int64(ln.id))
+				b = encoder.AppendPreviouslySent(b)
 				continue
 			}
 			b = grAppendNode(b, ln.id, s)
-			b = append(b, '\n')
+			b = encoder.AppendLineEnd(b)
 		}
 	}
 	if len(edges) > 0 || v1Edges {
@@ -255,11 +254,11 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		// kind k's at tailBuf[tails[k-1]:tails[k]].
 		tailBuf, tails := sc.tailBuf[:0], append(sc.tails[:0], 0)
 		for _, k := range sc.kinds {
-			tailBuf = append(append(tailBuf, ' '), k.typ...)
+			tailBuf = append(encoder.AppendWordSep(tailBuf), k.typ...)
 			if k.status != "" && (wire != WireV1 || k.status != "unchanged") { // v1 omits the status "unchanged" (fixture encode/007)
-				tailBuf = append(append(tailBuf, ' '), k.status...)
+				tailBuf = append(encoder.AppendWordSep(tailBuf), k.status...)
 			}
-			tailBuf = append(tailBuf, '\n')
+			tailBuf = encoder.AppendLineEnd(tailBuf)
 			tails = append(tails, len(tailBuf))
 		}
 		sc.tailBuf, sc.tails = tailBuf, tails
@@ -269,10 +268,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 				src, tgt = tgt, src // v1 keys are (target, source): see grResolveEdges
 			}
 			if k.aux > 0 {
-				b = append(b, '@')
-				b = appendID(b, tgt)
-				b = append(b, '<', '@')
-				b = appendID(b, src)
+				b = encoder.AppendEdgeRefs(b, int64(tgt), int64(src))
 				b = append(b, tailBuf[tails[k.aux-1]:tails[k.aux]]...)
 				continue
 			}
@@ -327,27 +323,27 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 	b = b[:cur]
 	for _, h := range heads {
 		w := grAppendGroupName(encoder.AppendSectionMark(b[h.off:h.off]), h.dist)
-		_ = append(w, '\n')
+		_ = encoder.AppendLineEnd(w)
 	}
 	for i := range syms {
 		o := off[i]
 		s := &syms[i]
 		if cents[i] == grSlowScore {
-			_ = append(grAppendNode(b[o:o], ids[i], s), '\n')
+			_ = encoder.AppendLineEnd(grAppendNode(b[o:o], ids[i], s))
 			continue
 		}
 		// grAppendNode, with the score rounded in the validation pass
-		w := appendID(append(b[o:o], '@'), ids[i])
-		w = append(append(w, ' '), KindAbbrev(s.Kind)...)
-		w = append(append(w, ' '), s.QualifiedName...)
-		w = append(w, ' ')
+		w := encoder.AppendRef(b[o:o], int64(ids[i]))
+		w = append(encoder.AppendWordSep(w), KindAbbrev(s.Kind)...)
+		w = append(encoder.AppendWordSep(w), s.QualifiedName...)
+		w = encoder.AppendWordSep(w)
 		c := cents[i]
 		if c>>63 == 1 {
 			w, c = append(w, '-'), c&^(1<<63)
 		}
-		w = appendID(w, int(c/100))
-		w = append(w, '.', byte('0'+c%100/10), byte('0'+c%10), ' ')
-		_ = append(append(w, s.Provenance...), '\n')
+		w = encoder.AppendInt(w, int64(c/100))
+		w = append(w, '.', byte('0'+c%100/10), byte('0'+c%10))
+		_ = encoder.AppendLineEnd(append(encoder.AppendWordSep(w), s.Provenance...))
 	}
 	return b
 }
@@ -1134,16 +1130,11 @@ func grAppendGroupName(b []byte, distance int) []byte {
 // grAppendNode appends `@id kind qname score provenance` (no newline). The
 // symbol must have passed grCheckSymbol.
 func grAppendNode(b []byte, id int, s *Symbol) []byte {
-	b = append(b, '@')
-	b = appendID(b, id)
-	b = append(b, ' ')
-	b = append(b, KindAbbrev(s.Kind)...)
-	b = append(b, ' ')
-	b = append(b, s.QualifiedName...)
-	b = append(b, ' ')
-	b = grAppendScore(b, s.Score)
-	b = append(b, ' ')
-	return append(b, s.Provenance...)
+	b = encoder.AppendRef(b, int64(id))
+	b = append(encoder.AppendWordSep(b), KindAbbrev(s.Kind)...)
+	b = append(encoder.AppendWordSep(b), s.QualifiedName...)
+	b = grAppendScore(encoder.AppendWordSep(b), s.Score)
+	return append(encoder.AppendWordSep(b), s.Provenance...)
 }
 
 // grAppendScore appends a finite score with exactly two decimals, rounded
@@ -1164,7 +1155,7 @@ func grAppendScore(b []byte, v float64) []byte {
 	if neg {
 		b = append(b, '-')
 	}
-	b = appendID(b, int(n/100))
+	b = encoder.AppendInt(b, int64(n/100))
 	return append(b, '.', byte('0'+n%100/10), byte('0'+n%10))
 }
 
@@ -1193,54 +1184,12 @@ func grScoreCents(v float64) (n uint64, neg, ok bool) {
 
 // grAppendEdge appends `@target<@source type[ status]` and a newline.
 func grAppendEdge(b []byte, e *grEdge) []byte {
-	b = append(b, '@')
-	b = appendID(b, e.tgt)
-	b = append(b, '<', '@')
-	b = appendID(b, e.src)
-	b = append(b, ' ')
-	b = append(b, e.typ...)
+	b = encoder.AppendEdgeRefs(b, int64(e.tgt), int64(e.src))
+	b = append(encoder.AppendWordSep(b), e.typ...)
 	if e.status != "" {
-		b = append(b, ' ')
-		b = append(b, e.status...)
+		b = append(encoder.AppendWordSep(b), e.status...)
 	}
-	return append(b, '\n')
-}
-
-const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
-	"8081828384858687888990919293949596979899"
-
-// appendID appends a non-negative id in decimal, two digits at a time;
-// ids are the most frequent numbers on graph lines.
-func appendID(b []byte, n int) []byte {
-	if uint(n) < 10 {
-		return append(b, byte('0'+n))
-	}
-	if n < 0 || n >= 1e8 {
-		return strconv.AppendInt(b, int64(n), 10)
-	}
-	// Write the digits in place, from the last (no copy from a buffer).
-	l := len(b)
-	d := grIDLen(n)
-	if cap(b)-l < d {
-		b = slices.Grow(b, d)
-	}
-	b = b[:l+d]
-	w := b[l:]
-	i := d
-	for n >= 100 {
-		q := n / 100
-		r := (n - q*100) * 2
-		i -= 2
-		w[i], w[i+1] = digitPairs[r], digitPairs[r+1]
-		n = q
-	}
-	if n >= 10 {
-		w[0], w[1] = digitPairs[2*n], digitPairs[2*n+1]
-	} else {
-		w[0] = byte('0' + n)
-	}
-	return b
+	return encoder.AppendLineEnd(b)
 }
 
 // grScratch holds the working arrays of one graph encode. They are pooled,

@@ -87,7 +87,7 @@ func (e *Encoder) BeginGraph(h GraphHeader) error {
 	} else {
 		b = grAppendHeaderStart(buf, h.Tool, h.TokenBudget, h.TokensUsed)
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 	}
 	id = g.symbols
 	b = grAppendNode(b, id, &s)
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return -1, err
 	}
@@ -279,7 +279,7 @@ func (e *Encoder) closeGraph() error {
 		b = append(b, "edges:"...)
 	}
 	b = strconv.AppendInt(b, int64(g.edges), 10)
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}

@@ -249,3 +249,29 @@ func AppendV1TableSummary(dst []byte, names []string, counts []int) []byte {
 	}
 	return append(dst, '\n')
 }
+
+// AppendRef appends `@id`: a graph symbol's id on its node line or an
+// edge end (the grammar's node-line and edge-line).
+func AppendRef(dst []byte, id int64) []byte {
+	dst = append(dst, '@')
+	return AppendInt(dst, id)
+}
+
+// AppendEdgeRefs appends the `@target<@source` that opens an edge line
+// (the grammar's edge-line).
+func AppendEdgeRefs(dst []byte, target, source int64) []byte {
+	dst = AppendRef(dst, target)
+	dst = append(dst, '<')
+	return AppendRef(dst, source)
+}
+
+// AppendWordSep appends the space between the fields of a graph node or
+// edge line.
+func AppendWordSep(dst []byte) []byte { return append(dst, ' ') }
+
+// AppendPreviouslySent appends the comment of a reference line for a
+// symbol transmitted earlier in a session (`@id  # previously
+// transmitted`, the grammar's ref-line) and its line end.
+func AppendPreviouslySent(dst []byte) []byte {
+	return append(dst, "  # previously transmitted\n"...)
+}

@@ -98,3 +98,13 @@ func TestRowAndItemWriters(t *testing.T) {
 		t.Errorf("item = %q, want %q", got, "  @12=-")
 	}
 }
+
+func TestGraphLineWriters(t *testing.T) {
+	b := encoder.AppendRef(nil, 0)
+	b = encoder.AppendPreviouslySent(b)
+	b = encoder.AppendEdgeRefs(b, 12, 100000000)
+	b = encoder.AppendLineEnd(append(encoder.AppendWordSep(b), "calls"...))
+	if want := "@0  # previously transmitted\n@12<@100000000 calls\n"; string(b) != want {
+		t.Errorf("graph lines = %q, want %q", b, want)
+	}
+}
