@@ -1040,11 +1040,11 @@ func (e *geEncoder) table(src geRows, bi int, shared bool) error {
 // quoted `"f>k"` path columns, '>'-named fields omitted. It returns the
 // number of fields declared.
 func (e *geEncoder) decl(p *gePlan) int {
-	e.buf = append(e.buf, '{')
+	e.buf = encoder.AppendDeclOpen(e.buf)
 	n := 0
 	if p.src.keyed {
 		e.key(p.label)
-		e.buf = append(e.buf, ',')
+		e.buf = encoder.AppendFieldSep(e.buf)
 		n++
 	}
 	for fi := 0; fi < p.un; fi++ {
@@ -1053,7 +1053,7 @@ func (e *geEncoder) decl(p *gePlan) int {
 		case k == geExcluded:
 		case k == geColumn:
 			e.key(f)
-			e.buf = append(e.buf, ',')
+			e.buf = encoder.AppendFieldSep(e.buf)
 			n++
 		default:
 			n += int(k)
@@ -1068,7 +1068,7 @@ func (e *geEncoder) decl(p *gePlan) int {
 			}
 		}
 	}
-	e.buf[len(e.buf)-1] = '}' // at least one column: replace the last ','
+	e.buf = encoder.EndDecl(e.buf) // at least one column: replace the last ','
 	return n
 }
 
@@ -1210,12 +1210,12 @@ func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done b
 				if err := e.lim.Fields(len(o)); err != nil {
 					return false, err // as a decoder would
 				}
-				e.buf = append(e.buf, '{')
+				e.buf = encoder.AppendDeclOpen(e.buf)
 				for j := range o {
 					e.key(o[j].Key)
-					e.buf = append(e.buf, ',')
+					e.buf = encoder.AppendFieldSep(e.buf)
 				}
-				e.buf[len(e.buf)-1] = '}'
+				e.buf = encoder.EndDecl(e.buf)
 			}
 			e.att = append(e.att, geAttachment{fi, v})
 		default:

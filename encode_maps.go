@@ -696,11 +696,11 @@ func (w *gmWriter) table(a []any, bi int, shared bool, vd, sb, sn int, keys []st
 // decl writes `{fields}` and returns the number of fields declared.
 func (w *gmWriter) decl(p *gmPlan) int {
 	e := w.e
-	e.buf = append(e.buf, '{')
+	e.buf = encoder.AppendDeclOpen(e.buf)
 	n := 0
 	if p.keys != nil {
 		e.key(p.label)
-		e.buf = append(e.buf, ',')
+		e.buf = encoder.AppendFieldSep(e.buf)
 		n++
 	}
 	for fi := 0; fi < p.un; fi++ {
@@ -708,7 +708,7 @@ func (w *gmWriter) decl(p *gmPlan) int {
 		fl := &w.fields[p.fb+fi]
 		if fl.leaves == 0 {
 			e.key(f)
-			e.buf = append(e.buf, ',')
+			e.buf = encoder.AppendFieldSep(e.buf)
 			n++
 			continue
 		}
@@ -723,7 +723,7 @@ func (w *gmWriter) decl(p *gmPlan) int {
 			e.buf = append(e.buf, '"', ',')
 		}
 	}
-	e.buf[len(e.buf)-1] = '}'
+	e.buf = encoder.EndDecl(e.buf)
 	return n
 }
 

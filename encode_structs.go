@@ -372,14 +372,14 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 			r.flat = false
 		case fsTable, fsInline:
 			decl = append(decl, c.key...)
-			decl = append(decl, ',')
+			decl = encoder.AppendFieldSep(decl)
 			r.nf++
 			r.scan = r.scan || c.op == fsTable
 			r.atts = true
 			r.flat = false
 		default:
 			decl = append(decl, c.key...)
-			decl = append(decl, ',')
+			decl = encoder.AppendFieldSep(decl)
 			r.nf++
 		}
 		r.cols = append(r.cols, c)
@@ -387,7 +387,7 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	if len(r.cols) == 0 {
 		return nil
 	}
-	decl[len(decl)-1] = '}'
+	decl = encoder.EndDecl(decl)
 	r.decl = string(decl)
 	r.cells = true
 	for j := range r.cols {
@@ -923,7 +923,7 @@ func (e *geEncoder) fsDecl(r *fsRows, sb int) bool {
 		e.buf = append(e.buf, r.decl...)
 		return true
 	}
-	e.buf = append(e.buf, '{')
+	e.buf = encoder.AppendDeclOpen(e.buf)
 	nf := 0
 	for j := range r.cols {
 		c := &r.cols[j]
@@ -933,11 +933,11 @@ func (e *geEncoder) fsDecl(r *fsRows, sb int) bool {
 			nf += len(c.leaves)
 		default:
 			e.buf = append(e.buf, c.key...)
-			e.buf = append(e.buf, ',')
+			e.buf = encoder.AppendFieldSep(e.buf)
 			nf++
 		}
 	}
-	e.buf[len(e.buf)-1] = '}'
+	e.buf = encoder.EndDecl(e.buf)
 	return e.lim.FieldsOK(nf)
 }
 

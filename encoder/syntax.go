@@ -156,6 +156,20 @@ func EndLine(dst []byte) []byte {
 	return dst
 }
 
+// AppendDeclOpen appends the '{' that opens a field declaration written
+// field by field, each followed by AppendFieldSep; EndDecl closes it.
+func AppendDeclOpen(dst []byte) []byte { return append(dst, '{') }
+
+// AppendFieldSep appends the ',' after a declared field.
+func AppendFieldSep(dst []byte) []byte { return append(dst, ',') }
+
+// EndDecl closes a field declaration of at least one field: the ',' after
+// the last field becomes the closing '}'. dst ends with it.
+func EndDecl(dst []byte) []byte {
+	dst[len(dst)-1] = '}'
+	return dst
+}
+
 // AppendAttachMark appends the `^` cell of a row field whose value is
 // written as an attachment under the row (SPEC §7.4.4).
 func AppendAttachMark(dst []byte) []byte { return append(dst, '^') }

@@ -108,3 +108,13 @@ func TestGraphLineWriters(t *testing.T) {
 		t.Errorf("graph lines = %q, want %q", b, want)
 	}
 }
+
+func TestDeclWriters(t *testing.T) {
+	b := encoder.AppendDeclOpen([]byte("[2]"))
+	for _, f := range []string{"a", "b"} {
+		b = encoder.AppendFieldSep(encoder.AppendKey(b, f))
+	}
+	if got := string(encoder.EndDecl(b)); got != "[2]{a,b}" {
+		t.Errorf("decl = %q, want %q", got, "[2]{a,b}")
+	}
+}
