@@ -266,19 +266,19 @@ func (e *Encoder) closeGraph() error {
 	b := encoder.AppendSummary(buf)
 	b = encoder.AppendHeaderInt(b, "symbols", int64(g.symbols))
 	b = encoder.AppendHeaderInt(b, "edges", int64(g.edges))
-	b = append(b, " counts="...)
-	for _, gr := range g.groups {
+	b = encoder.AppendTrailerList(b, "counts")
+	for i, gr := range g.groups {
+		b = encoder.AppendListSep(b, i)
 		if g.labeled {
-			b = grAppendGroupName(b, gr.distance)
-			b = append(b, ':')
+			b = encoder.AppendLabelEnd(grAppendGroupName(b, gr.distance))
 		}
-		b = strconv.AppendInt(b, int64(gr.count), 10)
-		b = append(b, ',')
+		b = encoder.AppendInt(b, int64(gr.count))
 	}
+	b = encoder.AppendListSep(b, len(g.groups))
 	if g.labeled {
-		b = append(b, "edges:"...)
+		b = encoder.AppendLabelEnd(append(b, "edges"...))
 	}
-	b = strconv.AppendInt(b, int64(g.edges), 10)
+	b = encoder.AppendInt(b, int64(g.edges))
 	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err

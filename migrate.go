@@ -308,14 +308,15 @@ func (m *migrator) summary(b []byte) []byte {
 		b = encoder.AppendHeaderInt(b, "symbols", m.symbols)
 		b = encoder.AppendHeaderInt(b, "edges", m.edges)
 	}
-	b = append(b, " counts="...)
+	b = encoder.AppendTrailerList(b, "counts")
+	i := 0
 	for _, n := range m.groups {
 		if n > 0 {
-			b = strconv.AppendInt(b, n, 10)
-			b = append(b, ',')
+			b = encoder.AppendInt(encoder.AppendListSep(b, i), n)
+			i++
 		}
 	}
-	b = strconv.AppendInt(b, m.edges, 10)
+	b = encoder.AppendInt(encoder.AppendListSep(b, i), m.edges)
 	return encoder.AppendLineEnd(b)
 }
 

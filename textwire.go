@@ -2,7 +2,6 @@ package gcf
 
 import (
 	"slices"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
@@ -413,15 +412,15 @@ func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
 	b = encoder.AppendV1Summary(b)
 	b = encoder.AppendHeaderInt(b, "symbols", int64(g.symbols))
 	b = encoder.AppendHeaderInt(b, "edges", int64(g.edges))
-	b = append(b, " sections="...)
-	for _, gr := range g.groups {
-		b = grAppendGroupName(b, gr.distance)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(gr.count), 10)
-		b = append(b, ',')
+	b = encoder.AppendTrailerList(b, "sections")
+	for i, gr := range g.groups {
+		b = encoder.AppendListSep(b, i)
+		b = encoder.AppendLabelEnd(grAppendGroupName(b, gr.distance))
+		b = encoder.AppendInt(b, int64(gr.count))
 	}
-	b = append(b, "edges:"...)
-	b = strconv.AppendInt(b, int64(g.edges), 10)
+	b = encoder.AppendListSep(b, len(g.groups))
+	b = encoder.AppendLabelEnd(append(b, "edges"...))
+	b = encoder.AppendInt(b, int64(g.edges))
 	return encoder.AppendLineEnd(b)
 }
 

@@ -289,3 +289,25 @@ func AppendWordSep(dst []byte) []byte { return append(dst, ' ') }
 func AppendPreviouslySent(dst []byte) []byte {
 	return append(dst, "  # previously transmitted\n"...)
 }
+
+// AppendTrailerList appends ` key=`, which opens a trailer's
+// comma-separated list of counts (`counts=`, v1's `sections=`); each item
+// follows AppendListSep.
+func AppendTrailerList(dst []byte, key string) []byte {
+	dst = append(dst, ' ')
+	dst = append(dst, key...)
+	return append(dst, '=')
+}
+
+// AppendListSep appends the ',' before item i of a trailer list (nothing
+// before the first).
+func AppendListSep(dst []byte, i int) []byte {
+	if i == 0 {
+		return dst
+	}
+	return append(dst, ',')
+}
+
+// AppendLabelEnd appends the ':' between a labelled count's label and its
+// count (`targets:2`).
+func AppendLabelEnd(dst []byte) []byte { return append(dst, ':') }

@@ -118,3 +118,14 @@ func TestDeclWriters(t *testing.T) {
 		t.Errorf("decl = %q, want %q", got, "[2]{a,b}")
 	}
 }
+
+func TestTrailerListWriters(t *testing.T) {
+	b := encoder.AppendTrailerList([]byte("##! summary"), "counts")
+	for i, n := range []int64{3, 4} {
+		b = encoder.AppendInt(encoder.AppendListSep(b, i), n)
+	}
+	b = encoder.AppendLabelEnd(append(encoder.AppendListSep(b, 2), "edges"...))
+	if got := string(encoder.AppendInt(b, 5)); got != "##! summary counts=3,4,edges:5" {
+		t.Errorf("trailer = %q", got)
+	}
+}
