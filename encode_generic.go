@@ -375,7 +375,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(m.Key)
 			if e.keyedOK(x) {
-				e.buf = append(e.buf, ' ')
+				e.buf = encoder.AppendWordSep(e.buf)
 				if err := e.table(geRows{obj: x, keyed: true}, d, false); err != nil {
 					return err
 				}
@@ -399,7 +399,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			}
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(m.Key)
-			e.buf = append(e.buf, ' ')
+			e.buf = encoder.AppendWordSep(e.buf)
 			if err := e.arrayTail(x, d); err != nil {
 				return err
 			}
@@ -461,14 +461,14 @@ func (e *geEncoder) items(a []any, d int) error {
 	for i, v := range a {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = encoder.AppendItemIndex(e.buf, i)
-		e.buf = append(e.buf, ' ')
+		e.buf = encoder.AppendWordSep(e.buf)
 		var err error
 		switch x := v.(type) {
 		case Object:
 			if e.keyedOK(x) {
 				err = e.table(geRows{obj: x, keyed: true}, d+1, false)
 			} else {
-				e.buf = append(e.buf, "{}"...)
+				e.buf = encoder.AppendEmptyObject(e.buf)
 				if err = e.nl(); err == nil {
 					err = e.members(x, d+1)
 				}
@@ -1258,7 +1258,7 @@ func (e *geEncoder) flatCells(o Object) error {
 func (e *geEncoder) insertRowID(at, i int) {
 	var tmp [24]byte
 	id := encoder.AppendItemIndex(tmp[:0], i)
-	id = append(id, ' ')
+	id = encoder.AppendWordSep(id)
 	old := len(e.buf)
 	e.buf = append(e.buf, id...)
 	copy(e.buf[at+len(id):], e.buf[at:old])
@@ -1287,15 +1287,15 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 		return e.lineDone()
 	}
 	e.buf = encoder.AppendIndent(e.buf, d)
-	e.buf = append(e.buf, '.')
+	e.buf = encoder.AppendAttachDot(e.buf)
 	e.key(e.strs[p.ub+fi])
-	e.buf = append(e.buf, ' ')
+	e.buf = encoder.AppendWordSep(e.buf)
 	switch x := v.(type) {
 	case Object:
 		if e.keyedOK(x) {
 			return e.table(geRows{obj: x, keyed: true}, d+2, false)
 		}
-		e.buf = append(e.buf, "{}"...)
+		e.buf = encoder.AppendEmptyObject(e.buf)
 		if err := e.nl(); err != nil {
 			return err
 		}

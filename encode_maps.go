@@ -276,7 +276,7 @@ func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(k)
 			if gmAllMaps(x) {
-				e.buf = append(e.buf, ' ')
+				e.buf = encoder.AppendWordSep(e.buf)
 				if !w.keyed(x, d, vd+1) {
 					return false
 				}
@@ -301,7 +301,7 @@ func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 			}
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(k)
-			e.buf = append(e.buf, ' ')
+			e.buf = encoder.AppendWordSep(e.buf)
 			if !w.arrayTail(x, d, vd+1) {
 				return false
 			}
@@ -782,9 +782,9 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 		for j := ab; j < len(w.att); j++ {
 			at := w.att[j]
 			e.buf = encoder.AppendIndent(e.buf, bi)
-			e.buf = append(e.buf, '.')
+			e.buf = encoder.AppendAttachDot(e.buf)
 			e.key(w.strs[p.ub+at.fi])
-			e.buf = append(e.buf, ' ')
+			e.buf = encoder.AppendWordSep(e.buf)
 			var ok bool
 			if fl := &w.fields[p.fb+at.fi]; r > 0 && fl.shared {
 				ok = w.table(at.a, bi+2, true, vd+2, fl.sb, fl.sn, nil)

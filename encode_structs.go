@@ -579,7 +579,7 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 		}
 		e.buf = encoder.AppendSectionMark(e.buf)
 		e.buf = append(e.buf, key...)
-		e.buf = append(e.buf, ' ')
+		e.buf = encoder.AppendWordSep(e.buf)
 		if c.op == fsInline {
 			e.buf = append(e.buf, "[0]"...)
 			return e.nl() == nil
@@ -812,7 +812,7 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 	b = encoder.AppendIndent(b, bi)
 	if r.atts && fsHasAtts(r, row) {
 		b = encoder.AppendItemIndex(b, i)
-		b = append(b, ' ')
+		b = encoder.AppendWordSep(b)
 	}
 	ok := true
 	if r.cells {
@@ -890,9 +890,9 @@ func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb in
 			continue
 		}
 		e.buf = encoder.AppendIndent(e.buf, bi)
-		e.buf = append(e.buf, '.')
+		e.buf = encoder.AppendAttachDot(e.buf)
 		e.buf = append(e.buf, c.key...)
-		e.buf = append(e.buf, ' ')
+		e.buf = encoder.AppendWordSep(e.buf)
 		switch {
 		case c.op == fsTable:
 			if !e.fsTable(c.rows, fv, bi+2, i > 0 && e.flags[sb+j]&fsShared != 0) {

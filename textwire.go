@@ -152,7 +152,7 @@ func (e *v1Generic) member(m Member, level, d int, dot bool) error {
 	case Object:
 		if dot {
 			e.indent(level)
-			e.b = append(e.b, '.')
+			e.b = encoder.AppendAttachDot(e.b)
 		} else {
 			e.indent(level + 1)
 			e.b = encoder.AppendSectionMark(e.b)
@@ -250,7 +250,7 @@ func (e *v1Generic) array(key string, a []any, level, d int) error {
 		case []any:
 			return lexer.Errorf(lexer.UnsupportedValue, "%s[%d]: the v1 wire has no form for an array directly inside an array", key, i)
 		default:
-			e.b = append(e.b, ' ')
+			e.b = encoder.AppendWordSep(e.b)
 			if err := e.scalar(x, encoder.V1Value); err != nil {
 				return err
 			}
@@ -320,7 +320,7 @@ func (e *v1Generic) table(a []any, fields []string, level, d int) error {
 		e.indent(level)
 		if nested {
 			e.b = encoder.AppendItemIndex(e.b, i)
-			e.b = append(e.b, ' ')
+			e.b = encoder.AppendWordSep(e.b)
 		}
 		for j, f := range fields {
 			if j > 0 {

@@ -170,6 +170,14 @@ func EndDecl(dst []byte) []byte {
 	return dst
 }
 
+// AppendAttachDot appends the '.' that opens a row attachment's line
+// (`.f ...`, SPEC §7.4.4) or a v1 nested member; the field name follows.
+func AppendAttachDot(dst []byte) []byte { return append(dst, '.') }
+
+// AppendEmptyObject appends `{}`, the value of an expanded object whose
+// members follow on the lines below.
+func AppendEmptyObject(dst []byte) []byte { return append(dst, "{}"...) }
+
 // AppendAttachMark appends the `^` cell of a row field whose value is
 // written as an attachment under the row (SPEC §7.4.4).
 func AppendAttachMark(dst []byte) []byte { return append(dst, '^') }
@@ -279,8 +287,9 @@ func AppendEdgeRefs(dst []byte, target, source int64) []byte {
 	return AppendRef(dst, source)
 }
 
-// AppendWordSep appends the space between the fields of a graph node or
-// edge line.
+// AppendWordSep appends a separating space: between the fields of a graph
+// node or edge line, and after a section name, `@i` or `.f` before what
+// follows on the line.
 func AppendWordSep(dst []byte) []byte { return append(dst, ' ') }
 
 // AppendPreviouslySent appends the comment of a reference line for a

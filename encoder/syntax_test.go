@@ -129,3 +129,10 @@ func TestTrailerListWriters(t *testing.T) {
 		t.Errorf("trailer = %q", got)
 	}
 }
+
+func TestAttachWriters(t *testing.T) {
+	b := encoder.AppendWordSep(append(encoder.AppendAttachDot([]byte("  ")), "f"...))
+	if got := string(encoder.AppendEmptyObject(b)); got != "  .f {}" {
+		t.Errorf("attachment = %q, want %q", got, "  .f {}")
+	}
+}
