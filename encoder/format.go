@@ -43,12 +43,19 @@ func AppendInt(dst []byte, v int64) []byte {
 	}
 	// Digits are written in place, two at a time from the end (strconv
 	// formats into a buffer of its own and copies it).
-	nd := 2
-	for nd < 20 && u >= pow10[nd] {
+	nd, t := 1, u
+	for t >= 100 {
+		t /= 100
+		nd += 2
+	}
+	if t >= 10 {
 		nd++
 	}
 	l := len(dst)
-	dst = slices.Grow(dst, nd)[:l+nd]
+	if cap(dst)-l < nd {
+		dst = slices.Grow(dst, nd)
+	}
+	dst = dst[:l+nd]
 	i := l + nd
 	for u >= 100 {
 		q := u / 100
