@@ -440,7 +440,7 @@ func (e *geEncoder) inline(a []any) error {
 func (e *geEncoder) arrayTail(a []any, bi int) error {
 	switch {
 	case len(a) == 0:
-		e.buf = append(e.buf, "[0]"...)
+		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl()
 	case geAllPrimitive(a):
 		return e.inline(a)

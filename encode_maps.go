@@ -360,7 +360,7 @@ func (w *gmWriter) arrayTail(a []any, bi, vd int) bool {
 		return false
 	}
 	if len(a) == 0 {
-		e.buf = append(e.buf, "[0]"...)
+		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl() == nil
 	}
 	prim, ok := gmAllPrimitive(a)

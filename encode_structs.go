@@ -581,7 +581,7 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 		e.buf = append(e.buf, key...)
 		e.buf = encoder.AppendWordSep(e.buf)
 		if c.op == fsInline {
-			e.buf = append(e.buf, "[0]"...)
+			e.buf = encoder.AppendEmptyArray(e.buf)
 			return e.nl() == nil
 		}
 		return e.fsTable(c.rows, fv, d, false)
@@ -711,7 +711,7 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bool {
 	n := sv.Len()
 	if n == 0 {
-		e.buf = append(e.buf, "[0]"...)
+		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl() == nil
 	}
 	if sv.Kind() == reflect.Array && !sv.CanAddr() {
@@ -899,7 +899,7 @@ func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb in
 				return false
 			}
 		case fv.Len() == 0:
-			e.buf = append(e.buf, "[0]"...)
+			e.buf = encoder.AppendEmptyArray(e.buf)
 			if e.nl() != nil {
 				return false
 			}

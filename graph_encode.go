@@ -207,21 +207,18 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	} else {
 		b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
 	}
-	b = append(b, " symbols="...)
-	b = strconv.AppendInt(b, int64(len(p.Symbols)), 10)
+	b = encoder.AppendHeaderInt(b, "symbols", int64(len(p.Symbols)))
 	// v1 writes the edge count, and the edges section, whenever the
 	// payload has edges, even when none resolved (fixture encode/008).
 	v1Edges := wire == WireV1 && len(p.Edges) > 0
 	if len(edges) > 0 || v1Edges {
-		b = append(b, " edges="...)
-		b = strconv.AppendInt(b, int64(len(edges)), 10)
+		b = encoder.AppendHeaderInt(b, "edges", int64(len(edges)))
 	}
 	if p.PackRoot != "" {
-		b = append(b, " pack_root="...)
-		b = append(b, p.PackRoot...)
+		b = encoder.AppendHeaderField(b, "pack_root", p.PackRoot)
 	}
 	if plan != nil {
-		b = append(b, " session=true"...)
+		b = encoder.AppendHeaderField(b, "session", "true")
 	}
 	b = encoder.AppendLineEnd(b)
 

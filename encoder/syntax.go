@@ -156,6 +156,9 @@ func EndLine(dst []byte) []byte {
 	return dst
 }
 
+// AppendEmptyArray appends `[0]`, the whole body of an empty array.
+func AppendEmptyArray(dst []byte) []byte { return append(dst, "[0]"...) }
+
 // AppendDeclOpen appends the '{' that opens a field declaration written
 // field by field, each followed by AppendFieldSep; EndDecl closes it.
 func AppendDeclOpen(dst []byte) []byte { return append(dst, '{') }

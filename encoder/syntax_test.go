@@ -132,7 +132,7 @@ func TestTrailerListWriters(t *testing.T) {
 
 func TestAttachWriters(t *testing.T) {
 	b := encoder.AppendWordSep(append(encoder.AppendAttachDot([]byte("  ")), "f"...))
-	if got := string(encoder.AppendEmptyObject(b)); got != "  .f {}" {
+	if got := string(encoder.AppendEmptyObject(b)); got != "  .f {}" || string(encoder.AppendEmptyArray(nil)) != "[0]" {
 		t.Errorf("attachment = %q, want %q", got, "  .f {}")
 	}
 }
