@@ -52,18 +52,15 @@ func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 	if c.wire == WireV1 && d.Tool == "" {
 		return nil, lexer.Errorf(lexer.MissingProfile, "a v1 delta header requires tool= (SPEC-v1.1 §3): the delta has no Tool")
 	}
-	lim := c.limits
+	lim := encoder.NewLimiter(c.limits)
 	for _, n := range [...]int{len(d.Removed), len(d.Added), len(d.RemovedEdges), len(d.AddedEdges)} {
-		if n > lim.MaxElements {
-			return nil, elementsErr(n, "delta section", lim.MaxElements)
+		if err := lim.Elements(n, "delta section"); err != nil {
+			return nil, err
 		}
 	}
 	buf := encoder.GetBuffer()
 	b := dlAppend(buf.B[:0], d, c.wire)
-	err := checkLines(b, lim.MaxLineBytes)
-	if err == nil {
-		err = checkSize(len(b), lim.MaxBytes)
-	}
+	err := lim.Output(b)
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(b))
@@ -156,7 +153,7 @@ func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
 			b = append(b, KindAbbrev(d.Removed[i].Kind)...)
 			b = append(b, ' ')
 			b = append(b, d.Removed[i].QualifiedName...)
-			b = append(b, '\n')
+			b = encoder.AppendLineEnd(b)
 		}
 	}
 	if len(d.Added) > 0 {
@@ -167,7 +164,7 @@ func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
 				b = append(b, ' ')
 				b = strconv.AppendInt(b, int64(d.Added[i].Distance), 10)
 			}
-			b = append(b, '\n')
+			b = encoder.AppendLineEnd(b)
 		}
 	}
 	b = dlAppendEdges(b, "edges_removed", d.RemovedEdges)
@@ -185,7 +182,7 @@ func dlAppendEdges(b []byte, section string, edges []Edge) []byte {
 		b = append(b, edges[i].Target...)
 		b = append(b, ' ')
 		b = append(b, edges[i].EdgeType...)
-		b = append(b, '\n')
+		b = encoder.AppendLineEnd(b)
 	}
 	return b
 }

@@ -1,9 +1,7 @@
 package gcf
 
 import (
-	"bytes"
 	"errors"
-	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -103,25 +101,19 @@ func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
 	}
 	start := len(dst)
 	e := getGE()
-	e.lim = lim
+	e.lim.Begin(lim, start)
 	if e.sz = sz; sz != nil {
 		sz.setRoot(nv)
 	}
-	if deepest > lim.MaxDepth {
+	if !e.lim.DepthOK(deepest) {
 		// deepest bounds the decoder's nesting from above; only now is the
 		// exact count, which depends on the layout, worth computing.
-		if d := e.depth(nv, lim.MaxDepth); d > lim.MaxDepth {
+		if err := e.lim.Depth(e.depth(nv, lim.MaxDepth)); err != nil {
 			putGE(e)
-			return dst, depthErr(lim.MaxDepth)
+			return dst, err
 		}
 	}
-	e.start, e.end = start, math.MaxInt
-	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
-		e.end = start + int(lim.MaxBytes)
-	}
 	e.buf = appendGenericHeader(dst)
-	e.ls = start
-	e.setCheck()
 	if err = e.lineDone(); err == nil {
 		err = e.root(nv)
 	}
@@ -145,7 +137,7 @@ var errBadUTF8 = errors.New("invalid UTF-8")
 
 // nl ends the line in progress and checks the limits (see lineDone).
 func (e *geEncoder) nl() error {
-	e.buf = append(e.buf, '\n')
+	e.buf = encoder.AppendLineEnd(e.buf)
 	return e.lineDone()
 }
 
@@ -153,58 +145,38 @@ func (e *geEncoder) nl() error {
 // the payload so far against MaxBytes, and reports a string that was not
 // valid UTF-8 (fail). It is one comparison when all is well.
 func (e *geEncoder) lineDone() error {
-	if len(e.buf) > e.check {
+	if !e.lim.LineDone(len(e.buf)) {
 		return e.limitErr()
 	}
-	e.ls = len(e.buf)
-	e.setCheck()
 	return nil
-}
-
-// setCheck sets check for a line starting at ls.
-func (e *geEncoder) setCheck() {
-	e.check = e.ls + e.lim.MaxLineBytes + 1
-	if e.check > e.end || e.check < 0 {
-		e.check = e.end
-	}
 }
 
 // fail records that a string was not valid UTF-8; the next line end
 // reports it.
 func (e *geEncoder) fail() {
 	e.invalid = true
-	e.check = -1
+	e.lim.Fail()
 }
 
 func (e *geEncoder) limitErr() error {
 	if e.invalid {
 		return errBadUTF8
 	}
-	if n := len(e.buf) - 1 - e.ls; n > e.lim.MaxLineBytes {
-		line := 1 + bytes.Count(e.buf[e.start:e.ls], []byte{'\n'})
-		return lineTooLongErr(line, n, e.lim.MaxLineBytes, e.buf[e.ls:len(e.buf)-1])
-	}
-	return bytesErr(e.lim.MaxBytes)
+	return e.lim.LineErr(e.buf)
 }
 
 // count appends the count bracket of a container of n elements.
 func (e *geEncoder) count(n int, keyed bool) error {
-	if n > e.lim.MaxElements {
+	if !e.lim.ElementsOK(n) {
 		what := "array"
 		if keyed {
 			what = "keyed map"
 		}
-		return e.elementsErr(n, what)
+		return e.lim.Elements(n, what)
 	}
 	e.buf = encoder.AppendCount(e.buf, n, keyed)
 	return nil
 }
-
-func (e *geEncoder) elementsErr(n int, what string) error {
-	return elementsErr(n, what, e.lim.MaxElements)
-}
-
-func (e *geEncoder) fieldsErr(n int) error { return fieldsErr(n, e.lim.MaxFields) }
 
 // Field kinds of a tabular plan (geEncoder.kinds). A positive kind is a
 // flattened field and gives its number of leaf columns (SPEC §7.4.6).
@@ -279,13 +251,8 @@ type geEncoder struct {
 	seen  map[string]int // union index for large unions
 	sz    *sizer         // layout chooser of the Smallest size (nil: canonical)
 
-	// Limits (SPEC §12), checked at each line end: a line ending past
-	// check breaks MaxLineBytes or MaxBytes, or fail was called.
-	lim     Limits
-	start   int  // offset of the payload in buf
-	ls      int  // offset of the line in progress
-	check   int  // see above; -1 after fail
-	end     int  // start+MaxBytes (or the largest int)
+	// Limits (SPEC §12), checked at each line end by lim.LineDone.
+	lim     encoder.Limiter
 	invalid bool // a string was not valid UTF-8
 }
 
@@ -327,7 +294,7 @@ func (e *geEncoder) root(v any) error {
 		e.buf = encoder.AppendSectionMark(e.buf)
 		return e.arrayTail(x, 0)
 	default:
-		e.buf = append(e.buf, '=')
+		e.buf = encoder.AppendAssign(e.buf)
 		if err := e.scalar(v, encoder.Value); err != nil {
 			return err
 		}
@@ -335,24 +302,20 @@ func (e *geEncoder) root(v any) error {
 	}
 }
 
-// scalar appends a non-container value in context ctx.
+// scalar appends a non-container value in context ctx through the one
+// scalar-cell writer; a string that is not valid UTF-8 marks the encode as
+// failed (see str).
 func (e *geEncoder) scalar(v any, ctx encoder.Context) error {
-	switch x := v.(type) {
-	case nil:
-		e.buf = append(e.buf, '-')
-	case bool:
-		e.buf = strconv.AppendBool(e.buf, x)
-	case int64:
-		e.buf = encoder.AppendInt(e.buf, x)
-	case float64:
-		var err error
-		if e.buf, err = encoder.AppendFloat(e.buf, x); err != nil {
+	out, ok, err := encoder.AppendScalar(e.buf, v, ctx)
+	if !ok {
+		return lexer.Errorf(lexer.UnsupportedValue, "value of type %T is not in the generic data model", v)
+	}
+	e.buf = out
+	if err != nil {
+		if !encoder.IsInvalidUTF8(err) {
 			return err
 		}
-	case string:
-		e.str(x, ctx)
-	default:
-		return lexer.Errorf(lexer.UnsupportedValue, "value of type %T is not in the generic data model", v)
+		e.fail()
 	}
 	return nil
 }
@@ -401,8 +364,8 @@ func geAllPrimitive(a []any) bool {
 
 // members writes the members of an object at indentation d (SPEC §7.2).
 func (e *geEncoder) members(o Object, d int) error {
-	if len(o) > e.lim.MaxElements {
-		return e.elementsErr(len(o), "object")
+	if err := e.lim.Elements(len(o), "object"); err != nil {
+		return err
 	}
 	for i := range o {
 		m := &o[i]
@@ -412,7 +375,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(m.Key)
 			if e.keyedOK(x) {
-				e.buf = append(e.buf, ' ')
+				e.buf = encoder.AppendWordSep(e.buf)
 				if err := e.table(geRows{obj: x, keyed: true}, d, false); err != nil {
 					return err
 				}
@@ -436,14 +399,14 @@ func (e *geEncoder) members(o Object, d int) error {
 			}
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(m.Key)
-			e.buf = append(e.buf, ' ')
+			e.buf = encoder.AppendWordSep(e.buf)
 			if err := e.arrayTail(x, d); err != nil {
 				return err
 			}
 		default:
 			e.buf = encoder.AppendIndent(e.buf, d)
 			e.key(m.Key)
-			e.buf = append(e.buf, '=')
+			e.buf = encoder.AppendAssign(e.buf)
 			if err := e.scalar(m.Value, encoder.Value); err != nil {
 				return err
 			}
@@ -461,13 +424,9 @@ func (e *geEncoder) inline(a []any) error {
 	if err := e.count(len(a), false); err != nil {
 		return err
 	}
-	e.buf = append(e.buf, ':') // nothing follows when a is empty (SPEC §4.2)
+	e.buf = encoder.AppendInlineMark(e.buf) // nothing follows when a is empty (SPEC §4.2)
 	for i, v := range a {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		} else {
-			e.buf = append(e.buf, ' ')
-		}
+		e.buf = encoder.AppendItemLead(e.buf, i)
 		if err := e.scalar(v, encoder.Element); err != nil {
 			return err
 		}
@@ -481,7 +440,7 @@ func (e *geEncoder) inline(a []any) error {
 func (e *geEncoder) arrayTail(a []any, bi int) error {
 	switch {
 	case len(a) == 0:
-		e.buf = append(e.buf, "[0]"...)
+		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl()
 	case geAllPrimitive(a):
 		return e.inline(a)
@@ -501,16 +460,15 @@ func (e *geEncoder) arrayTail(a []any, bi int) error {
 func (e *geEncoder) items(a []any, d int) error {
 	for i, v := range a {
 		e.buf = encoder.AppendIndent(e.buf, d)
-		e.buf = append(e.buf, '@')
-		e.buf = strconv.AppendInt(e.buf, int64(i), 10)
-		e.buf = append(e.buf, ' ')
+		e.buf = encoder.AppendItemIndex(e.buf, i)
+		e.buf = encoder.AppendWordSep(e.buf)
 		var err error
 		switch x := v.(type) {
 		case Object:
 			if e.keyedOK(x) {
 				err = e.table(geRows{obj: x, keyed: true}, d+1, false)
 			} else {
-				e.buf = append(e.buf, "{}"...)
+				e.buf = encoder.AppendEmptyObject(e.buf)
 				if err = e.nl(); err == nil {
 					err = e.members(x, d+1)
 				}
@@ -518,7 +476,7 @@ func (e *geEncoder) items(a []any, d int) error {
 		case []any:
 			err = e.arrayTail(x, d+1)
 		default:
-			e.buf = append(e.buf, '=')
+			e.buf = encoder.AppendAssign(e.buf)
 			if err = e.scalar(v, encoder.Value); err == nil {
 				err = e.nl()
 			}
@@ -1064,9 +1022,9 @@ func (e *geEncoder) table(src geRows, bi int, shared bool) error {
 		return err
 	}
 	if !shared {
-		if nf := e.decl(&p); nf > e.lim.MaxFields {
+		if err := e.lim.Fields(e.decl(&p)); err != nil {
 			e.popPlan(&p)
-			return e.fieldsErr(nf)
+			return err
 		}
 	}
 	err := e.nl()
@@ -1082,11 +1040,11 @@ func (e *geEncoder) table(src geRows, bi int, shared bool) error {
 // quoted `"f>k"` path columns, '>'-named fields omitted. It returns the
 // number of fields declared.
 func (e *geEncoder) decl(p *gePlan) int {
-	e.buf = append(e.buf, '{')
+	e.buf = encoder.AppendDeclOpen(e.buf)
 	n := 0
 	if p.src.keyed {
 		e.key(p.label)
-		e.buf = append(e.buf, ',')
+		e.buf = encoder.AppendFieldSep(e.buf)
 		n++
 	}
 	for fi := 0; fi < p.un; fi++ {
@@ -1095,7 +1053,7 @@ func (e *geEncoder) decl(p *gePlan) int {
 		case k == geExcluded:
 		case k == geColumn:
 			e.key(f)
-			e.buf = append(e.buf, ',')
+			e.buf = encoder.AppendFieldSep(e.buf)
 			n++
 		default:
 			n += int(k)
@@ -1110,7 +1068,7 @@ func (e *geEncoder) decl(p *gePlan) int {
 			}
 		}
 	}
-	e.buf[len(e.buf)-1] = '}' // at least one column: replace the last ','
+	e.buf = encoder.EndDecl(e.buf) // at least one column: replace the last ','
 	return n
 }
 
@@ -1207,7 +1165,7 @@ func (e *geEncoder) writeRows(p *gePlan, bi int) error {
 func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done bool, err error) {
 	if p.src.keyed {
 		e.str(p.src.obj[i].Key, encoder.Cell)
-		e.buf = append(e.buf, '|')
+		e.buf = encoder.AppendCellSep(e.buf)
 	}
 	cur := 0
 	for fi := 0; fi < p.un; fi++ {
@@ -1243,21 +1201,21 @@ func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done b
 		}
 		switch {
 		case !ok:
-			e.buf = append(e.buf, '~')
+			e.buf = encoder.AppendMissing(e.buf)
 		case geIsContainer(v):
-			e.buf = append(e.buf, '^')
+			e.buf = encoder.AppendAttachMark(e.buf)
 			if i == 0 && e.flags[p.fb+fi]&geInline != 0 {
 				// Row 0 declares the inline object schema (SPEC §7.4.5.1).
 				o := v.(Object)
-				if len(o) > e.lim.MaxFields {
-					return false, e.fieldsErr(len(o)) // as a decoder would
+				if err := e.lim.Fields(len(o)); err != nil {
+					return false, err // as a decoder would
 				}
-				e.buf = append(e.buf, '{')
+				e.buf = encoder.AppendDeclOpen(e.buf)
 				for j := range o {
 					e.key(o[j].Key)
-					e.buf = append(e.buf, ',')
+					e.buf = encoder.AppendFieldSep(e.buf)
 				}
-				e.buf[len(e.buf)-1] = '}'
+				e.buf = encoder.EndDecl(e.buf)
 			}
 			e.att = append(e.att, geAttachment{fi, v})
 		default:
@@ -1265,16 +1223,16 @@ func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done b
 				return false, err
 			}
 		}
-		e.buf = append(e.buf, '|')
+		e.buf = encoder.AppendCellSep(e.buf)
 	}
-	e.buf[len(e.buf)-1] = '\n' // replace the last '|'
+	e.buf = encoder.EndLine(e.buf) // replace the last '|'
 	return !ordered || cur == len(row), nil
 }
 
 // repeatCell writes n cells holding the one-byte token c.
 func (e *geEncoder) repeatCell(c byte, n int) {
 	for ; n > 0; n-- {
-		e.buf = append(e.buf, c, '|')
+		e.buf = encoder.AppendCellSep(append(e.buf, c))
 	}
 }
 
@@ -1290,7 +1248,7 @@ func (e *geEncoder) flatCells(o Object) error {
 		if err := e.scalar(o[i].Value, encoder.Cell); err != nil {
 			return err
 		}
-		e.buf = append(e.buf, '|')
+		e.buf = encoder.AppendCellSep(e.buf)
 	}
 	return nil
 }
@@ -1299,9 +1257,8 @@ func (e *geEncoder) flatCells(o Object) error {
 // indentation).
 func (e *geEncoder) insertRowID(at, i int) {
 	var tmp [24]byte
-	id := append(tmp[:0], '@')
-	id = strconv.AppendInt(id, int64(i), 10)
-	id = append(id, ' ')
+	id := encoder.AppendItemIndex(tmp[:0], i)
+	id = encoder.AppendWordSep(id)
 	old := len(e.buf)
 	e.buf = append(e.buf, id...)
 	copy(e.buf[at+len(id):], e.buf[at:old])
@@ -1324,21 +1281,21 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 			if err := e.scalar(o[j].Value, encoder.Cell); err != nil {
 				return err
 			}
-			e.buf = append(e.buf, '|')
+			e.buf = encoder.AppendCellSep(e.buf)
 		}
-		e.buf[len(e.buf)-1] = '\n'
+		e.buf = encoder.EndLine(e.buf)
 		return e.lineDone()
 	}
 	e.buf = encoder.AppendIndent(e.buf, d)
-	e.buf = append(e.buf, '.')
+	e.buf = encoder.AppendAttachDot(e.buf)
 	e.key(e.strs[p.ub+fi])
-	e.buf = append(e.buf, ' ')
+	e.buf = encoder.AppendWordSep(e.buf)
 	switch x := v.(type) {
 	case Object:
 		if e.keyedOK(x) {
 			return e.table(geRows{obj: x, keyed: true}, d+2, false)
 		}
-		e.buf = append(e.buf, "{}"...)
+		e.buf = encoder.AppendEmptyObject(e.buf)
 		if err := e.nl(); err != nil {
 			return err
 		}
@@ -1350,7 +1307,7 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 		}
 		return e.arrayTail(x, d+2)
 	default:
-		e.buf = append(e.buf, '=')
+		e.buf = encoder.AppendAssign(e.buf)
 		if err := e.scalar(v, encoder.Value); err != nil {
 			return err
 		}

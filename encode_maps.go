@@ -2,9 +2,7 @@ package gcf
 
 import (
 	"encoding/json"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -145,15 +143,8 @@ func appendMaps(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 		return dst, false
 	}
 	e := getGE()
-	e.lim = lim
-	start := len(dst)
-	e.start, e.end = start, math.MaxInt
-	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
-		e.end = start + int(lim.MaxBytes)
-	}
+	e.lim.Begin(lim, len(dst))
 	e.buf = appendGenericHeader(dst)
-	e.ls = start
-	e.setCheck()
 	w := gmPool.Get().(*gmWriter)
 	w.e = e
 	// normalize counts the root as depth 0 and the encode fails when a
@@ -271,7 +262,7 @@ func (w *gmWriter) popVals(vb int) {
 // d; vd is m's value depth.
 func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 	e := w.e
-	if !w.depthOK(vd) || len(m) > e.lim.MaxElements {
+	if !w.depthOK(vd) || !e.lim.ElementsOK(len(m)) {
 		return false
 	}
 	ks, vb := w.resolve(m, -1)
@@ -285,7 +276,7 @@ func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(k)
 			if gmAllMaps(x) {
-				e.buf = append(e.buf, ' ')
+				e.buf = encoder.AppendWordSep(e.buf)
 				if !w.keyed(x, d, vd+1) {
 					return false
 				}
@@ -310,7 +301,7 @@ func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 			}
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(k)
-			e.buf = append(e.buf, ' ')
+			e.buf = encoder.AppendWordSep(e.buf)
 			if !w.arrayTail(x, d, vd+1) {
 				return false
 			}
@@ -319,7 +310,7 @@ func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 		default:
 			e.buf = encoder.AppendIndent(e.buf, d)
 			e.key(k)
-			e.buf = append(e.buf, '=')
+			e.buf = encoder.AppendAssign(e.buf)
 			if !w.scalar(v, encoder.Value) || e.nl() != nil {
 				return false
 			}
@@ -351,13 +342,9 @@ func (w *gmWriter) inline(a []any) bool {
 	if e.count(len(a), false) != nil {
 		return false
 	}
-	e.buf = append(e.buf, ':')
+	e.buf = encoder.AppendInlineMark(e.buf)
 	for i, v := range a {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		} else {
-			e.buf = append(e.buf, ' ')
-		}
+		e.buf = encoder.AppendItemLead(e.buf, i)
 		if !w.scalar(v, encoder.Element) {
 			return false
 		}
@@ -373,7 +360,7 @@ func (w *gmWriter) arrayTail(a []any, bi, vd int) bool {
 		return false
 	}
 	if len(a) == 0 {
-		e.buf = append(e.buf, "[0]"...)
+		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl() == nil
 	}
 	prim, ok := gmAllPrimitive(a)
@@ -691,7 +678,7 @@ func (w *gmWriter) table(a []any, bi int, shared bool, vd, sb, sn int, keys []st
 				return false
 			}
 		}
-	} else if w.decl(&p) > e.lim.MaxFields {
+	} else if !e.lim.FieldsOK(w.decl(&p)) {
 		return false
 	}
 	if e.nl() != nil || !w.rowsOut(&p, bi, vd) {
@@ -709,11 +696,11 @@ func (w *gmWriter) table(a []any, bi int, shared bool, vd, sb, sn int, keys []st
 // decl writes `{fields}` and returns the number of fields declared.
 func (w *gmWriter) decl(p *gmPlan) int {
 	e := w.e
-	e.buf = append(e.buf, '{')
+	e.buf = encoder.AppendDeclOpen(e.buf)
 	n := 0
 	if p.keys != nil {
 		e.key(p.label)
-		e.buf = append(e.buf, ',')
+		e.buf = encoder.AppendFieldSep(e.buf)
 		n++
 	}
 	for fi := 0; fi < p.un; fi++ {
@@ -721,7 +708,7 @@ func (w *gmWriter) decl(p *gmPlan) int {
 		fl := &w.fields[p.fb+fi]
 		if fl.leaves == 0 {
 			e.key(f)
-			e.buf = append(e.buf, ',')
+			e.buf = encoder.AppendFieldSep(e.buf)
 			n++
 			continue
 		}
@@ -736,7 +723,7 @@ func (w *gmWriter) decl(p *gmPlan) int {
 			e.buf = append(e.buf, '"', ',')
 		}
 	}
-	e.buf[len(e.buf)-1] = '}'
+	e.buf = encoder.EndDecl(e.buf)
 	return n
 }
 
@@ -749,7 +736,7 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 		ab := len(w.att)
 		if p.keys != nil {
 			e.str(p.keys[r], encoder.Cell)
-			e.buf = append(e.buf, '|')
+			e.buf = encoder.AppendCellSep(e.buf)
 		}
 		for fi := 0; fi < p.un; fi++ {
 			f := w.strs[p.ub+fi]
@@ -766,7 +753,7 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 						if !w.scalar(x, encoder.Cell) {
 							return false
 						}
-						e.buf = append(e.buf, '|')
+						e.buf = encoder.AppendCellSep(e.buf)
 					}
 					fl.cur += n
 				}
@@ -774,18 +761,18 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 			}
 			switch {
 			case !ok:
-				e.buf = append(e.buf, '~')
+				e.buf = encoder.AppendMissing(e.buf)
 			default:
 				if x, isArr := v.([]any); isArr {
-					e.buf = append(e.buf, '^')
+					e.buf = encoder.AppendAttachMark(e.buf)
 					w.att = append(w.att, gmAtt{fi, x})
 				} else if !w.scalar(v, encoder.Cell) {
 					return false
 				}
 			}
-			e.buf = append(e.buf, '|')
+			e.buf = encoder.AppendCellSep(e.buf)
 		}
-		e.buf[len(e.buf)-1] = '\n'
+		e.buf = encoder.EndLine(e.buf)
 		if len(w.att) > ab {
 			e.insertRowID(rs, r)
 		}
@@ -795,9 +782,9 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 		for j := ab; j < len(w.att); j++ {
 			at := w.att[j]
 			e.buf = encoder.AppendIndent(e.buf, bi)
-			e.buf = append(e.buf, '.')
+			e.buf = encoder.AppendAttachDot(e.buf)
 			e.key(w.strs[p.ub+at.fi])
-			e.buf = append(e.buf, ' ')
+			e.buf = encoder.AppendWordSep(e.buf)
 			var ok bool
 			if fl := &w.fields[p.fb+at.fi]; r > 0 && fl.shared {
 				ok = w.table(at.a, bi+2, true, vd+2, fl.sb, fl.sn, nil)
@@ -814,27 +801,34 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 	return true
 }
 
-// scalar appends a scalar as the general path writes its normalized form;
-// false for anything it would reject or that is not a scalar.
+// scalar appends a scalar as the general path writes its normalized form
+// (through appendScalar, the one scalar-cell writer); false for anything
+// it would reject or that is not a scalar.
 func (w *gmWriter) scalar(v any, ctx encoder.Context) bool {
 	e := w.e
+	// The kinds encoding/json decodes into, kept off the call into the
+	// shared writer (A/B: BenchmarkPeers/Employees/Encode,
+	// docs/benchmarks.md); both write through the encoder's primitives.
 	switch x := v.(type) {
-	case nil:
-		e.buf = append(e.buf, '-')
 	case string:
 		e.str(x, ctx)
-	case bool:
-		e.buf = strconv.AppendBool(e.buf, x)
-	case map[string]any:
-		if x != nil {
-			return false
-		}
-		e.buf = append(e.buf, '-')
-	default:
-		var ok bool
+		return true
+	case float64:
 		var err error
-		e.buf, ok, err = appendGoNumber(e.buf, v)
-		return ok && err == nil
+		e.buf, err = encoder.AppendFloat(e.buf, x)
+		return err == nil
 	}
-	return true
+	out, ok, err := encoder.AppendScalar(e.buf, v, ctx)
+	if !ok {
+		if m, isMap := v.(map[string]any); isMap {
+			if m != nil {
+				return false
+			}
+			e.buf = encoder.AppendNull(e.buf)
+			return true
+		}
+		out, ok, err = appendModelScalar(e.buf, v, ctx)
+	}
+	e.buf = out
+	return ok && err == nil
 }

@@ -1,10 +1,8 @@
 package gcf
 
 import (
-	"math"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -134,22 +132,18 @@ func appendStructs(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 		rv = rv.Elem()
 	}
 	p := fsPlanOf(rv.Type())
-	if !p.ok || p.depth > lim.MaxDepth || box.Purego {
+	if !p.ok || box.Purego {
 		// The purego build has no offset reads: the general path writes.
-		// Within the limit the general path's depth check cannot fail:
-		// p.depth bounds normalize's nesting, which bounds the layout's.
 		return dst, false
 	}
 	e := getGE()
-	e.lim = lim
-	start := len(dst)
-	e.start, e.end = start, math.MaxInt
-	if lim.MaxBytes > 0 && lim.MaxBytes < int64(math.MaxInt-start) {
-		e.end = start + int(lim.MaxBytes)
+	if e.lim.Begin(lim, len(dst)); !e.lim.DepthOK(p.depth) {
+		// Within the limit the general path's depth check cannot fail:
+		// p.depth bounds normalize's nesting, which bounds the layout's.
+		putGE(e)
+		return dst, false
 	}
 	e.buf = appendGenericHeader(dst)
-	e.ls = start
-	e.setCheck()
 	ok = e.lineDone() == nil && e.fsRoot(p, rv)
 	out = e.buf
 	putGE(e)
@@ -378,14 +372,14 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 			r.flat = false
 		case fsTable, fsInline:
 			decl = append(decl, c.key...)
-			decl = append(decl, ',')
+			decl = encoder.AppendFieldSep(decl)
 			r.nf++
 			r.scan = r.scan || c.op == fsTable
 			r.atts = true
 			r.flat = false
 		default:
 			decl = append(decl, c.key...)
-			decl = append(decl, ',')
+			decl = encoder.AppendFieldSep(decl)
 			r.nf++
 		}
 		r.cols = append(r.cols, c)
@@ -393,7 +387,7 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	if len(r.cols) == 0 {
 		return nil
 	}
-	decl[len(decl)-1] = '}'
+	decl = encoder.EndDecl(decl)
 	r.decl = string(decl)
 	r.cells = true
 	for j := range r.cols {
@@ -495,7 +489,7 @@ func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 		if rv.IsNil() || rv.Len() == 0 {
 			return false
 		}
-		if rv.Len() > e.lim.MaxElements {
+		if !e.lim.ElementsOK(rv.Len()) {
 			return false
 		}
 		type kv struct {
@@ -544,7 +538,7 @@ func (e *geEncoder) fsMembers(cols []fsCol, rv reflect.Value, d int) bool {
 			objs++
 		}
 	}
-	if n > e.lim.MaxElements || n >= 2 && objs == n {
+	if !e.lim.ElementsOK(n) || n >= 2 && objs == n {
 		return false
 	}
 	for i := range cols {
@@ -585,9 +579,9 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 		}
 		e.buf = encoder.AppendSectionMark(e.buf)
 		e.buf = append(e.buf, key...)
-		e.buf = append(e.buf, ' ')
+		e.buf = encoder.AppendWordSep(e.buf)
 		if c.op == fsInline {
-			e.buf = append(e.buf, "[0]"...)
+			e.buf = encoder.AppendEmptyArray(e.buf)
 			return e.nl() == nil
 		}
 		return e.fsTable(c.rows, fv, d, false)
@@ -599,11 +593,11 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 		fallthrough
 	default:
 		e.buf = append(e.buf, key...)
-		e.buf = append(e.buf, '=')
+		e.buf = encoder.AppendAssign(e.buf)
 		return e.fsScalar(c.kind, fv, encoder.Value) && e.nl() == nil
 	}
 	e.buf = append(e.buf, key...)
-	e.buf = append(e.buf, '=', '-')
+	e.buf = encoder.AppendNull(encoder.AppendAssign(e.buf))
 	return e.nl() == nil
 }
 
@@ -611,18 +605,17 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 // sequence of scalars of kind k (as geEncoder.inline does).
 func (e *geEncoder) fsInline(k reflect.Kind, sv reflect.Value) bool {
 	n := sv.Len()
-	if n > e.lim.MaxElements {
+	if !e.lim.ElementsOK(n) {
 		return false
 	}
-	e.buf = encoder.AppendCount(e.buf, n, false)
-	e.buf = append(e.buf, ':', ' ')
+	e.buf = encoder.AppendInlineHead(e.buf, n)
 	for i := 0; i < n; i++ {
 		if !e.fsScalar(k, sv.Index(i), encoder.Element) {
 			return false
 		}
-		e.buf = append(e.buf, ',')
+		e.buf = encoder.AppendItemSep(e.buf)
 	}
-	e.buf[len(e.buf)-1] = '\n'
+	e.buf = encoder.EndLine(e.buf)
 	return e.lineDone() == nil
 }
 
@@ -632,15 +625,13 @@ func (e *geEncoder) fsScalar(k reflect.Kind, fv reflect.Value, ctx encoder.Conte
 	case reflect.String:
 		e.str(fv.String(), ctx)
 	case reflect.Bool:
-		e.buf = strconv.AppendBool(e.buf, fv.Bool())
+		e.buf = encoder.AppendBool(e.buf, fv.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		e.buf = encoder.AppendInt(e.buf, fv.Int())
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		u := fv.Uint()
-		if u > math.MaxInt64 {
-			return false
-		}
-		e.buf = encoder.AppendInt(e.buf, int64(u))
+		var err error
+		e.buf, err = encoder.AppendUint(e.buf, fv.Uint())
+		return err == nil
 	case reflect.Float64:
 		var err error
 		e.buf, err = encoder.AppendFloat(e.buf, fv.Float())
@@ -674,7 +665,7 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 		b, bad := encoder.AppendQuotedValid(b, s)
 		return b, bad < 0
 	case reflect.Bool:
-		return strconv.AppendBool(b, *(*bool)(p)), true
+		return encoder.AppendBool(b, *(*bool)(p)), true
 	case reflect.Int:
 		return encoder.AppendInt(b, int64(*(*int)(p))), true
 	case reflect.Int8:
@@ -708,10 +699,8 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 	default:
 		return b, false
 	}
-	if u > math.MaxInt64 {
-		return b, false
-	}
-	return encoder.AppendInt(b, int64(u)), true
+	b, err := encoder.AppendUint(b, u)
+	return b, err == nil
 }
 
 // fsTable writes a sequence of row structs of plan r from its count
@@ -722,13 +711,13 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bool {
 	n := sv.Len()
 	if n == 0 {
-		e.buf = append(e.buf, "[0]"...)
+		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl() == nil
 	}
 	if sv.Kind() == reflect.Array && !sv.CanAddr() {
 		return false // keep to addressable elements (cheap field reads)
 	}
-	if n > e.lim.MaxElements {
+	if !e.lim.ElementsOK(n) {
 		return false
 	}
 	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
@@ -822,9 +811,8 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
 func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) ([]byte, bool) {
 	b = encoder.AppendIndent(b, bi)
 	if r.atts && fsHasAtts(r, row) {
-		b = append(b, '@')
-		b = strconv.AppendInt(b, int64(i), 10)
-		b = append(b, ' ')
+		b = encoder.AppendItemIndex(b, i)
+		b = encoder.AppendWordSep(b)
 	}
 	ok := true
 	if r.cells {
@@ -833,9 +821,9 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 			if b, ok = fsCellAt(b, c.kind, unsafe.Add(rp, c.off)); !ok {
 				return b, false
 			}
-			b = append(b, '|')
+			b = encoder.AppendCellSep(b)
 		}
-		b[len(b)-1] = '\n'
+		b = encoder.EndLine(b)
 		return b, true
 	}
 	for j := range r.cols {
@@ -846,7 +834,7 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 			b, ok = fsCellAt(b, c.kind, fp)
 		case fsPtrCell:
 			if p := *(*unsafe.Pointer)(fp); p == nil {
-				b = append(b, '-')
+				b = encoder.AppendNull(b)
 			} else {
 				b, ok = fsCellAt(b, c.kind, p)
 			}
@@ -859,10 +847,10 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 			p := *(*unsafe.Pointer)(fp)
 			switch {
 			case e.flags[sb+j]&fsAny == 0:
-				b = append(b, '-') // no row holds one: a plain column
+				b = encoder.AppendNull(b) // no row holds one: a plain column
 			case p == nil:
 				for range c.leaves {
-					b = append(b, '-', '|')
+					b = encoder.AppendCellSep(encoder.AppendNull(b))
 				}
 				continue
 			default:
@@ -873,17 +861,17 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 			}
 		default: // fsTable, fsInline
 			if !c.array && fsField(row, c).IsNil() {
-				b = append(b, '-')
+				b = encoder.AppendNull(b)
 			} else {
-				b = append(b, '^')
+				b = encoder.AppendAttachMark(b)
 			}
 		}
 		if !ok {
 			return b, false
 		}
-		b = append(b, '|')
+		b = encoder.AppendCellSep(b)
 	}
-	b[len(b)-1] = '\n'
+	b = encoder.EndLine(b)
 	return b, true
 }
 
@@ -902,16 +890,16 @@ func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb in
 			continue
 		}
 		e.buf = encoder.AppendIndent(e.buf, bi)
-		e.buf = append(e.buf, '.')
+		e.buf = encoder.AppendAttachDot(e.buf)
 		e.buf = append(e.buf, c.key...)
-		e.buf = append(e.buf, ' ')
+		e.buf = encoder.AppendWordSep(e.buf)
 		switch {
 		case c.op == fsTable:
 			if !e.fsTable(c.rows, fv, bi+2, i > 0 && e.flags[sb+j]&fsShared != 0) {
 				return false
 			}
 		case fv.Len() == 0:
-			e.buf = append(e.buf, "[0]"...)
+			e.buf = encoder.AppendEmptyArray(e.buf)
 			if e.nl() != nil {
 				return false
 			}
@@ -929,13 +917,13 @@ func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb in
 // if it declares more than MaxFields fields.
 func (e *geEncoder) fsDecl(r *fsRows, sb int) bool {
 	if !r.dyn {
-		if r.nf > e.lim.MaxFields {
+		if !e.lim.FieldsOK(r.nf) {
 			return false
 		}
 		e.buf = append(e.buf, r.decl...)
 		return true
 	}
-	e.buf = append(e.buf, '{')
+	e.buf = encoder.AppendDeclOpen(e.buf)
 	nf := 0
 	for j := range r.cols {
 		c := &r.cols[j]
@@ -945,12 +933,12 @@ func (e *geEncoder) fsDecl(r *fsRows, sb int) bool {
 			nf += len(c.leaves)
 		default:
 			e.buf = append(e.buf, c.key...)
-			e.buf = append(e.buf, ',')
+			e.buf = encoder.AppendFieldSep(e.buf)
 			nf++
 		}
 	}
-	e.buf[len(e.buf)-1] = '}'
-	return nf <= e.lim.MaxFields
+	e.buf = encoder.EndDecl(e.buf)
+	return e.lim.FieldsOK(nf)
 }
 
 // fsHasAtts reports whether row has an attachment: a sequence column that
@@ -977,7 +965,7 @@ func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
 		if b, ok = fsCellAt(b, l.kind, unsafe.Add(p, l.off)); !ok {
 			return b, false
 		}
-		b = append(b, '|')
+		b = encoder.AppendCellSep(b)
 	}
 	return b, true
 }

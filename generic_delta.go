@@ -195,16 +195,14 @@ func finish(b []byte, lim Limits, rows, fields int) ([]byte, error) {
 
 // finishCheck checks the output against the limits.
 func finishCheck(b []byte, lim Limits, rows, fields int) error {
-	if rows > lim.MaxElements {
-		return elementsErr(rows, "a keyed table", lim.MaxElements)
-	}
-	if fields > lim.MaxFields {
-		return fieldsErr(fields, lim.MaxFields)
-	}
-	if err := checkLines(b, lim.MaxLineBytes); err != nil {
+	l := encoder.NewLimiter(lim)
+	if err := l.Elements(rows, "a keyed table"); err != nil {
 		return err
 	}
-	return checkSize(len(b), lim.MaxBytes)
+	if err := l.Fields(fields); err != nil {
+		return err
+	}
+	return l.Output(b)
 }
 
 // EncodeTable writes the full, delta-participating payload of t (SPEC
@@ -241,8 +239,11 @@ func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
 	if err := checkHeaderValue("key", t.Key); err != nil {
 		return nil, err
 	}
-	if t.Name != "" && lim.MaxDepth < 2 {
-		return nil, depthErr(lim.MaxDepth)
+	if t.Name != "" {
+		l := encoder.NewLimiter(lim)
+		if err := l.Depth(2); err != nil { // the root object and the table
+			return nil, err
+		}
 	}
 	// Sized from the first row: one allocation, returned as is.
 	b := make([]byte, 0, 256+len(t.Fields)*16)

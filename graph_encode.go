@@ -197,7 +197,8 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	}
 	size += edgeBytes
 	longest = max(longest, edgeLongest)
-	if err := grCheckElements(p.Symbols, lines, len(edges), lim.MaxElements); err != nil {
+	l := encoder.NewLimiter(lim)
+	if err := grCheckElements(p.Symbols, lines, len(edges), &l); err != nil {
 		return dst, err
 	}
 	b := slices.Grow(dst, size)
@@ -206,23 +207,20 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	} else {
 		b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
 	}
-	b = append(b, " symbols="...)
-	b = strconv.AppendInt(b, int64(len(p.Symbols)), 10)
+	b = encoder.AppendHeaderInt(b, "symbols", int64(len(p.Symbols)))
 	// v1 writes the edge count, and the edges section, whenever the
 	// payload has edges, even when none resolved (fixture encode/008).
 	v1Edges := wire == WireV1 && len(p.Edges) > 0
 	if len(edges) > 0 || v1Edges {
-		b = append(b, " edges="...)
-		b = strconv.AppendInt(b, int64(len(edges)), 10)
+		b = encoder.AppendHeaderInt(b, "edges", int64(len(edges)))
 	}
 	if p.PackRoot != "" {
-		b = append(b, " pack_root="...)
-		b = append(b, p.PackRoot...)
+		b = encoder.AppendHeaderField(b, "pack_root", p.PackRoot)
 	}
 	if plan != nil {
-		b = append(b, " session=true"...)
+		b = encoder.AppendHeaderField(b, "session", "true")
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 
 	if plan == nil {
 		b = sc.appendNodes(b, p.Symbols, order, dists, lineLen, cents, ids)
@@ -237,13 +235,12 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 				b = encoder.AppendLineEnd(b)
 			}
 			if ln.ref {
-				b = append(b, '@')
-				b = appendID(b, ln.id)
-				b = append(b, "  # previously transmitted\n"...)
+				b = encoder.AppendRef(b, int64(ln.id))
+				b = encoder.AppendPreviouslySent(b)
 				continue
 			}
 			b = grAppendNode(b, ln.id, s)
-			b = append(b, '\n')
+			b = encoder.AppendLineEnd(b)
 		}
 	}
 	if len(edges) > 0 || v1Edges {
@@ -254,11 +251,11 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		// kind k's at tailBuf[tails[k-1]:tails[k]].
 		tailBuf, tails := sc.tailBuf[:0], append(sc.tails[:0], 0)
 		for _, k := range sc.kinds {
-			tailBuf = append(append(tailBuf, ' '), k.typ...)
+			tailBuf = append(encoder.AppendWordSep(tailBuf), k.typ...)
 			if k.status != "" && (wire != WireV1 || k.status != "unchanged") { // v1 omits the status "unchanged" (fixture encode/007)
-				tailBuf = append(append(tailBuf, ' '), k.status...)
+				tailBuf = append(encoder.AppendWordSep(tailBuf), k.status...)
 			}
-			tailBuf = append(tailBuf, '\n')
+			tailBuf = encoder.AppendLineEnd(tailBuf)
 			tails = append(tails, len(tailBuf))
 		}
 		sc.tailBuf, sc.tails = tailBuf, tails
@@ -268,10 +265,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 				src, tgt = tgt, src // v1 keys are (target, source): see grResolveEdges
 			}
 			if k.aux > 0 {
-				b = append(b, '@')
-				b = appendID(b, tgt)
-				b = append(b, '<', '@')
-				b = appendID(b, src)
+				b = encoder.AppendEdgeRefs(b, int64(tgt), int64(src))
 				b = append(b, tailBuf[tails[k.aux-1]:tails[k.aux]]...)
 				continue
 			}
@@ -286,12 +280,12 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	// Besides the names, a line holds at most ~360 bytes (ids, a score of
 	// up to 310 digits, separators, header fields): only when that could
 	// pass the limit are the lines measured.
-	if longest+400 > lim.MaxLineBytes {
-		if err := checkLines(b[len(dst):], lim.MaxLineBytes); err != nil {
+	if !l.LineOK(longest + 400) {
+		if err := l.Lines(b[len(dst):]); err != nil {
 			return dst, err
 		}
 	}
-	if err := checkSize(len(b)-len(dst), lim.MaxBytes); err != nil {
+	if err := l.Size(len(b) - len(dst)); err != nil {
 		return dst, err
 	}
 	return b, nil
@@ -326,27 +320,27 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 	b = b[:cur]
 	for _, h := range heads {
 		w := grAppendGroupName(encoder.AppendSectionMark(b[h.off:h.off]), h.dist)
-		_ = append(w, '\n')
+		_ = encoder.AppendLineEnd(w)
 	}
 	for i := range syms {
 		o := off[i]
 		s := &syms[i]
 		if cents[i] == grSlowScore {
-			_ = append(grAppendNode(b[o:o], ids[i], s), '\n')
+			_ = encoder.AppendLineEnd(grAppendNode(b[o:o], ids[i], s))
 			continue
 		}
 		// grAppendNode, with the score rounded in the validation pass
-		w := appendID(append(b[o:o], '@'), ids[i])
-		w = append(append(w, ' '), KindAbbrev(s.Kind)...)
-		w = append(append(w, ' '), s.QualifiedName...)
-		w = append(w, ' ')
+		w := encoder.AppendRef(b[o:o], int64(ids[i]))
+		w = append(encoder.AppendWordSep(w), KindAbbrev(s.Kind)...)
+		w = append(encoder.AppendWordSep(w), s.QualifiedName...)
+		w = encoder.AppendWordSep(w)
 		c := cents[i]
 		if c>>63 == 1 {
 			w, c = append(w, '-'), c&^(1<<63)
 		}
-		w = appendID(w, int(c/100))
-		w = append(w, '.', byte('0'+c%100/10), byte('0'+c%10), ' ')
-		_ = append(append(w, s.Provenance...), '\n')
+		w = encoder.AppendInt(w, int64(c/100))
+		w = append(w, '.', byte('0'+c%100/10), byte('0'+c%10))
+		_ = encoder.AppendLineEnd(append(encoder.AppendWordSep(w), s.Provenance...))
 	}
 	return b
 }
@@ -433,11 +427,11 @@ func grScoreLen(v float64) int {
 
 // grCheckElements checks the symbols of each distance group (in emission
 // order, lines) and the edges against the element limit.
-func grCheckElements(syms []Symbol, lines []grLine, edges, limit int) error {
-	if edges > limit {
-		return elementsErr(edges, "edge section", limit)
+func grCheckElements(syms []Symbol, lines []grLine, edges int, l *encoder.Limiter) error {
+	if err := l.Elements(edges, "edge section"); err != nil {
+		return err
 	}
-	if len(lines) <= limit {
+	if l.ElementsOK(len(lines)) {
 		return nil
 	}
 	run := 0
@@ -445,8 +439,8 @@ func grCheckElements(syms []Symbol, lines []grLine, edges, limit int) error {
 		if i > 0 && syms[ln.sym].Distance != syms[lines[i-1].sym].Distance {
 			run = 0
 		}
-		if run++; run > limit {
-			return elementsErr(run, "symbol group", limit)
+		if run++; !l.ElementsOK(run) {
+			return l.Elements(run, "symbol group")
 		}
 	}
 	return nil
@@ -561,7 +555,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		return nil, 0, 0, 0, nil
 	}
 	if len(p.Edges) > math.MaxInt32 || len(lines) > math.MaxInt32 {
-		return nil, 0, 0, 0, elementsErr(len(p.Edges), "edge section", math.MaxInt32)
+		return nil, 0, 0, 0, encoder.ElementsError(len(p.Edges), "edge section", math.MaxInt32)
 	}
 	// Pack (source, target) into as few bits as the largest id needs, so
 	// the radix sort makes as few passes as possible.
@@ -570,7 +564,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		maxID = max(maxID, lines[i].id)
 	}
 	if maxID >= math.MaxUint32-1 {
-		return nil, 0, 0, 0, elementsErr(maxID, "symbol id", math.MaxUint32-2)
+		return nil, 0, 0, 0, encoder.ElementsError(maxID, "symbol id", math.MaxUint32-2)
 	}
 	shift = uint(bits.Len(uint(maxID)))
 	cand, err := sc.joinNames(p, ids, posOf)
@@ -1133,16 +1127,11 @@ func grAppendGroupName(b []byte, distance int) []byte {
 // grAppendNode appends `@id kind qname score provenance` (no newline). The
 // symbol must have passed grCheckSymbol.
 func grAppendNode(b []byte, id int, s *Symbol) []byte {
-	b = append(b, '@')
-	b = appendID(b, id)
-	b = append(b, ' ')
-	b = append(b, KindAbbrev(s.Kind)...)
-	b = append(b, ' ')
-	b = append(b, s.QualifiedName...)
-	b = append(b, ' ')
-	b = grAppendScore(b, s.Score)
-	b = append(b, ' ')
-	return append(b, s.Provenance...)
+	b = encoder.AppendRef(b, int64(id))
+	b = append(encoder.AppendWordSep(b), KindAbbrev(s.Kind)...)
+	b = append(encoder.AppendWordSep(b), s.QualifiedName...)
+	b = grAppendScore(encoder.AppendWordSep(b), s.Score)
+	return append(encoder.AppendWordSep(b), s.Provenance...)
 }
 
 // grAppendScore appends a finite score with exactly two decimals, rounded
@@ -1163,7 +1152,7 @@ func grAppendScore(b []byte, v float64) []byte {
 	if neg {
 		b = append(b, '-')
 	}
-	b = appendID(b, int(n/100))
+	b = encoder.AppendInt(b, int64(n/100))
 	return append(b, '.', byte('0'+n%100/10), byte('0'+n%10))
 }
 
@@ -1192,54 +1181,12 @@ func grScoreCents(v float64) (n uint64, neg, ok bool) {
 
 // grAppendEdge appends `@target<@source type[ status]` and a newline.
 func grAppendEdge(b []byte, e *grEdge) []byte {
-	b = append(b, '@')
-	b = appendID(b, e.tgt)
-	b = append(b, '<', '@')
-	b = appendID(b, e.src)
-	b = append(b, ' ')
-	b = append(b, e.typ...)
+	b = encoder.AppendEdgeRefs(b, int64(e.tgt), int64(e.src))
+	b = append(encoder.AppendWordSep(b), e.typ...)
 	if e.status != "" {
-		b = append(b, ' ')
-		b = append(b, e.status...)
+		b = append(encoder.AppendWordSep(b), e.status...)
 	}
-	return append(b, '\n')
-}
-
-const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
-	"8081828384858687888990919293949596979899"
-
-// appendID appends a non-negative id in decimal, two digits at a time;
-// ids are the most frequent numbers on graph lines.
-func appendID(b []byte, n int) []byte {
-	if uint(n) < 10 {
-		return append(b, byte('0'+n))
-	}
-	if n < 0 || n >= 1e8 {
-		return strconv.AppendInt(b, int64(n), 10)
-	}
-	// Write the digits in place, from the last (no copy from a buffer).
-	l := len(b)
-	d := grIDLen(n)
-	if cap(b)-l < d {
-		b = slices.Grow(b, d)
-	}
-	b = b[:l+d]
-	w := b[l:]
-	i := d
-	for n >= 100 {
-		q := n / 100
-		r := (n - q*100) * 2
-		i -= 2
-		w[i], w[i+1] = digitPairs[r], digitPairs[r+1]
-		n = q
-	}
-	if n >= 10 {
-		w[0], w[1] = digitPairs[2*n], digitPairs[2*n+1]
-	} else {
-		w[0] = byte('0' + n)
-	}
-	return b
+	return encoder.AppendLineEnd(b)
 }
 
 // grScratch holds the working arrays of one graph encode. They are pooled,

@@ -378,19 +378,6 @@ func TestDecodeKindTable(t *testing.T) {
 	}
 }
 
-func TestAppendID(t *testing.T) {
-	for _, n := range []int{0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 99999999, 100000000, 1 << 40, -1} {
-		if got, want := string(appendID(nil, n)), strconv.Itoa(n); got != want {
-			t.Fatalf("appendID(%d) = %s", n, got)
-		}
-	}
-	for n := 0; n < 200000; n += 7 {
-		if got, want := string(appendID(nil, n)), strconv.Itoa(n); got != want {
-			t.Fatalf("appendID(%d) = %s", n, got)
-		}
-	}
-}
-
 // TestEdgeTypeCheckedEveryTime: skipping repeated edge-type checks never
 // lets an invalid type through, first or later.
 func TestEdgeTypeCheckedEveryTime(t *testing.T) {

@@ -87,7 +87,7 @@ func (e *Encoder) BeginGraph(h GraphHeader) error {
 	} else {
 		b = grAppendHeaderStart(buf, h.Tool, h.TokenBudget, h.TokensUsed)
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
@@ -126,9 +126,9 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 	if err := grCheckSymbol(&s, g.symbols); err != nil {
 		return -1, err
 	}
-	if n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind); n > e.lim.MaxLineBytes {
+	if n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind); !e.lim.LineOK(n) {
 		// Refused before it is buffered.
-		return -1, lineTooLongErr(e.lines+1, n, e.lim.MaxLineBytes, []byte(s.QualifiedName))
+		return -1, e.lim.Line(e.lines+1, n, []byte(s.QualifiedName))
 	}
 	newGroup := len(g.groups) == 0
 	if !newGroup {
@@ -138,8 +138,10 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 		}
 		newGroup = s.Distance != cur
 	}
-	if !newGroup && g.groups[len(g.groups)-1].count+1 > e.lim.MaxElements {
-		return -1, elementsErr(g.groups[len(g.groups)-1].count+1, "symbol group", e.lim.MaxElements)
+	if !newGroup {
+		if err := e.lim.Elements(g.groups[len(g.groups)-1].count+1, "symbol group"); err != nil {
+			return -1, err
+		}
 	}
 	buf := e.w.Buf()
 	b := buf
@@ -150,7 +152,7 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 	}
 	id = g.symbols
 	b = grAppendNode(b, id, &s)
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return -1, err
 	}
@@ -228,8 +230,8 @@ func (e *Encoder) WriteEdgeByID(source, target int, edgeType, status string) err
 
 func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
 	g := e.graph
-	if g.edges+1 > e.lim.MaxElements {
-		return elementsErr(g.edges+1, "edge section", e.lim.MaxElements)
+	if err := e.lim.Elements(g.edges+1, "edge section"); err != nil {
+		return err
 	}
 	buf := e.w.Buf()
 	b := buf
@@ -264,20 +266,20 @@ func (e *Encoder) closeGraph() error {
 	b := encoder.AppendSummary(buf)
 	b = encoder.AppendHeaderInt(b, "symbols", int64(g.symbols))
 	b = encoder.AppendHeaderInt(b, "edges", int64(g.edges))
-	b = append(b, " counts="...)
-	for _, gr := range g.groups {
+	b = encoder.AppendTrailerList(b, "counts")
+	for i, gr := range g.groups {
+		b = encoder.AppendListSep(b, i)
 		if g.labeled {
-			b = grAppendGroupName(b, gr.distance)
-			b = append(b, ':')
+			b = encoder.AppendLabelEnd(grAppendGroupName(b, gr.distance))
 		}
-		b = strconv.AppendInt(b, int64(gr.count), 10)
-		b = append(b, ',')
+		b = encoder.AppendInt(b, int64(gr.count))
 	}
+	b = encoder.AppendListSep(b, len(g.groups))
 	if g.labeled {
-		b = append(b, "edges:"...)
+		b = encoder.AppendLabelEnd(append(b, "edges"...))
 	}
-	b = strconv.AppendInt(b, int64(g.edges), 10)
-	b = append(b, '\n')
+	b = encoder.AppendInt(b, int64(g.edges))
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}

@@ -146,35 +146,29 @@ func (m *migrator) event(ev *stream.Event) error {
 		}
 	case stream.KindReference:
 		m.count()
-		b = append(b, '@')
-		b = strconv.AppendInt(b, ev.ID, 10)
-		b = append(b, "  # previously transmitted\n"...)
+		b = encoder.AppendRef(b, ev.ID)
+		b = encoder.AppendPreviouslySent(b)
 	case stream.KindEdge:
 		m.edges++
 		t, s := ev.EdgeIDs()
-		b = append(b, '@')
-		b = strconv.AppendInt(b, t, 10)
-		b = append(b, '<', '@')
-		b = strconv.AppendInt(b, s, 10)
-		b = append(b, ' ')
-		b = append(b, ev.Cells[2].Bytes...)
+		b = encoder.AppendEdgeRefs(b, t, s)
+		b = append(encoder.AppendWordSep(b), ev.Cells[2].Bytes...)
 		if len(ev.Cells) > 3 {
-			b = append(b, ' ')
-			b = append(b, ev.Cells[3].Bytes...)
+			b = append(encoder.AppendWordSep(b), ev.Cells[3].Bytes...)
 		}
-		b = append(b, '\n')
+		b = encoder.AppendLineEnd(b)
 	case stream.KindRemoved:
 		b = append(b, ev.Cells[0].Bytes...)
 		b = append(b, ' ')
 		b = append(b, ev.Cells[1].Bytes...)
-		b = append(b, '\n')
+		b = encoder.AppendLineEnd(b)
 	case stream.KindDeltaEdge:
 		b = append(b, ev.Cells[0].Bytes...)
 		b = append(b, " -> "...)
 		b = append(b, ev.Cells[1].Bytes...)
 		b = append(b, ' ')
 		b = append(b, ev.Cells[2].Bytes...)
-		b = append(b, '\n')
+		b = encoder.AppendLineEnd(b)
 	case stream.KindEnd:
 		if m.trailer {
 			b = m.summary(b)
@@ -289,25 +283,21 @@ func (m *migrator) symbol(b []byte, ev *stream.Event) ([]byte, error) {
 	if !m.delta {
 		m.count()
 	}
-	b = append(b, '@')
-	b = strconv.AppendInt(b, ev.ID, 10)
-	b = append(b, ' ')
-	b = append(b, kind.Bytes...)
-	b = append(b, ' ')
-	b = append(b, ev.Cells[1].Bytes...)
-	b = append(b, ' ')
+	b = encoder.AppendRef(b, ev.ID)
+	b = append(encoder.AppendWordSep(b), kind.Bytes...)
+	b = append(encoder.AppendWordSep(b), ev.Cells[1].Bytes...)
+	b = encoder.AppendWordSep(b)
 	at := len(b)
 	b = grAppendScore(b, f)
 	if back, err := strconv.ParseFloat(string(b[at:]), 64); err != nil || back != f {
 		return b, &SyntaxError{Line: ev.Line, Column: score.Col, Offset: ev.Offset + int64(score.Col-1), Category: lexer.InvalidScore,
 			Msg: "score " + lexer.Quote(score.Bytes) + " has more precision than the two decimals of a v3 score"}
 	}
-	b = append(b, ' ')
-	b = append(b, ev.Cells[3].Bytes...)
+	b = append(encoder.AppendWordSep(b), ev.Cells[3].Bytes...)
 	if m.delta {
 		b = append(b, " 0"...)
 	}
-	return append(b, '\n'), nil
+	return encoder.AppendLineEnd(b), nil
 }
 
 // summary writes the v3 trailer: symbols, edges and the positional counts
@@ -318,15 +308,16 @@ func (m *migrator) summary(b []byte) []byte {
 		b = encoder.AppendHeaderInt(b, "symbols", m.symbols)
 		b = encoder.AppendHeaderInt(b, "edges", m.edges)
 	}
-	b = append(b, " counts="...)
+	b = encoder.AppendTrailerList(b, "counts")
+	i := 0
 	for _, n := range m.groups {
 		if n > 0 {
-			b = strconv.AppendInt(b, n, 10)
-			b = append(b, ',')
+			b = encoder.AppendInt(encoder.AppendListSep(b, i), n)
+			i++
 		}
 	}
-	b = strconv.AppendInt(b, m.edges, 10)
-	return append(b, '\n')
+	b = encoder.AppendInt(encoder.AppendListSep(b, i), m.edges)
+	return encoder.AppendLineEnd(b)
 }
 
 // countInt is a decoded count as AppendCount takes it: -1 for a deferred

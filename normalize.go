@@ -315,8 +315,7 @@ func normNonFinite(f float64) error {
 
 func normUint(u uint64) (any, bool, error) {
 	if u > math.MaxInt64 {
-		return nil, false, lexer.Errorf(lexer.OutOfRange,
-			"unsigned integer %d is outside the int64 range [-9223372036854775808, 9223372036854775807]; model it as a string", u)
+		return nil, false, encoder.UintRangeError(u)
 	}
 	return int64(u), true, nil
 }
@@ -346,36 +345,22 @@ func float32Value(f float32) (float64, error) {
 	return r, nil
 }
 
-// appendGoNumber appends the canonical form of v when v is one of Go's
-// numeric types or a json.Number (ok false for any other type), without
-// boxing it; err is normalize's error for a number outside the data model.
-func appendGoNumber(dst []byte, v any) (out []byte, ok bool, err error) {
+// appendScalar appends v as a scalar in ctx through the one scalar-cell
+// writer, encoder.AppendScalar, and appendModelScalar for the data model's
+// own cases. ok is false for a type that is no scalar (containers,
+// Missing, other Go types).
+func appendScalar(dst []byte, v any, ctx encoder.Context) (out []byte, ok bool, err error) {
+	if out, ok, err = encoder.AppendScalar(dst, v, ctx); ok {
+		return out, ok, err
+	}
+	return appendModelScalar(dst, v, ctx)
+}
+
+// appendModelScalar appends the scalars the data model normalises before
+// writing: a float32 as the decimal it stands for, a json.Number as the
+// number it spells. ok is false for any other type.
+func appendModelScalar(dst []byte, v any, ctx encoder.Context) (out []byte, ok bool, err error) {
 	switch x := v.(type) {
-	case int:
-		return encoder.AppendInt(dst, int64(x)), true, nil
-	case int64:
-		return encoder.AppendInt(dst, x), true, nil
-	case int32:
-		return encoder.AppendInt(dst, int64(x)), true, nil
-	case int16:
-		return encoder.AppendInt(dst, int64(x)), true, nil
-	case int8:
-		return encoder.AppendInt(dst, int64(x)), true, nil
-	case uint8:
-		return encoder.AppendInt(dst, int64(x)), true, nil
-	case uint16:
-		return encoder.AppendInt(dst, int64(x)), true, nil
-	case uint32:
-		return encoder.AppendInt(dst, int64(x)), true, nil
-	case uint:
-		return appendUint(dst, uint64(x))
-	case uint64:
-		return appendUint(dst, x)
-	case uintptr:
-		return appendUint(dst, uint64(x))
-	case float64:
-		out, err = encoder.AppendFloat(dst, x)
-		return out, true, err
 	case float32:
 		f, err := float32Value(x)
 		if err != nil {
@@ -388,16 +373,9 @@ func appendGoNumber(dst []byte, v any) (out []byte, ok bool, err error) {
 		if err != nil {
 			return dst, true, err
 		}
-		return appendGoNumber(dst, n)
+		return encoder.AppendScalar(dst, n, ctx)
 	}
 	return dst, false, nil
-}
-
-func appendUint(dst []byte, u uint64) ([]byte, bool, error) {
-	if _, _, err := normUint(u); err != nil {
-		return dst, true, err
-	}
-	return encoder.AppendInt(dst, int64(u)), true, nil
 }
 
 func normSortedKeys[V any](m map[string]V) []string {

@@ -82,7 +82,7 @@ func CanonicalPackBytes(p *Payload) ([]byte, error) {
 		buf = append(buf, s.Provenance...)
 		buf = append(buf, '\t')
 		buf = strconv.AppendInt(buf, int64(s.Distance), 10)
-		buf = append(buf, '\n')
+		buf = encoder.AppendLineEnd(buf)
 		symEnds = append(symEnds, len(buf))
 	}
 	var byName *nameIndex
@@ -113,7 +113,7 @@ func CanonicalPackBytes(p *Payload) ([]byte, error) {
 		buf = append(buf, e.Target...)
 		buf = append(buf, '\t')
 		buf = append(buf, e.EdgeType...)
-		buf = append(buf, '\n')
+		buf = encoder.AppendLineEnd(buf)
 		edgeEnds = append(edgeEnds, len(buf))
 	}
 	recs := make([][]byte, 0, len(symEnds)+len(edgeEnds))

@@ -177,11 +177,10 @@ func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 // or ok false if that fails (a limit, invalid UTF-8, the budget).
 func (s *sizer) render(write func(e *geEncoder) error) (text string, ok bool) {
 	e := getGE()
-	e.sz, e.lim = s, s.lim
+	e.sz, e.lim = s, encoder.NewLimiter(s.lim)
 	bb := encoder.GetBuffer()
 	e.buf = bb.B[:0]
-	e.start, e.ls, e.end = 0, 0, max(s.budget, 0)
-	e.setCheck()
+	e.lim.BeginBudget(0, max(s.budget, 0))
 	s.active = append(s.active, e)
 	if err := write(e); err == nil && !e.invalid {
 		text, ok = string(e.buf), true
@@ -191,8 +190,7 @@ func (s *sizer) render(write func(e *geEncoder) error) (text string, ok bool) {
 	// The encoders still at work wrote their bytes before this one ran:
 	// they may go on only as far as the budget left.
 	for _, a := range s.active {
-		a.end = len(a.buf) + max(s.budget, 0)
-		a.setCheck()
+		a.lim.SetEnd(len(a.buf) + max(s.budget, 0))
 	}
 	bb.B = e.buf
 	putGE(e)

@@ -1,7 +1,6 @@
 package gcf
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -35,7 +34,7 @@ type missing struct{}
 // before it is buffered, so memory stays bounded by the line limit.
 type Encoder struct {
 	w        *encoder.Writer
-	lim      Limits
+	lim      encoder.Limiter
 	total    int64 // bytes committed so far
 	lines    int   // lines committed so far
 	started  bool  // header written
@@ -71,7 +70,7 @@ type streamTable struct {
 // WithMaxBytes; the decoder's defaults without them).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
 	c := newConfig(opts)
-	return &Encoder{w: encoder.NewWriter(w), lim: c.limits, keys: map[string]struct{}{}, wire: c.wire}
+	return &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.limits), keys: map[string]struct{}{}, wire: c.wire}
 }
 
 // commit checks the whole lines b[len(buf):] that a call appended to the
@@ -79,19 +78,12 @@ func NewEncoder(w io.Writer, opts ...Option) *Encoder {
 // On error nothing is committed and the pending output stays buf.
 func (e *Encoder) commit(buf, b []byte) error {
 	added := b[len(buf):]
-	n := 0
-	for rest := added; len(rest) > 0; n++ {
-		i := bytes.IndexByte(rest, '\n')
-		if i < 0 {
-			i = len(rest)
-		}
-		if i > e.lim.MaxLineBytes {
-			return lineTooLongErr(e.lines+n+1, i, e.lim.MaxLineBytes, rest[:i])
-		}
-		rest = rest[min(i+1, len(rest)):]
+	n, err := e.lim.LinesFrom(added, e.lines+1)
+	if err != nil {
+		return err
 	}
-	if e.lim.MaxBytes > 0 && e.total+int64(len(added)) > e.lim.MaxBytes {
-		return bytesErr(e.lim.MaxBytes)
+	if err := e.lim.Total(e.total + int64(len(added))); err != nil {
+		return err
 	}
 	e.total += int64(len(added))
 	e.lines += n
@@ -100,10 +92,7 @@ func (e *Encoder) commit(buf, b []byte) error {
 
 // member checks that the root object can take one more member.
 func (e *Encoder) member() error {
-	if len(e.keys)+1 > e.lim.MaxElements {
-		return elementsErr(len(e.keys)+1, "the root object", e.lim.MaxElements)
-	}
-	return nil
+	return e.lim.Elements(len(e.keys)+1, "the root object")
 }
 
 // utf8Err reports invalid UTF-8 at offset bad of the string that what names.
@@ -131,7 +120,7 @@ func (e *Encoder) Encode(v any) error {
 	if e.wire == WireV1 {
 		gen = appendGenericV1
 	}
-	out, err := gen(buf, v, e.lim)
+	out, err := gen(buf, v, e.lim.Limits)
 	if err != nil {
 		return err
 	}
@@ -187,9 +176,9 @@ func (e *Encoder) WriteField(key string, value any) error {
 	if bad >= 0 {
 		return utf8Err("the key of WriteField", bad)
 	}
-	b = append(b, '=')
-	if s, ok := value.(string); ok && len(s) > e.lim.MaxLineBytes {
-		return lineTooLongErr(e.lines+1, len(s), e.lim.MaxLineBytes, []byte(s))
+	b = encoder.AppendAssign(b)
+	if s, ok := value.(string); ok && !e.lim.LineOK(len(s)) {
+		return e.lim.Line(e.lines+1, len(s), []byte(s))
 	}
 	b, err := e.cell(b, value, encoder.Value)
 	if err != nil {
@@ -198,7 +187,7 @@ func (e *Encoder) WriteField(key string, value any) error {
 		}
 		return err
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
@@ -240,11 +229,13 @@ func (e *Encoder) begin(name string, fields []string, keyed bool) error {
 	if len(fields) == 0 {
 		return lexer.Errorf(lexer.InvalidSchema, "table %q needs at least one field", name)
 	}
-	if n := len(fields) + btoi(keyed); n > e.lim.MaxFields {
-		return fieldsErr(n, e.lim.MaxFields)
+	if err := e.lim.Fields(len(fields) + btoi(keyed)); err != nil {
+		return err
 	}
-	if name != "" && e.lim.MaxDepth < 2 {
-		return depthErr(e.lim.MaxDepth) // the root object and the table: 2
+	if name != "" {
+		if err := e.lim.Depth(2); err != nil {
+			return err // the root object and the table: 2
+		}
 	}
 	index := make(map[string]int, len(fields))
 	for i, f := range fields {
@@ -369,8 +360,8 @@ func (e *Encoder) WriteRow(values ...any) error {
 	if len(values) != want {
 		return lexer.Errorf(lexer.RowWidthMismatch, "row has %d values but the table declares %d", len(values), want)
 	}
-	if t.rows+1 > e.lim.MaxElements {
-		return elementsErr(t.rows+1, "table", e.lim.MaxElements)
+	if err := e.lim.Elements(t.rows+1, "table"); err != nil {
+		return err
 	}
 	var id string
 	if e.delta != nil {
@@ -384,12 +375,12 @@ func (e *Encoder) WriteRow(values ...any) error {
 	var err error
 	for i, v := range values {
 		if i > 0 {
-			b = append(b, '|')
+			b = encoder.AppendCellSep(b)
 		}
 		s, isStr := v.(string)
-		if isStr && len(b)-len(buf)+len(s) > e.lim.MaxLineBytes {
+		if isStr && !e.lim.LineOK(len(b)-len(buf)+len(s)) {
 			// Refused before it is buffered: memory stays bounded by the line limit.
-			return lineTooLongErr(e.lines+1, len(b)-len(buf)+len(s), e.lim.MaxLineBytes, b[len(buf):])
+			return e.lim.Line(e.lines+1, len(b)-len(buf)+len(s), b[len(buf):])
 		}
 		if i == 0 && t.keyed {
 			if !isStr {
@@ -411,7 +402,7 @@ func (e *Encoder) WriteRow(values ...any) error {
 			return err
 		}
 	}
-	b = append(b, '\n')
+	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
@@ -550,26 +541,16 @@ func (e *Encoder) Close() error {
 	return e.w.Release()
 }
 
-// appendScalarCell appends a scalar value in ctx.
+// appendScalarCell appends a scalar value in ctx: Missing here, the rest
+// through appendScalar, and other Go values after normalising them.
 func appendScalarCell(b []byte, v any, ctx encoder.Context) ([]byte, error) {
-	switch x := v.(type) {
-	case nil:
-		return append(b, '-'), nil
-	case missing:
+	if _, ok := v.(missing); ok {
 		if ctx != encoder.Cell {
 			return b, lexer.Errorf(lexer.InvalidMissing, "Missing is valid only in table rows")
 		}
-		return append(b, '~'), nil
-	case string:
-		b, bad := encoder.AppendStringValid(b, x, ctx)
-		if bad >= 0 {
-			return b, &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad), Msg: "invalid UTF-8"}
-		}
-		return b, nil
-	case bool:
-		return strconv.AppendBool(b, x), nil
+		return encoder.AppendMissing(b), nil
 	}
-	if out, ok, err := appendGoNumber(b, v); ok {
+	if out, ok, err := appendScalar(b, v, ctx); ok {
 		return out, err
 	}
 	nv, err := normalize(v)

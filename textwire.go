@@ -1,9 +1,7 @@
 package gcf
 
 import (
-	"math"
 	"slices"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
@@ -47,7 +45,7 @@ func (c *config) bytesDecoder(data []byte) *stream.Decoder {
 // layout rules; what v1 cannot carry is an unsupported_value error.
 type v1Generic struct {
 	b   []byte
-	lim Limits
+	lim encoder.Limiter
 }
 
 func appendGenericV1(dst []byte, v any, lim Limits) ([]byte, error) {
@@ -55,7 +53,7 @@ func appendGenericV1(dst []byte, v any, lim Limits) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	e := v1Generic{b: dst, lim: lim}
+	e := v1Generic{b: dst, lim: encoder.NewLimiter(lim)}
 	switch x := nv.(type) {
 	case Object:
 		if len(x) == 0 {
@@ -71,10 +69,7 @@ func appendGenericV1(dst []byte, v any, lim Limits) ([]byte, error) {
 		err = e.scalar(x, encoder.V1Root) // a root scalar is the whole payload, without a line end
 	}
 	if err == nil {
-		err = checkLines(e.b[len(dst):], lim.MaxLineBytes)
-	}
-	if err == nil {
-		err = checkSize(len(e.b)-len(dst), lim.MaxBytes)
+		err = e.lim.Output(e.b[len(dst):])
 	}
 	if err != nil {
 		return dst, err
@@ -107,43 +102,22 @@ func v1CheckKey(k string) error {
 	return nil
 }
 
-// scalar appends a primitive in ctx.
+// scalar appends a primitive in ctx through the v1 dialect's scalar writer.
 func (e *v1Generic) scalar(v any, ctx encoder.V1Context) error {
-	switch x := v.(type) {
-	case nil:
-		e.b = append(e.b, '-')
-	case bool:
-		e.b = strconv.AppendBool(e.b, x)
-	case int64:
-		e.b = strconv.AppendInt(e.b, x, 10)
-	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return lexer.Errorf(lexer.OutOfRange, "number %v has no GCF form", x)
-		}
-		e.b = encoder.AppendV1Float(e.b, x)
-	case string:
-		if !utf8.ValidString(x) {
-			return lexer.Errorf(lexer.InvalidUTF8, "string %q is not valid UTF-8", x)
-		}
-		e.b = encoder.AppendV1String(e.b, x, ctx)
-	default:
+	out, ok, err := encoder.AppendV1Scalar(e.b, v, ctx)
+	if !ok {
 		return lexer.Errorf(lexer.UnsupportedValue, "value of type %T is not in the generic data model", v)
 	}
-	return nil
+	e.b = out
+	return err
 }
 
 func (e *v1Generic) depth(d int) error {
-	if d > e.lim.MaxDepth {
-		return depthErr(e.lim.MaxDepth)
-	}
-	return nil
+	return e.lim.Depth(d)
 }
 
 func (e *v1Generic) count(n int) error {
-	if n > e.lim.MaxElements {
-		return elementsErr(n, "container", e.lim.MaxElements)
-	}
-	return nil
+	return e.lim.Elements(n, "container")
 }
 
 // members writes an object's members at level (the original v1
@@ -178,7 +152,7 @@ func (e *v1Generic) member(m Member, level, d int, dot bool) error {
 	case Object:
 		if dot {
 			e.indent(level)
-			e.b = append(e.b, '.')
+			e.b = encoder.AppendAttachDot(e.b)
 		} else {
 			e.indent(level + 1)
 			e.b = encoder.AppendSectionMark(e.b)
@@ -186,7 +160,7 @@ func (e *v1Generic) member(m Member, level, d int, dot bool) error {
 		if err := e.key(m.Key); err != nil {
 			return err
 		}
-		e.b = append(e.b, '\n')
+		e.b = encoder.AppendLineEnd(e.b)
 		return e.members(x, level+1, d+1)
 	case []any:
 		e.indent(level)
@@ -196,11 +170,11 @@ func (e *v1Generic) member(m Member, level, d int, dot bool) error {
 	if err := e.key(m.Key); err != nil {
 		return err
 	}
-	e.b = append(e.b, '=')
+	e.b = encoder.AppendAssign(e.b)
 	if err := e.scalar(m.Value, encoder.V1Value); err != nil {
 		return err
 	}
-	e.b = append(e.b, '\n')
+	e.b = encoder.AppendLineEnd(e.b)
 	return nil
 }
 
@@ -239,18 +213,16 @@ func (e *v1Generic) array(key string, a []any, level, d int) error {
 		if err := e.key(key); err != nil {
 			return err
 		}
-		e.b = append(e.b, '[')
-		e.b = strconv.AppendInt(e.b, int64(len(a)), 10)
-		e.b = append(e.b, "]: "...)
+		e.b = encoder.AppendInlineHead(e.b, len(a))
 		for i, v := range a {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				e.b = encoder.AppendItemSep(e.b)
 			}
 			if err := e.scalar(v, encoder.V1Inline); err != nil {
 				return err
 			}
 		}
-		e.b = append(e.b, '\n')
+		e.b = encoder.AppendLineEnd(e.b)
 		return nil
 	}
 	if err := v1CheckKey(key); err != nil {
@@ -259,31 +231,30 @@ func (e *v1Generic) array(key string, a []any, level, d int) error {
 	e.b = encoder.AppendV1Section(e.b, key)
 	e.b = encoder.AppendCount(e.b, len(a), false)
 	if len(a) == 0 {
-		e.b = append(e.b, '\n')
+		e.b = encoder.AppendLineEnd(e.b)
 		return nil
 	}
 	if fields := v1TableFields(a); fields != nil {
 		return e.table(a, fields, level, d)
 	}
-	e.b = append(e.b, '\n')
+	e.b = encoder.AppendLineEnd(e.b)
 	for i, v := range a {
 		e.indent(level)
-		e.b = append(e.b, '@')
-		e.b = strconv.AppendInt(e.b, int64(i), 10)
+		e.b = encoder.AppendItemIndex(e.b, i)
 		switch x := v.(type) {
 		case Object:
-			e.b = append(e.b, '\n')
+			e.b = encoder.AppendLineEnd(e.b)
 			if err := e.members(x, level+1, d+1); err != nil {
 				return err
 			}
 		case []any:
 			return lexer.Errorf(lexer.UnsupportedValue, "%s[%d]: the v1 wire has no form for an array directly inside an array", key, i)
 		default:
-			e.b = append(e.b, ' ')
+			e.b = encoder.AppendWordSep(e.b)
 			if err := e.scalar(x, encoder.V1Value); err != nil {
 				return err
 			}
-			e.b = append(e.b, '\n')
+			e.b = encoder.AppendLineEnd(e.b)
 		}
 	}
 	return nil
@@ -331,8 +302,8 @@ func v1TableFields(a []any) []string {
 
 // table writes `{fields}` (the `## key [N]` is written) and the rows.
 func (e *v1Generic) table(a []any, fields []string, level, d int) error {
-	if len(fields) > e.lim.MaxFields {
-		return fieldsErr(len(fields), e.lim.MaxFields)
+	if err := e.lim.Fields(len(fields)); err != nil {
+		return err
 	}
 	for _, f := range fields {
 		if err := v1CheckKey(f); err != nil {
@@ -348,20 +319,19 @@ func (e *v1Generic) table(a []any, fields []string, level, d int) error {
 		}
 		e.indent(level)
 		if nested {
-			e.b = append(e.b, '@')
-			e.b = strconv.AppendInt(e.b, int64(i), 10)
-			e.b = append(e.b, ' ')
+			e.b = encoder.AppendItemIndex(e.b, i)
+			e.b = encoder.AppendWordSep(e.b)
 		}
 		for j, f := range fields {
 			if j > 0 {
-				e.b = append(e.b, '|')
+				e.b = encoder.AppendCellSep(e.b)
 			}
 			x, _ := o.Get(f)
 			if err := e.scalar(x, encoder.V1Cell); err != nil {
 				return err
 			}
 		}
-		e.b = append(e.b, '\n')
+		e.b = encoder.AppendLineEnd(e.b)
 		if !nested {
 			continue
 		}
@@ -442,16 +412,16 @@ func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
 	b = encoder.AppendV1Summary(b)
 	b = encoder.AppendHeaderInt(b, "symbols", int64(g.symbols))
 	b = encoder.AppendHeaderInt(b, "edges", int64(g.edges))
-	b = append(b, " sections="...)
-	for _, gr := range g.groups {
-		b = grAppendGroupName(b, gr.distance)
-		b = append(b, ':')
-		b = strconv.AppendInt(b, int64(gr.count), 10)
-		b = append(b, ',')
+	b = encoder.AppendTrailerList(b, "sections")
+	for i, gr := range g.groups {
+		b = encoder.AppendListSep(b, i)
+		b = encoder.AppendLabelEnd(grAppendGroupName(b, gr.distance))
+		b = encoder.AppendInt(b, int64(gr.count))
 	}
-	b = append(b, "edges:"...)
-	b = strconv.AppendInt(b, int64(g.edges), 10)
-	return append(b, '\n')
+	b = encoder.AppendListSep(b, len(g.groups))
+	b = encoder.AppendLabelEnd(append(b, "edges"...))
+	b = encoder.AppendInt(b, int64(g.edges))
+	return encoder.AppendLineEnd(b)
 }
 
 // noV1 refuses WithWire(WireV1) for what the v1 wire has no form for (the

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/jsonnum"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -536,14 +537,7 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return dst, lexer.Errorf(lexer.OutOfRange, "non-finite number %v has no JSON form", x)
 		}
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-			// Keep a float that holds an integer recognisable as a float.
-			if x == 0 {
-				return append(dst, '0'), nil
-			}
-			return strconv.AppendFloat(dst, x, 'f', -1, 64), nil
-		}
-		return strconv.AppendFloat(dst, x, 'g', -1, 64), nil
+		return jsonnum.AppendFloat(dst, x), nil
 	case string:
 		return encoder.AppendQuoted(dst, x), nil
 	case []any:

@@ -2,7 +2,9 @@
 // lines, section lines with their counts and field declarations (`@` keys
 // and spec v3.6 constants), summary trailers and the v1 dialect's forms
 // (syntax.go), the canonical scalars inside them (numbers §2.3.1, string
-// quoting §2.4, keys §2a), and a streaming line writer on pooled buffers.
+// quoting §2.4, keys §2a) with the one scalar-cell writer AppendScalar,
+// the encode limits and their errors (Limiter, limits.go), and a streaming
+// line writer on pooled buffers.
 // It knows bytes, not models: callers decide layout and write through it.
 package encoder
 
@@ -41,12 +43,19 @@ func AppendInt(dst []byte, v int64) []byte {
 	}
 	// Digits are written in place, two at a time from the end (strconv
 	// formats into a buffer of its own and copies it).
-	nd := 2
-	for nd < 20 && u >= pow10[nd] {
+	nd, t := 1, u
+	for t >= 100 {
+		t /= 100
+		nd += 2
+	}
+	if t >= 10 {
 		nd++
 	}
 	l := len(dst)
-	dst = slices.Grow(dst, nd)[:l+nd]
+	if cap(dst)-l < nd {
+		dst = slices.Grow(dst, nd)
+	}
+	dst = dst[:l+nd]
 	i := l + nd
 	for u >= 100 {
 		q := u / 100

@@ -149,6 +149,76 @@ func AppendCellSep(dst []byte) []byte { return append(dst, '|') }
 // AppendLineEnd ends a line.
 func AppendLineEnd(dst []byte) []byte { return append(dst, '\n') }
 
+// EndLine ends a row or list line whose last cell or item was followed by
+// its separator: that separator becomes the line end. dst ends with it.
+func EndLine(dst []byte) []byte {
+	dst[len(dst)-1] = '\n'
+	return dst
+}
+
+// AppendEmptyArray appends `[0]`, the whole body of an empty array.
+func AppendEmptyArray(dst []byte) []byte { return append(dst, "[0]"...) }
+
+// AppendDeclOpen appends the '{' that opens a field declaration written
+// field by field, each followed by AppendFieldSep; EndDecl closes it.
+func AppendDeclOpen(dst []byte) []byte { return append(dst, '{') }
+
+// AppendFieldSep appends the ',' after a declared field.
+func AppendFieldSep(dst []byte) []byte { return append(dst, ',') }
+
+// EndDecl closes a field declaration of at least one field: the ',' after
+// the last field becomes the closing '}'. dst ends with it.
+func EndDecl(dst []byte) []byte {
+	dst[len(dst)-1] = '}'
+	return dst
+}
+
+// AppendAttachDot appends the '.' that opens a row attachment's line
+// (`.f ...`, SPEC §7.4.4) or a v1 nested member; the field name follows.
+func AppendAttachDot(dst []byte) []byte { return append(dst, '.') }
+
+// AppendEmptyObject appends `{}`, the value of an expanded object whose
+// members follow on the lines below.
+func AppendEmptyObject(dst []byte) []byte { return append(dst, "{}"...) }
+
+// AppendAttachMark appends the `^` cell of a row field whose value is
+// written as an attachment under the row (SPEC §7.4.4).
+func AppendAttachMark(dst []byte) []byte { return append(dst, '^') }
+
+// AppendAssign appends the '=' between a key and its value.
+func AppendAssign(dst []byte) []byte { return append(dst, '=') }
+
+// AppendInlineMark appends the ':' that follows the count bracket of an
+// inline primitive array (SPEC §4.2; v1 alike); its items follow, each
+// after AppendItemLead.
+func AppendInlineMark(dst []byte) []byte { return append(dst, ':') }
+
+// AppendInlineHead appends the `[n]: ` of a non-empty inline primitive
+// array, ready for its first item.
+func AppendInlineHead(dst []byte, n int) []byte {
+	dst = AppendCount(dst, n, false)
+	return append(dst, ':', ' ')
+}
+
+// AppendItemLead appends what precedes item i of an inline primitive array
+// after its `[n]:`: a space before the first item, a comma before the rest.
+func AppendItemLead(dst []byte, i int) []byte {
+	if i == 0 {
+		return append(dst, ' ')
+	}
+	return append(dst, ',')
+}
+
+// AppendItemSep appends the ',' after an inline array item (EndLine turns
+// the last one into the line end).
+func AppendItemSep(dst []byte) []byte { return append(dst, ',') }
+
+// AppendItemIndex appends the `@i` mark of item i of an expanded array.
+func AppendItemIndex(dst []byte, i int) []byte {
+	dst = append(dst, '@')
+	return strconv.AppendInt(dst, int64(i), 10)
+}
+
 // AppendSummaryCounts appends the whole trailer of a payload with deferred
 // counts (SPEC §8.4): `##! summary counts=a,b,...` and a line end, one
 // count per `[?]` section in order.
@@ -204,3 +274,52 @@ func AppendV1TableSummary(dst []byte, names []string, counts []int) []byte {
 	}
 	return append(dst, '\n')
 }
+
+// AppendRef appends `@id`: a graph symbol's id on its node line or an
+// edge end (the grammar's node-line and edge-line).
+func AppendRef(dst []byte, id int64) []byte {
+	dst = append(dst, '@')
+	return AppendInt(dst, id)
+}
+
+// AppendEdgeRefs appends the `@target<@source` that opens an edge line
+// (the grammar's edge-line).
+func AppendEdgeRefs(dst []byte, target, source int64) []byte {
+	dst = AppendRef(dst, target)
+	dst = append(dst, '<')
+	return AppendRef(dst, source)
+}
+
+// AppendWordSep appends a separating space: between the fields of a graph
+// node or edge line, and after a section name, `@i` or `.f` before what
+// follows on the line.
+func AppendWordSep(dst []byte) []byte { return append(dst, ' ') }
+
+// AppendPreviouslySent appends the comment of a reference line for a
+// symbol transmitted earlier in a session (`@id  # previously
+// transmitted`, the grammar's ref-line) and its line end.
+func AppendPreviouslySent(dst []byte) []byte {
+	return append(dst, "  # previously transmitted\n"...)
+}
+
+// AppendTrailerList appends ` key=`, which opens a trailer's
+// comma-separated list of counts (`counts=`, v1's `sections=`); each item
+// follows AppendListSep.
+func AppendTrailerList(dst []byte, key string) []byte {
+	dst = append(dst, ' ')
+	dst = append(dst, key...)
+	return append(dst, '=')
+}
+
+// AppendListSep appends the ',' before item i of a trailer list (nothing
+// before the first).
+func AppendListSep(dst []byte, i int) []byte {
+	if i == 0 {
+		return dst
+	}
+	return append(dst, ',')
+}
+
+// AppendLabelEnd appends the ':' between a labelled count's label and its
+// count (`targets:2`).
+func AppendLabelEnd(dst []byte) []byte { return append(dst, ':') }

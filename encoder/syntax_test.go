@@ -74,3 +74,65 @@ func TestSyntaxWriterPieces(t *testing.T) {
 		}
 	}
 }
+
+func TestRowAndItemWriters(t *testing.T) {
+	b := encoder.AppendCellSep(encoder.AppendNull([]byte("a")))
+	b = encoder.AppendCellSep(encoder.AppendAttachMark(b))
+	b = encoder.AppendCellSep(encoder.AppendMissing(b))
+	if got := string(encoder.EndLine(b)); got != "a-|^|~\n" {
+		t.Errorf("row = %q, want %q", got, "a-|^|~\n")
+	}
+	b = encoder.AppendInlineMark(encoder.AppendCount([]byte("k"), 2, false))
+	for i, s := range []string{"x", "y"} {
+		b = append(encoder.AppendItemLead(b, i), s...)
+	}
+	if got := string(encoder.AppendLineEnd(b)); got != "k[2]: x,y\n" {
+		t.Errorf("inline = %q, want %q", got, "k[2]: x,y\n")
+	}
+	b = encoder.AppendInlineHead([]byte("k"), 2)
+	b = encoder.AppendItemSep(append(encoder.AppendItemSep(append(b, '1')), '2'))
+	if got := string(encoder.EndLine(b)); got != "k[2]: 1,2\n" {
+		t.Errorf("inline head = %q, want %q", got, "k[2]: 1,2\n")
+	}
+	if got := string(encoder.AppendNull(encoder.AppendAssign(encoder.AppendItemIndex([]byte("  "), 12)))); got != "  @12=-" {
+		t.Errorf("item = %q, want %q", got, "  @12=-")
+	}
+}
+
+func TestGraphLineWriters(t *testing.T) {
+	b := encoder.AppendRef(nil, 0)
+	b = encoder.AppendPreviouslySent(b)
+	b = encoder.AppendEdgeRefs(b, 12, 100000000)
+	b = encoder.AppendLineEnd(append(encoder.AppendWordSep(b), "calls"...))
+	if want := "@0  # previously transmitted\n@12<@100000000 calls\n"; string(b) != want {
+		t.Errorf("graph lines = %q, want %q", b, want)
+	}
+}
+
+func TestDeclWriters(t *testing.T) {
+	b := encoder.AppendDeclOpen([]byte("[2]"))
+	for _, f := range []string{"a", "b"} {
+		b = encoder.AppendFieldSep(encoder.AppendKey(b, f))
+	}
+	if got := string(encoder.EndDecl(b)); got != "[2]{a,b}" {
+		t.Errorf("decl = %q, want %q", got, "[2]{a,b}")
+	}
+}
+
+func TestTrailerListWriters(t *testing.T) {
+	b := encoder.AppendTrailerList([]byte("##! summary"), "counts")
+	for i, n := range []int64{3, 4} {
+		b = encoder.AppendInt(encoder.AppendListSep(b, i), n)
+	}
+	b = encoder.AppendLabelEnd(append(encoder.AppendListSep(b, 2), "edges"...))
+	if got := string(encoder.AppendInt(b, 5)); got != "##! summary counts=3,4,edges:5" {
+		t.Errorf("trailer = %q", got)
+	}
+}
+
+func TestAttachWriters(t *testing.T) {
+	b := encoder.AppendWordSep(append(encoder.AppendAttachDot([]byte("  ")), "f"...))
+	if got := string(encoder.AppendEmptyObject(b)); got != "  .f {}" || string(encoder.AppendEmptyArray(nil)) != "[0]" {
+		t.Errorf("attachment = %q, want %q", got, "  .f {}")
+	}
+}

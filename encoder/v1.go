@@ -2,8 +2,10 @@ package encoder
 
 import (
 	"bytes"
+	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/lexer"
 )
@@ -113,4 +115,29 @@ func AppendV1Float(dst []byte, f float64) []byte {
 		dst = append(dst, ".0"...) // a float stays a float: v1 reads 2 as an integer
 	}
 	return dst
+}
+
+// AppendV1Scalar is AppendScalar for the v1 dialect: it appends v, a Go
+// primitive (nil, bool, string, the int and uint kinds, float64), as a v1
+// value in ctx; ok is false (dst unchanged) for any other type. A
+// non-finite float is an out_of_range error and a string that is not valid
+// UTF-8 an invalid_utf8 error; neither is written.
+func AppendV1Scalar(dst []byte, v any, ctx V1Context) (out []byte, ok bool, err error) {
+	switch x := v.(type) {
+	case string:
+		if !utf8.ValidString(x) {
+			return dst, true, lexer.Errorf(lexer.InvalidUTF8, "string %q is not valid UTF-8", x)
+		}
+		return AppendV1String(dst, x, ctx), true, nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return dst, true, lexer.Errorf(lexer.OutOfRange, "number %v has no GCF form", x)
+		}
+		return AppendV1Float(dst, x), true, nil
+	case nil, bool, int64, int, int32, int16, int8, uint8, uint16, uint32, uint, uint64, uintptr:
+		// The v1 forms of these are the v3 forms; no string reaches here,
+		// so ctx does not matter.
+		return AppendScalar(dst, v, Value)
+	}
+	return dst, false, nil
 }

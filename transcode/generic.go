@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/internal/jsonnum"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -76,7 +77,7 @@ func appendScalar(dst []byte, s *gcf.Scalar) ([]byte, error) {
 		if err != nil {
 			return dst, lexer.Errorf(lexer.OutOfRange, "number %s is outside the binary64 range", s.Bytes)
 		}
-		return appendFloat(dst, f), nil
+		return jsonnum.AppendFloat(dst, f), nil
 	}
 	return dst, errInternal("scalar of kind " + s.Kind.String() + " in a value context")
 }

@@ -101,19 +101,6 @@ func appendEscape(dst []byte, c byte) []byte {
 	return append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 }
 
-// appendFloat appends f as gcf.ToJSON writes a float64: a float holding an
-// integer below 2^53 in plain decimal (0 for either zero), anything else
-// in the shortest 'g' form. f is finite.
-func appendFloat(dst []byte, f float64) []byte {
-	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-		if f == 0 {
-			return append(dst, '0')
-		}
-		return strconv.AppendFloat(dst, f, 'f', -1, 64)
-	}
-	return strconv.AppendFloat(dst, f, 'g', -1, 64)
-}
-
 // appendMarshalFloat appends f as encoding/json's Marshal writes a
 // float64 (ES6 number formatting). f is finite.
 func appendMarshalFloat(dst []byte, f float64) []byte {
