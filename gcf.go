@@ -108,6 +108,40 @@ type config struct {
 	size   Size             // layout of EncodeGeneric (smallest.go)
 	cost   func(string) int // cost model of Smallest (nil: EstimateTokens)
 	wire   Wire
+	spec   Spec   // spec version the encoders write (WithSpec)
+	group  groupBy // value-grouping of EncodeGeneric (GroupBy)
+}
+
+// groupBy is the value-grouping GroupBy asks for (spec v3.6.0 §7.4.8).
+type groupBy struct{ key, column string }
+
+// Spec names a version of the GCF specification an encoder writes.
+type Spec string
+
+// The spec versions WithSpec accepts.
+const (
+	// Spec36 is spec v3.6.0, the default: canonical output factors
+	// constant columns (§7.4.7).
+	Spec36 Spec = "3.6.0"
+	// Spec353 is spec v3.5.3: no v3.6-only forms (no constant columns, no
+	// value-grouping), for readers that predate v3.6 such as the reference
+	// TypeScript SDK 2.6.1. Decoders read both versions whatever this says.
+	Spec353 Spec = "3.5.3"
+)
+
+// WithSpec sets the spec version the encoders write (default Spec36).
+// Decoders ignore it: they read v3.5.3 and v3.6.0 payloads alike.
+func WithSpec(s Spec) Option { return func(c *config) { c.spec = s } }
+
+// GroupBy makes EncodeGeneric write a root array of records as a
+// value-grouped keyed set (spec v3.6.0 §7.4.8): key is the identity
+// column (written @key), column the column whose values group the records,
+// one `column=value [n]` subheader per group. Records are reordered: groups
+// follow the first appearance of their value, records keep their relative
+// order within a group, so use it only where array order carries no
+// meaning. It is opt-in and never the default.
+func GroupBy(key, column string) Option {
+	return func(c *config) { c.group = groupBy{key: key, column: column} }
 }
 
 // defaultLimits are the limits in effect when no option sets one.
