@@ -108,7 +108,7 @@ type config struct {
 	size   Size             // layout of EncodeGeneric (smallest.go)
 	cost   func(string) int // cost model of Smallest (nil: EstimateTokens)
 	wire   Wire
-	spec   Spec   // spec version the encoders write (WithSpec)
+	spec   Spec    // spec version the encoders write (WithSpec)
 	group  groupBy // value-grouping of EncodeGeneric (GroupBy)
 }
 
