@@ -70,6 +70,9 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 // (bytes past it, within dst's capacity, may have been overwritten).
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 	c := newConfig(opts)
+	if c.group.on {
+		return appendGrouped(dst, v, &c) // GroupBy: encode_grouped.go
+	}
 	if c.wire == WireV1 {
 		return appendGenericV1(dst, v, c.limits)
 	}

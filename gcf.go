@@ -113,7 +113,10 @@ type config struct {
 }
 
 // groupBy is the value-grouping GroupBy asks for (spec v3.6.0 §7.4.8).
-type groupBy struct{ key, column string }
+type groupBy struct {
+	key, column string
+	on          bool // GroupBy was given (key and column may be "")
+}
 
 // Spec names a version of the GCF specification an encoder writes.
 type Spec string
@@ -140,8 +143,26 @@ func WithSpec(s Spec) Option { return func(c *config) { c.spec = s } }
 // follow the first appearance of their value, records keep their relative
 // order within a group, so use it only where array order carries no
 // meaning. It is opt-in and never the default.
+//
+// The value, after the usual normalization of maps and structs, must be a
+// non-empty array of objects holding scalars only, each with the key
+// (present, not null, unique as a decoder compares values) and the group
+// column (null allowed, written `column=- [n]`); key and column differ.
+// The output is one root section `## [N]{...} group=column`: the group
+// column keeps its place in the field union, the other columns with one
+// value in every record are factored as constants (§7.4.7), absent cells
+// are `~`, and each subheader value is written as a row cell would be.
+// Refusals are *SyntaxError values: invalid_group_header for the shape of
+// the value, a missing or null key, a missing group value, a field named
+// like a '>' path column, and for WithSpec(Spec353) or WithWire(WireV1),
+// which cannot carry grouping; duplicate_key for a repeated key;
+// duplicate_group for two group values a decoder reads as one but that are
+// written differently (1000000000000000000 and 1e+18); and the categories
+// of EncodeGeneric for the limits and the data model. WithSize has no
+// effect on a grouped encode. It applies to EncodeGeneric, AppendGeneric
+// and Encoder.Encode (NewEncoder); streamed tables are never grouped.
 func GroupBy(key, column string) Option {
-	return func(c *config) { c.group = groupBy{key: key, column: column} }
+	return func(c *config) { c.group = groupBy{key: key, column: column, on: true} }
 }
 
 // defaultLimits are the limits in effect when no option sets one.

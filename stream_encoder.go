@@ -47,6 +47,7 @@ type Encoder struct {
 	wire     Wire         // WithWire: WireV1 writes the legacy v1.x wire
 	names    []string     // v1: the names of the closed tables, for the ## _summary trailer
 	delta    *deltaStream // non-nil once BeginDelta has written the header
+	grouped  *config      // GroupBy: Encode writes a value-grouped table (encode_grouped.go)
 }
 
 // deltaStream is the state of a streamed generic delta (BeginDelta).
@@ -67,10 +68,16 @@ type streamTable struct {
 
 // NewEncoder returns an Encoder writing to w under the limits of opts
 // (WithMaxLineBytes, WithMaxElements, WithMaxFields, WithMaxDepth,
-// WithMaxBytes; the decoder's defaults without them).
+// WithMaxBytes; the decoder's defaults without them). GroupBy applies to
+// Encode only, which then writes what EncodeGeneric with the same options
+// writes; streamed tables cannot be grouped (a group needs its exact count).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
 	c := newConfig(opts)
-	return &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.limits), keys: map[string]struct{}{}, wire: c.wire}
+	e := &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.limits), keys: map[string]struct{}{}, wire: c.wire}
+	if c.group.on {
+		e.grouped = &c
+	}
+	return e
 }
 
 // commit checks the whole lines b[len(buf):] that a call appended to the
@@ -119,6 +126,9 @@ func (e *Encoder) Encode(v any) error {
 	gen := appendGeneric
 	if e.wire == WireV1 {
 		gen = appendGenericV1
+	}
+	if e.grouped != nil {
+		gen = func(dst []byte, v any, _ Limits) ([]byte, error) { return appendGrouped(dst, v, e.grouped) }
 	}
 	out, err := gen(buf, v, e.lim.Limits)
 	if err != nil {

@@ -143,6 +143,28 @@ func AppendConstValue(dst []byte, s string) []byte {
 	return append(dst, s...)
 }
 
+// AppendGroupClause appends ` group=col`, the clause after the field
+// declaration of a value-grouped table (spec v3.6.0 §7.4.8), col by
+// AppendKey: the mirror of what the stream decoder's fieldDecl reads.
+func AppendGroupClause(dst []byte, col string) []byte {
+	dst = append(dst, " group="...)
+	return AppendKey(dst, col)
+}
+
+// AppendSubheader appends the whole subheader line `col=value [n]` that
+// opens a group of n rows of a value-grouped table (spec v3.6.0 §7.4.8.3)
+// and its line end: col by AppendKey, value as is, the group's value as
+// the scalar-cell writer wrote it (AppendScalar in Cell, so quoted where a
+// cell would be; the decoder reads it up to the last " [").
+func AppendSubheader(dst []byte, col string, value []byte, n int) []byte {
+	dst = AppendKey(dst, col)
+	dst = append(dst, '=')
+	dst = append(dst, value...)
+	dst = append(dst, ' ')
+	dst = AppendCount(dst, n, false)
+	return append(dst, '\n')
+}
+
 // AppendCellSep appends the row cell delimiter '|'.
 func AppendCellSep(dst []byte) []byte { return append(dst, '|') }
 
