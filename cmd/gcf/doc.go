@@ -10,7 +10,7 @@
 //	encode [flags] [file|-]        convert JSON to GCF
 //	decode [flags] [file|-]        convert GCF (either profile) to JSON, or table rows to NDJSON
 //	validate [flags] [file|-]...   report every problem in GCF payloads, with its position
-//	migrate [flags] [file|-]       convert a legacy GCF v1.x payload to GCF v3.5.3
+//	migrate [flags] [file|-]       convert a legacy GCF v1.x payload to GCF v3
 //	diff [flags] OLD.json NEW.json print the GCF delta that turns one JSON result into another
 //	apply [flags] BASE.json DELTA.gcf  apply a GCF delta and print the new JSON
 //	stats [flags] file...          compare the bytes and tokens of JSON, GCF and GCB for payloads
@@ -57,6 +57,13 @@
 //	               Binary output never goes to a terminal: use -o or redirect stdout
 //	-lossy         -codec gcb1: where GCB version 1 cannot hold a value, write
 //	               what the original GCF tools write (losing it) instead of refusing
+//	-spec v        the spec version of the output: 3.6.0 (the default; constant
+//	               columns factored) or 3.5.3 (no v3.6-only form, for older readers
+//	               such as the reference TypeScript SDK 2.x)
+//	-group-by k,c  generic profile: a root array of flat records as a value-grouped
+//	               keyed set (spec v3.6.0 §7.4.8): k the unique key, c the column
+//	               whose values group the records (reordered); not with -stream,
+//	               -smallest, -wire v1 or -spec 3.5.3
 //
 // Flags of decode:
 //
@@ -83,6 +90,7 @@
 // Flags of migrate:
 //
 //	-o file        as for encode
+//	-spec v        as for encode: 3.6.0 (the default) or 3.5.3
 //
 // Without -wire, decode and validate refuse a v1.x payload with
 // missing_profile and the advice to use -wire v1 or gcf migrate. migrate
@@ -101,6 +109,7 @@
 //	                  JSON and GCF; the default), gcf or json (relay only)
 //	-smallest         the Smallest size of the generic profile
 //	-tokenizer t      the vocabulary that prices the forms: o200k (default) or cl100k
+//	-spec v           the spec version of the GCF sent: 3.6.0 (default) or 3.5.3
 //	-delta            a repeated call gets unchanged=true or a delta when cheaper
 //	-key field        -delta: the identity field of keyed tables
 //	-decode-args      decode GCF string arguments declared object or array (default true)

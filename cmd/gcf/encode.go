@@ -59,6 +59,21 @@ it takes, among the layouts every conformant decoder reads to the same value,
 the one with the fewest tokens of -tokenizer's vocabulary (o200k_base by
 default), and never one with more tokens than the canonical encoding.
 
+The output follows spec v3.6.0 unless -spec 3.5.3 is given: then it holds no
+v3.6-only form (no constant column written once in the field declaration),
+for readers that predate v3.6 such as the reference TypeScript SDK 2.x. Every
+gcf decoder reads both. -stream output is the same in both versions.
+
+With -group-by KEY,COLUMN the input, a non-empty array of flat records, is
+written as a value-grouped keyed set (spec v3.6.0 §7.4.8): one table whose
+KEY column (unique in every record) is marked @KEY, and, after the header
+"group=COLUMN", one subheader "COLUMN=value [n]" per value of COLUMN followed
+by its n records. Records are reordered (groups in order of first
+appearance), so use it only where the array's order carries no meaning. An
+input it cannot carry (not an array of objects, a nested value, a missing,
+null or repeated key, a missing group value) is refused with its category
+(invalid_group_header, duplicate_key; exit status 1).
+
 With -from yaml, toml, csv or msgpack the input is converted to JSON first,
 with the format's own parser: YAML mappings keep their key order, TOML tables
 come out with sorted keys, a CSV header row names the fields of the records
@@ -87,14 +102,23 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	summary := fs.Bool("summary", false, "end the output with a ##! summary trailer, which decode -require-summary checks, so that a cut payload is noticed (-stream output always has it)")
 	from := fs.String("from", "json", "`format` of the input: json, yaml, toml, csv (a header row, then records of strings) or msgpack; see docs/proxy.md for the mapping")
 	codec := fs.String("codec", "gcf", "`codec` of a graph payload's output: "+wire.ListNames()+" (any but gcf implies -profile graph)")
+	groupBy := fs.String("group-by", "", "generic profile: write a root array of records as a value-grouped keyed set (spec v3.6.0 §7.4.8), `KEY,COLUMN`: KEY the unique identity field, COLUMN the field whose values group the records (records are reordered)")
 	var lim limitFlags
 	lim.registerFor(fs, false, true)
 	var wireMode wireFlag
 	wireMode.register(fs, false)
+	var spec specFlag
+	spec.register(fs)
 	return func(e *env, args []string) int {
 		set := setFlags(fs)
 		if err := wireMode.check(); err != nil {
 			return e.usageError(encodeCommand, "%v", err)
+		}
+		if err := spec.check(); err != nil {
+			return e.usageError(encodeCommand, "%v", err)
+		}
+		if set["spec"] && (wireMode.value == "v1" || *codec != "gcf") {
+			return e.usageError(encodeCommand, "-spec applies to GCF v3 text (-codec gcf, -wire v3)")
 		}
 		if *streaming && wireMode.value == "v1" {
 			return e.usageError(encodeCommand, "-stream writes v3 tables; -wire v1 applies to buffered encoding")
@@ -145,7 +169,19 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 		if *summary && (*codec != "gcf" || wireMode.value == "v1") {
 			return e.usageError(encodeCommand, "-summary applies to GCF v3 text (-codec gcf, -wire v3)")
 		}
-		opts := lim.options()
+		opts := append(lim.options(), spec.options()...)
+		if set["group-by"] {
+			key, column, err := parseGroupBy(*groupBy)
+			switch {
+			case err != nil:
+				return e.usageError(encodeCommand, "%v", err)
+			case *streaming || *profile != "generic" || wireMode.value == "v1" || *smallest:
+				return e.usageError(encodeCommand, "-group-by applies to the generic profile of the v3 wire, without -stream or -smallest")
+			case gcf.Spec(spec.value) == gcf.Spec353:
+				return e.usageError(encodeCommand, "-group-by writes a v3.6.0 form (value-grouping); -spec 3.5.3 cannot carry it")
+			}
+			opts = append(opts, gcf.GroupBy(key, column))
+		}
 		if *smallest {
 			if *streaming || *profile != "generic" || wireMode.value == "v1" {
 				return e.usageError(encodeCommand, "-smallest applies to the generic profile of the v3 wire, without -stream")
@@ -182,7 +218,7 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 			return e.encodeCodec(in, o, src, c, lim.bytes, *quiet)
 		}
 		if *streaming {
-			so := streamOptions{table: *table, fields: parseFields(*fieldList), opts: lim.options(),
+			so := streamOptions{table: *table, fields: parseFields(*fieldList), opts: append(lim.options(), spec.options()...),
 				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
 			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
 		}

@@ -13,11 +13,12 @@ import (
 var migrateCommand = &command{
 	name:    "migrate",
 	args:    "[flags] [file|-]",
-	summary: "convert a legacy GCF v1.x payload to GCF v3.5.3",
+	summary: "convert a legacy GCF v1.x payload to GCF v3",
 	doc: `Migrate reads a GCF v1.x payload (the legacy wire of the original GCF
 tools: a graph header "GCF tool=..." without profile=, or a headerless
 generic payload; stdin when no file or "-" is given) and writes the
-equivalent GCF v3.5.3 payload: "gcf decode" of the output gives what
+equivalent GCF v3 payload (spec v3.6.0; with -spec 3.5.3 a generic payload
+holds no v3.6-only form): "gcf decode" of the output gives what
 "gcf decode -wire v1" of the input gives.
 
 Graph payloads, sessions and deltas are translated line by line as they are
@@ -34,8 +35,13 @@ func setupMigrate(fs *flag.FlagSet) func(*env, []string) int {
 	out := fs.String("o", "", "write the output to `file` (through a temporary file, renamed on success); \"-\" is stdout")
 	var lim limitFlags
 	lim.register(fs, false)
+	var spec specFlag
+	spec.register(fs)
 	return func(e *env, args []string) int {
 		if err := lim.check(); err != nil {
+			return e.usageError(migrateCommand, "%v", err)
+		}
+		if err := spec.check(); err != nil {
 			return e.usageError(migrateCommand, "%v", err)
 		}
 		in, o, status := e.openOne(migrateCommand, args, lim.bytes, *out)
@@ -43,7 +49,7 @@ func setupMigrate(fs *flag.FlagSet) func(*env, []string) int {
 			return status
 		}
 		defer in.close()
-		if err := gcf.Migrate(in.r, o, lim.options()...); err != nil {
+		if err := gcf.Migrate(in.r, o, append(lim.options(), spec.options()...)...); err != nil {
 			o.abort()
 			return e.report(in, err, o)
 		}
@@ -62,9 +68,9 @@ type wireFlag struct {
 
 func (w *wireFlag) register(fs *flag.FlagSet, auto bool) {
 	w.auto = auto
-	usage := "`wire` version: v3 (GCF v3.5.3, the default) or v1 (legacy GCF v1.x, docs/legacy-v1.md)"
+	usage := "`wire` version: v3 (GCF v3.6.0 and v3.5.3, the default) or v1 (legacy GCF v1.x, docs/legacy-v1.md)"
 	if auto {
-		usage = "`wire` version: v3 (GCF v3.5.3, the default), v1 (legacy GCF v1.x, docs/legacy-v1.md) or auto (from the header; says which on stderr)"
+		usage = "`wire` version: v3 (GCF v3.6.0 and v3.5.3, the default), v1 (legacy GCF v1.x, docs/legacy-v1.md) or auto (from the header; says which on stderr)"
 	}
 	fs.StringVar(&w.value, "wire", "v3", usage)
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/cmd/gcf/internal/proxy"
 	"github.com/gcfkit/gcf/tokens"
 )
@@ -30,7 +31,9 @@ with -format auto (the default) it goes out in the cheapest, in tokens of
 profile; graph profile for a graph payload it carries whole), so no answer
 costs more than without the proxy. -format gcf forces GCF, -format json
 relays only. structuredContent, tool errors, notifications, progress,
-cancellation, server-to-client requests and batches pass unchanged.
+cancellation, server-to-client requests and batches pass unchanged. GCF
+is written in spec v3.6.0; -spec 3.5.3 writes no v3.6-only form, for
+clients whose GCF reader predates v3.6.
 
 A tools/call argument whose value is a string starting with "GCF profile="
 is decoded to JSON before it reaches the server, where the tool's
@@ -88,6 +91,8 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 	fs.Var(&origins, "allow-origin", "-http: an `origin` allowed besides localhost ones (repeatable; * allows any)")
 	var converts listFlag
 	fs.Var(&converts, "convert", "`TOOL=FORMAT`: the tool's non-JSON text blocks are FORMAT (yaml, toml, csv or msgpack) and go out as GCF where that costs fewer tokens (repeatable)")
+	var spec specFlag
+	spec.register(fs)
 	maxSessions := fs.Int("max-sessions", proxy.DefaultMaxSessions, "-http: most MCP `sessions` kept at once (each has its own server process or upstream session)")
 	return func(e *env, args []string) int {
 		f, err := proxy.ParseFormat(*format)
@@ -97,6 +102,9 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 		enc, err := tokens.ParseEncoding(*tok)
 		if err != nil {
 			return e.usageError(proxyCommand, "-tokenizer: %v", err)
+		}
+		if err := spec.check(); err != nil {
+			return e.usageError(proxyCommand, "%v", err)
 		}
 		if *maxMessage < 1 {
 			return e.usageError(proxyCommand, "-max-message must be at least 1 byte")
@@ -128,7 +136,7 @@ func setupProxy(fs *flag.FlagSet) func(*env, []string) int {
 			return exitIO
 		}
 		opts := proxy.Options{
-			Rewriter:   proxy.Rewriter{Format: f, Smallest: *smallest, Counter: counter},
+			Rewriter:   proxy.Rewriter{Format: f, Smallest: *smallest, Counter: counter, Spec: gcf.Spec(spec.value)},
 			MaxMessage: *maxMessage,
 			DecodeArgs: *decodeArgs,
 			Log:        e.stderr,

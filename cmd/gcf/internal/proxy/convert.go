@@ -72,9 +72,7 @@ func (r *Rewriter) Convert(data []byte, format, sent string) (out string, c Choi
 		return "", Choice{}, false
 	}
 	cnt := r.counter()
-	if r.Smallest {
-		opts = append(opts, gcf.WithSize(gcf.Smallest), gcf.WithCost(cnt.Count))
-	}
+	opts = r.genericOptions(opts, cnt)
 	before := cnt.Count(sent)
 	enc, err := gcf.EncodeGeneric(v, opts...)
 	if err != nil {

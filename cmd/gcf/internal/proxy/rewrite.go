@@ -63,6 +63,19 @@ type Rewriter struct {
 	Smallest bool            // the Smallest size of the generic profile (gcf.WithSize)
 	Counter  *tokens.Counter // the tokenizer that prices the candidates; nil: o200k_base
 	MaxBytes int64           // the largest JSON text parsed (gcf.WithMaxBytes); 0: the library default
+	Spec     gcf.Spec        // the spec version of generic GCF (gcf.WithSpec); "": the library default
+}
+
+// genericOptions returns opts with the options of r's generic encoding
+// (Spec, Smallest priced by cnt) added.
+func (r *Rewriter) genericOptions(opts []gcf.Option, cnt *tokens.Counter) []gcf.Option {
+	if r.Spec != "" {
+		opts = append(opts, gcf.WithSpec(r.Spec))
+	}
+	if r.Smallest {
+		opts = append(opts, gcf.WithSize(gcf.Smallest), gcf.WithCost(cnt.Count))
+	}
+	return opts
 }
 
 // Choice is what Rewrite did with one text block.
@@ -142,10 +155,7 @@ func (r *Rewriter) rewrite(text string, graphs *gcf.Session, more candidates) (o
 			consider(enc, FormGraph)
 		}
 	default:
-		gopts := opts
-		if r.Smallest {
-			gopts = append(gopts, gcf.WithSize(gcf.Smallest), gcf.WithCost(cnt.Count))
-		}
+		gopts := r.genericOptions(opts[:len(opts):len(opts)], cnt)
 		if enc, err := gcf.EncodeGeneric(v, gopts...); err == nil {
 			consider(enc, FormGCF)
 		}
