@@ -428,7 +428,8 @@ func TestSmallestReference(t *testing.T) {
 	var batch bytes.Buffer
 	cases := 0
 	add := func(name string, v any, cost func(string) int) {
-		enc, err := EncodeGeneric(v, WithSize(Smallest), WithCost(cost))
+		// The bundle reads spec v3.5.3 only: no v3.6-only form for it.
+		enc, err := EncodeGeneric(v, WithSize(Smallest), WithCost(cost), WithSpec(Spec353))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -139,14 +139,14 @@ func TestReferenceDefectsGraph(t *testing.T) {
 		{QualifiedName: "a.Low", Kind: "function", Score: 0.2, Provenance: "lsp"},
 		{QualifiedName: "a.High", Kind: "function", Score: 0.9, Provenance: "lsp"},
 	}}
-	ours, err := gcf.EncodeWithSession(p, gcf.NewSession())
+	ours, err := gcf.EncodeWithSession(p, gcf.NewSession(), forBundle)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d := &gcf.DeltaPayload{Tool: "t", BaseRoot: "b", NewRoot: "n", Removed: []gcf.Symbol{},
 		Added:        []gcf.Symbol{{QualifiedName: "a.X", Kind: "function", Score: 0.5, Provenance: "lsp"}},
 		RemovedEdges: []gcf.Edge{}, AddedEdges: []gcf.Edge{}}
-	oursDelta, err := gcf.EncodeDelta(d)
+	oursDelta, err := gcf.EncodeDelta(d, forBundle)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,8 @@
 // Package interop is the interoperability gate between this module and the
 // reference TypeScript SDK (gcf-typescript v2.6.1, read in place from
 // ../shared/peers; see docs/interop.md). It has no API: its tests generate
-// documents from a fixed seed, encode each with both SDKs, decode each
+// documents from a fixed seed, encode each with both SDKs (ours with
+// gcf.WithSpec(gcf.Spec353): the bundle reads spec v3.5.3 only), decode each
 // encoding with the other SDK, and require equal values (objects compared
 // unordered, SPEC §1.2) and, where the spec leaves a choice, the same bytes.
 // Every remaining difference must fall into a class documented in

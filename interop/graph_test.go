@@ -101,7 +101,7 @@ func TestInteropGraph(t *testing.T) {
 	var reqs []request
 	for i := range ps {
 		ps[i] = randPayload(r, 0)
-		out, err := gcf.Encode(ps[i])
+		out, err := gcf.Encode(ps[i], forBundle)
 		if err != nil {
 			t.Fatalf("payload %d: %v", i, err)
 		}
@@ -190,7 +190,7 @@ func TestInteropGraphSession(t *testing.T) {
 		s := gcf.NewSession()
 		var outs []string
 		for _, p := range seq {
-			out, err := gcf.EncodeWithSession(p, s)
+			out, err := gcf.EncodeWithSession(p, s, forBundle)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +255,7 @@ func TestInteropGraphDelta(t *testing.T) {
 		// values, which SPEC §16.1 forbids (pinned in the defects test).
 		d.DeltaTokens, d.FullTokens = 100+r.IntN(200), 1000+r.IntN(2000)
 		ds[i] = d
-		out, err := gcf.EncodeDelta(d)
+		out, err := gcf.EncodeDelta(d, forBundle)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,8 @@ import (
 )
 
 // TestInteropSmallest: the Smallest size (gcf.WithSize(gcf.Smallest),
-// priced by its default estimate) through the reference SDK's decoder, on
+// priced by its default estimate, written in spec v3.5.3: forBundle)
+// through the reference SDK's decoder, on
 // the random documents of the gate: every one decodes there to the
 // document. Only this direction applies: the reference writes canonical
 // GCF only.
@@ -19,9 +20,9 @@ func TestInteropSmallest(t *testing.T) {
 	reqs := make([]request, 0, total)
 	for len(docs) < total {
 		d := g.document()
-		out, err := gcf.EncodeGeneric(d, gcf.WithSize(gcf.Smallest))
+		out, err := gcf.EncodeGeneric(d, gcf.WithSize(gcf.Smallest), forBundle)
 		if err != nil {
-			if _, cerr := gcf.EncodeGeneric(d); cerr == nil {
+			if _, cerr := gcf.EncodeGeneric(d, forBundle); cerr == nil {
 				t.Fatalf("Smallest refuses what canonical encodes: %v", err)
 			}
 			continue
