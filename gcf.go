@@ -1,6 +1,12 @@
-// Package gcf encodes and decodes GCF (Graph Compact Format) v3.5.3, a
+// Package gcf encodes and decodes GCF (Graph Compact Format) v3.6.0, a
 // line-oriented text format that carries structured data to language
 // models in far fewer tokens than JSON.
+//
+// Decoders read spec v3.6.0 and v3.5.3 payloads alike, constant columns
+// (`{id,region=us-east,level}`, §7.4.7) and value-grouped tables
+// (`{@id,...} group=dept`, §7.4.8) included. Encoders write v3.6.0 by
+// default, and v3.5.3, with no v3.6-only form, given WithSpec(Spec353),
+// for readers that predate v3.6; value-grouping is opt-in (GroupBy).
 //
 // The generic profile carries any JSON value losslessly:
 //

@@ -12,7 +12,8 @@ import (
 )
 
 // Migrate reads a GCF v1.x payload from r (SPEC-v1.1 as amended by
-// SPEC-v1.4) and writes the equivalent v3.5.3 payload to w: decoding the
+// SPEC-v1.4) and writes the equivalent v3 payload to w (spec v3.6.0, or
+// v3.5.3 given WithSpec(Spec353) in opts): decoding the
 // output with the v3 decoder gives the value that decoding the input with
 // WithWire(WireV1) gives.
 //

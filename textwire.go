@@ -15,7 +15,8 @@ type Wire = stream.Wire
 
 // Wire versions.
 const (
-	// WireV3 is GCF v3.5.3, the default everywhere.
+	// WireV3 is GCF v3 (spec v3.6.0, and v3.5.3 with WithSpec(Spec353)),
+	// the default everywhere.
 	WireV3 = stream.WireV3
 	// WireV1 is the legacy GCF v1.x wire of the original product documents
 	// (SPEC-v1.1 as amended by SPEC-v1.4): graph headers `GCF tool=...`
