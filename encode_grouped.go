@@ -24,7 +24,9 @@ import (
 // the decoder compares keys) and the group column (null allowed). Every
 // refusal is a *SyntaxError: invalid_group_header for the shape, the
 // options (WithSpec(Spec353), WithWire(WireV1)) and names the decoder
-// would read as '>' path columns; duplicate_key for a repeated key; the
+// would read as '>' path columns; duplicate_key for a repeated key;
+// duplicate_group for group values a decoder reads as one but written
+// differently; the
 // limits' categories as for EncodeGeneric; and normalize's
 // (out_of_range, invalid_utf8, unsupported_value, ...).
 func appendGrouped(dst []byte, v any, c *config) ([]byte, error) {

@@ -455,3 +455,48 @@ func FuzzGroupedEncode(f *testing.F) {
 		}
 	})
 }
+
+// TestGroupedEncodeLimitsAgree: under each limit at and just below what
+// the grouped payload needs, the encoder refuses exactly what DecodeGeneric
+// with the same option rejects, with the same category.
+func TestGroupedEncodeLimitsAgree(t *testing.T) {
+	v, err := ParseJSON([]byte(`[{"id":"a","g":"x","n":1,"c":"k"},{"id":"b","g":"y","n":22,"c":"k"},{"id":"c","g":"x","n":333,"c":"k"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := EncodeGeneric(v, GroupBy("id", "g"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	longest := 0
+	for _, l := range strings.Split(string(out), "\n") {
+		longest = max(longest, len(l))
+	}
+	var opts []Option
+	for _, n := range []int{longest - 1, longest} {
+		opts = append(opts, WithMaxLineBytes(n))
+	}
+	for _, n := range []int64{int64(len(out)) - 1, int64(len(out))} {
+		opts = append(opts, WithMaxBytes(n))
+	}
+	for _, n := range []int{1, 2, 3} {
+		opts = append(opts, WithMaxElements(n), WithMaxFields(n+1), WithMaxDepth(n))
+	}
+	refused := 0
+	for i, o := range opts {
+		got, eerr := EncodeGeneric(v, GroupBy("id", "g"), o)
+		_, derr := DecodeGeneric(out, o)
+		if (eerr == nil) != (derr == nil) || CategoryOf(eerr) != CategoryOf(derr) {
+			t.Errorf("option %d: encode %v, decode %v", i, eerr, derr)
+		}
+		if eerr == nil && string(got) != string(out) {
+			t.Errorf("option %d: wrote\n%s", i, got)
+		}
+		if eerr != nil {
+			refused++
+		}
+	}
+	if refused < 4 {
+		t.Errorf("only %d options refused; the test does not reach the limits", refused)
+	}
+}
