@@ -110,6 +110,7 @@ type config struct {
 	wire   Wire
 	spec   Spec    // spec version the encoders write (WithSpec)
 	group  groupBy // value-grouping of EncodeGeneric (GroupBy)
+	form   anyForm // what Unmarshal stores in interfaces (unmarshal_any.go)
 }
 
 // groupBy is the value-grouping GroupBy asks for (spec v3.6.0 §7.4.8).
@@ -208,10 +209,13 @@ func Marshal(v any) ([]byte, error) {
 }
 
 // Unmarshal decodes the whole payload data into the value v points to, as
-// json.Unmarshal does for JSON: into *any (or *Object, *[]any) values take
-// the forms DecodeGeneric gives, a *Payload receives a graph-profile
-// payload, and other targets follow encoding/json's rules for the JSON form
-// of the value (structs through their json tags). It is Decoder.Decode over
+// json.Unmarshal does for JSON: targets follow encoding/json's rules for
+// the JSON form of the value (structs through their json tags), and an
+// interface (*any, or an interface field, element or map value) receives
+// encoding/json's forms: map[string]any, []any, float64, string, bool or
+// nil. WithOrderedObjects keeps objects as Object and WithExactNumbers
+// integers as int64, as DecodeGeneric gives them; a *Object receives the
+// ordered model as it is, and a *Payload a graph-profile payload. It is Decoder.Decode over
 // data; a nil error means all of data was read and valid. Malformed input
 // yields a *SyntaxError with its line, column and SPEC §16.5 category.
 // Constant columns and group values (spec v3.6.0 §7.4.7, §7.4.8) fill
@@ -226,7 +230,7 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 		return err
 	}
 	cfg := newConfig(opts)
-	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.limits)}
+	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.limits), form: cfg.form}
 	d.s.SetExpand(true)
 	d.reset()
 	d.b.budget = len(data)/2 + 1 // the input is all here: presize by it, as DecodeGeneric does
