@@ -534,6 +534,11 @@ func (d *Decoder) assign(v any, x any) error {
 
 // DecodeGeneric reads a whole generic-profile payload from the start of
 // the stream into the JSON data model, like the package-level DecodeGeneric.
+//
+// Deprecated: Decode into a *any reads the same value (the whole payload,
+// from the start) and is the one way to decode with a Decoder; give
+// NewDecoder WithOrderedObjects and WithExactNumbers for DecodeGeneric's
+// ordered model. DecodeGeneric keeps working.
 func (d *Decoder) DecodeGeneric() (any, error) {
 	v, err := d.b.document()
 	d.open = d.open[:0]

@@ -1,23 +1,57 @@
-// Package gcf encodes and decodes GCF (Graph Compact Format) v3.5.3, a
-// line-oriented text format that carries structured data to language
-// models in far fewer tokens than JSON.
+// Package gcf encodes Go values as GCF (Graph Compact Format) and decodes
+// them back: a line-oriented text format that carries structured data to
+// language models in far fewer tokens than JSON.
 //
-// The generic profile carries any JSON value losslessly:
+// # Marshal and Unmarshal
 //
-//	out, err := gcf.EncodeGeneric(value)   // JSON model -> GCF
-//	v, err := gcf.DecodeGeneric(out)       // GCF -> Object, []any, int64, float64, string, bool, nil
+// Marshal and Unmarshal are the front door, used as json.Marshal and
+// json.Unmarshal are, with the same rules for structs (json tags), maps,
+// slices, pointers and the JSON data model:
 //
-// NewDecoder returns a pull decoder over an io.Reader that yields one event
-// at a time with bounded memory; NewEncoder returns a streaming encoder for
-// tables whose size is not known up front (SPEC §8).
+//	out, err := gcf.Marshal(v)        // Go value -> GCF (generic profile)
+//	err = gcf.Unmarshal(out, &target) // GCF -> struct, map, slice, *any, ...
+//
+// Unmarshal into an interface stores encoding/json's forms: map[string]any,
+// []any, float64, string, bool, nil. WithOrderedObjects keeps objects as
+// Object (member order kept) and WithExactNumbers integers as int64.
+//
+// # NewDecoder and NewEncoder
+//
+// NewDecoder reads a payload from an io.Reader with bounded memory. Its
+// Decode fills Go values, the whole payload or one table row at a time, as
+// json.Decoder's does; its Next and Read return one event at a time
+// without allocating. NewEncoder writes a payload as it is produced,
+// tables whose size is not known up front included (SPEC §8).
+//
+// # EncodeGeneric and DecodeGeneric: options and the ordered model
+//
+// EncodeGeneric is Marshal with options (limits, WithSpec, WithSize,
+// WithWire), and AppendGeneric its append form. DecodeGeneric decodes into
+// the ordered JSON model: Object (member order kept), []any, int64,
+// float64, string, bool or nil; ParseJSON and ToJSON bridge that model and
+// JSON text.
+//
+// # Encode and Decode: the graph profile
+//
+// Encode and Decode carry code-intelligence payloads (Payload: symbols,
+// edges and distance groups) in the graph profile; sessions
+// (EncodeWithSession), deltas (Diff, EncodeDelta) and the three-outcome
+// protocol (Respond, Receive) build on them. Unmarshal into a *Payload
+// reads a graph payload too.
+//
+// # Limits and errors
 //
 // Decoders and encoders share one set of limits (Limits, WithMaxDepth and
 // the other options; SPEC §12): an encoder never writes what a decoder with
 // the same options would reject, and refuses it with the same category.
+// WithSpec chooses the spec version encoders write (v3.6.0 by default,
+// Spec353 for readers that predate it); decoders read both.
 //
 // Every decode error is a *SyntaxError carrying the line, the 1-based byte
 // column and a Category spelled as in SPEC §16.5, so callers can match
-// errors with errors.Is(err, gcf.CountMismatch) or errors.As.
+// errors with errors.Is(err, gcf.CountMismatch) or errors.As. An encode
+// error about one value of the input is a *SyntaxError too, with the
+// value's JSON Pointer in Path.
 package gcf
 
 import (
