@@ -45,6 +45,18 @@ func withPointer(err error, toks []string) error {
 	return &c
 }
 
+// atPointer returns err with Path set to path, when err is a *SyntaxError
+// without a position or a path.
+func atPointer(err error, path []byte) error {
+	se, ok := err.(*lexer.SyntaxError)
+	if !ok || se.Line != 0 || se.Path != "" {
+		return err
+	}
+	c := *se
+	c.Path = string(path)
+	return &c
+}
+
 // appendPointerToken appends "/" and key, escaped as RFC 6901 §3 requires
 // ("~" as "~0", "/" as "~1"), to b.
 func appendPointerToken(b []byte, key string) []byte {

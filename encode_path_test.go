@@ -1,6 +1,7 @@
 package gcf
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -34,6 +35,10 @@ func TestEncodeErrorPath(t *testing.T) {
 		{"unsupported map value", map[string]complex128{"z": 1}, nil, UnsupportedValue, "/z"},
 		{"duplicate key", Object{{"o", []any{Object{{"a", 1}, {"a", 2}}}}}, nil, DuplicateKey, "/o/0"},
 		{"json.Number", Object{{"n", []any{int64(1), json.Number("1x")}}}, nil, UnsupportedValue, "/n/1"},
+		{"map fast path", map[string]any{"a": []any{"ok", "x\xff"}}, nil, InvalidUTF8, "/a/1"},
+		{"struct fast path", struct {
+			A []string `json:"a"`
+		}{[]string{"ok", "y\xfe"}}, nil, InvalidUTF8, "/a/1"},
 		{"too many elements", Object{{"a", int64(1)}, {"b", Object{{"c", []any{1, 2, 3}}}}}, []Option{WithMaxElements(2)}, TooManyElements, "/b/c"},
 		{"after a table of wide rows", Object{{"t", []any{Object{{"x", 1}, {"y", 2}, {"z", 3}}, Object{{"x", 1}, {"y", 2}, {"z", 3}}}}, {"u", []any{"a", "b", "c"}}}, []Option{WithMaxElements(2)}, TooManyElements, "/u"},
 		{"too many members", []any{"s", Object{{"x", 1}, {"y", 2}, {"z", 3}}}, []Option{WithMaxElements(2)}, TooManyElements, "/1"},
@@ -80,4 +85,60 @@ func TestEncodeErrorNoPath(t *testing.T) {
 			t.Errorf("%s: path %q, %v", c.name, se.Path, err)
 		}
 	}
+}
+
+// The streaming Encoder names the field or cell it refuses by its JSON
+// Pointer in the decoded payload.
+func TestStreamEncoderErrorPath(t *testing.T) {
+	type step func(e *Encoder) error
+	cases := []struct {
+		name  string
+		steps []step
+		cat   Category
+		path  string
+	}{
+		{"field value", []step{func(e *Encoder) error { return e.WriteField("a/b", "x\xff") }}, InvalidUTF8, "/a~1b"},
+		{"field key", []step{func(e *Encoder) error { return e.WriteField("k\xff", 1) }}, InvalidUTF8, "/k\xff"},
+		{"row cell", []step{
+			func(e *Encoder) error { return e.BeginTable("t", "id", "v") },
+			func(e *Encoder) error { return e.WriteRow(1, 2.5) },
+			func(e *Encoder) error { return e.WriteRow(2, math.NaN()) },
+		}, OutOfRange, "/t/1/v"},
+		{"root array record", []step{
+			func(e *Encoder) error { return e.BeginTable("", "id", "v") },
+			func(e *Encoder) error { return e.WriteRecord(map[string]any{"id": 1, "v": []any{1}}) },
+		}, UnsupportedValue, "/0/v"},
+		{"keyed cell", []step{
+			func(e *Encoder) error { return e.BeginKeyedTable("m", "v") },
+			func(e *Encoder) error { return e.WriteKeyedRecord("k~1", map[string]any{"v": "x\xff"}) },
+		}, InvalidUTF8, "/m/k~01/v"},
+		{"keyed key", []step{
+			func(e *Encoder) error { return e.BeginKeyedTable("m", "v") },
+			func(e *Encoder) error { return e.WriteKeyedRecord("k\xff", map[string]any{"v": 1}) },
+		}, InvalidUTF8, "/m/k\xff"},
+	}
+	for _, c := range cases {
+		e := NewEncoder(new(bytes.Buffer))
+		var err error
+		for _, s := range c.steps {
+			if err = s(e); err != nil {
+				break
+			}
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Category != c.cat || se.Path != c.path {
+			t.Errorf("%s: %v (path %q), want %s at %q", c.name, err, pathOf(se), c.cat, c.path)
+			continue
+		}
+		if c.cat == InvalidUTF8 && !strings.Contains(se.Msg, "invalid byte at offset") {
+			t.Errorf("%s: message %q does not say where the bad byte is", c.name, se.Msg)
+		}
+	}
+}
+
+func pathOf(se *SyntaxError) string {
+	if se == nil {
+		return ""
+	}
+	return se.Path
 }
