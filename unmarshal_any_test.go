@@ -3,6 +3,8 @@ package gcf
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 )
@@ -219,5 +221,76 @@ func TestUnmarshalAnyHoldingPointer(t *testing.T) {
 	}
 	if !reflect.DeepEqual(v, map[string]any{"X": 1.0, "Y": 2.0}) {
 		t.Fatalf("got %#v", v)
+	}
+}
+
+// randomJSON returns a random JSON value as encoding/json would marshal
+// it: records that share keys (so that tables form), nested containers,
+// integers up to the int64 bounds, floats, strings, booleans and nulls.
+func randomJSON(r *rand.Rand, depth int) any {
+	keys := []string{"id", "name", "v", "x y", "a/b", "~t", ""}
+	scalar := func() any {
+		switch r.IntN(8) {
+		case 0:
+			return nil
+		case 1:
+			return r.IntN(2) == 0
+		case 2:
+			return []string{"", "text", "with, comma", "a|b", "-", "~", "héllo"}[r.IntN(7)]
+		case 3:
+			return []int64{0, -1, 1 << 53, 1<<53 + 1, math.MaxInt64, math.MinInt64}[r.IntN(6)]
+		case 4:
+			return []float64{0.1, -2.5, 1e21, 1e-7, 123456.789}[r.IntN(5)]
+		}
+		return r.Int64N(2000) - 1000
+	}
+	if depth <= 0 {
+		return scalar()
+	}
+	switch r.IntN(4) {
+	case 0:
+		return scalar()
+	case 1:
+		m := map[string]any{}
+		for range r.IntN(4) {
+			m[keys[r.IntN(len(keys))]] = randomJSON(r, depth-1)
+		}
+		return m
+	case 2:
+		rows := make([]any, r.IntN(4))
+		for i := range rows {
+			m := map[string]any{}
+			for _, k := range keys[:2+r.IntN(2)] {
+				if r.IntN(6) > 0 {
+					m[k] = randomJSON(r, depth-2)
+				}
+			}
+			rows[i] = m
+		}
+		return rows
+	}
+	a := make([]any, r.IntN(4))
+	for i := range a {
+		a[i] = randomJSON(r, depth-1)
+	}
+	return a
+}
+
+// Random documents: Unmarshal into *any equals json.Unmarshal of the JSON.
+func TestUnmarshalAnyRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 1))
+	for i := range 500 {
+		js, err := json.Marshal(randomJSON(r, 5))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := jsonAny(t, string(js))
+		var got any
+		if err := Unmarshal(gcfOf(t, string(js)), &got); err != nil {
+			t.Fatalf("%d %s: %v", i, js, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%d %s:\n got %#v\nwant %#v", i, js, got, want)
+		}
 	}
 }
