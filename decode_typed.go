@@ -31,8 +31,9 @@ import (
 // assignment error is kept in err, later values are decoded (validated)
 // without being stored, and err is returned only when the input was valid.
 type typedDecoder struct {
-	b   *builder
-	err error // the first assignment error; nothing is stored after it
+	b    *builder
+	err  error   // the first assignment error; nothing is stored after it
+	form anyForm // what goes into interfaces (WithOrderedObjects, WithExactNumbers)
 
 	// The value plans of the last few types looked up: valuePlanFor's
 	// sync.Map costs more than a short scan.
@@ -134,7 +135,7 @@ func (t *typedDecoder) tree(rv reflect.Value, ev *stream.Event, depth int) error
 	if err != nil || t.err != nil {
 		return err
 	}
-	if err := assignValue(rv, x, depth); err != nil {
+	if err := assignValue(rv, x, depth, t.form); err != nil {
 		t.err = positioned(err, line, col, off, false)
 	}
 	return nil
@@ -241,7 +242,7 @@ func (t *typedDecoder) cell(rv reflect.Value, code, elem uint8, c *lexer.Scalar,
 	}
 	x, err := t.b.scalar(c)
 	if err == nil {
-		err = assignValue(rv, x, depth)
+		err = assignValue(rv, x, depth, t.form)
 	}
 	t.fail(err, ev, c.Col)
 }
@@ -783,7 +784,7 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 		vp := valuePlanFor(f.typ)
 		for _, m := range late {
 			if idx, ok := vp.field([]byte(m.Key)); ok {
-				if err := assignValue(fieldByIndex(rv, idx), m.Value, depth+1); err != nil {
+				if err := assignValue(fieldByIndex(rv, idx), m.Value, depth+1, t.form); err != nil {
 					t.err = positioned(err, line, col, off, false)
 					break
 				}
@@ -978,7 +979,7 @@ func (t *typedDecoder) inline(rv reflect.Value, nx *stream.Event, f *tableFill, 
 		}
 		inner = append(inner, Member{t.b.text(name), v})
 	}
-	if err := assignValue(fv, inner, depth); err != nil {
+	if err := assignValue(fv, inner, depth, t.form); err != nil {
 		t.fail(err, nx, 1)
 	}
 	return nil

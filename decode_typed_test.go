@@ -259,7 +259,7 @@ func treeUnmarshal(data []byte, v any) error {
 	if err != nil {
 		return err
 	}
-	return positioned(assign(v, x), 1, 1, 0, false)
+	return positioned((&Decoder{}).assign(v, x), 1, 1, 0, false)
 }
 
 // errClass names what kind of error err is: its SPEC category, and the

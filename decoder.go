@@ -83,11 +83,12 @@ type Decoder struct {
 	open []openContainer
 	dist int64        // distance of the current graph symbol group, or -1
 	td   typedDecoder // Decode into typed targets; kept for its caches and slabs
+	form anyForm      // what Decode stores in interfaces
 }
 
 // typed returns the decoder's typedDecoder, ready for one Decode.
 func (d *Decoder) typed() *typedDecoder {
-	d.td.b, d.td.err = &d.b, nil
+	d.td.b, d.td.err, d.td.form = &d.b, nil, d.form
 	return &d.td
 }
 
@@ -102,7 +103,7 @@ type openContainer struct {
 // NewDecoder returns a Decoder reading from r. Options set the limits.
 func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	cfg := newConfig(opts)
-	d := &Decoder{s: stream.NewDecoder(r, cfg.limits)}
+	d := &Decoder{s: stream.NewDecoder(r, cfg.limits), form: cfg.form}
 	d.s.SetWire(cfg.wire)
 	d.s.SetExpand(true)
 	d.reset()
@@ -299,9 +300,11 @@ func (d *Decoder) More() bool {
 //   - inside a graph symbol group: the next symbol, into a *Symbol.
 //
 // A summary trailer is passed over; at the end of the payload Decode
-// returns io.EOF. Into *any (or *Object, *[]any) values take the forms
-// DecodeGeneric gives; other targets follow encoding/json's rules for the
-// JSON form of the value (structs through their json tags). Structs,
+// returns io.EOF. Values are stored as Unmarshal stores them: by
+// encoding/json's rules for the JSON form of the value (structs through
+// their json tags, interfaces as map[string]any, []any and float64 unless
+// NewDecoder was given WithOrderedObjects or WithExactNumbers), a *Object
+// in the ordered model. Structs,
 // slices, maps with string keys and pointers are filled straight from the
 // events, without building the generic value first; a type mismatch stops
 // the storing and is reported once the value has been read and found
@@ -375,7 +378,7 @@ func (d *Decoder) Decode(v any) error {
 			if typed != nil {
 				return typed.err
 			}
-			return positioned(assign(v, x), line, 1, lineOff, false)
+			return positioned(d.assign(v, x), line, 1, lineOff, false)
 		case stream.KindRow:
 			return d.decodeRow(ev, v, rv)
 		case stream.KindSymbol:
@@ -435,7 +438,7 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 	if row, err = d.b.attachments(c.plan, row); err != nil {
 		return err
 	}
-	return positioned(assign(v, row), line, indent+1, ev.Offset, false)
+	return positioned(d.assign(v, row), line, indent+1, ev.Offset, false)
 }
 
 // positioned gives a number that does not fit its Go target a position:
@@ -499,12 +502,18 @@ func decodeSymbol(ev *Event, dist int64, s *Symbol) error {
 	return nil
 }
 
-// assign stores a decoded JSON-model value x in the target v.
-func assign(v any, x any) error {
+// assign stores a decoded JSON-model value x in the target v: into an
+// empty *any (or a *[]any) in the decoder's form, into an *Object as it
+// is, into anything else as assignValue does.
+func (d *Decoder) assign(v any, x any) error {
 	switch p := v.(type) {
 	case *any:
-		*p = x
-		return nil
+		// encoding/json decodes a value into the pointer *p holds and
+		// replaces anything else.
+		if x == nil || *p == nil || reflect.TypeOf(*p).Kind() != reflect.Pointer {
+			*p = d.form.value(x, &d.b.floats)
+			return nil
+		}
 	case *Object:
 		if o, ok := x.(Object); ok {
 			*p = o
@@ -512,7 +521,7 @@ func assign(v any, x any) error {
 		}
 	case *[]any:
 		if a, ok := x.([]any); ok {
-			*p = a
+			*p = d.form.value(a, &d.b.floats).([]any)
 			return nil
 		}
 	}
@@ -520,11 +529,16 @@ func assign(v any, x any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return fmt.Errorf("gcf: Decode needs a non-nil pointer, got %T", v)
 	}
-	return assignValue(rv.Elem(), x, 0)
+	return assignValue(rv.Elem(), x, 0, d.form)
 }
 
 // DecodeGeneric reads a whole generic-profile payload from the start of
 // the stream into the JSON data model, like the package-level DecodeGeneric.
+//
+// Deprecated: Decode into a *any reads the same value (the whole payload,
+// from the start) and is the one way to decode with a Decoder; give
+// NewDecoder WithOrderedObjects and WithExactNumbers for DecodeGeneric's
+// ordered model. DecodeGeneric keeps working.
 func (d *Decoder) DecodeGeneric() (any, error) {
 	v, err := d.b.document()
 	d.open = d.open[:0]

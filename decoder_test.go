@@ -212,9 +212,9 @@ func TestDecoderDecodeWholeValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// From the start: the root value.
+	// From the start: the root value, in DecodeGeneric's model.
 	var got any
-	d := NewDecoder(bytes.NewReader(data))
+	d := NewDecoder(bytes.NewReader(data), WithOrderedObjects(), WithExactNumbers())
 	if err := d.Decode(&got); err != nil {
 		t.Fatal(err)
 	}

@@ -127,6 +127,8 @@ func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
 	putGE(e)
 	if err == errBadUTF8 {
 		err = invalidUTF8Err(nv)
+	} else if err != nil {
+		err = elementsPath(err, nv, lim.MaxElements)
 	}
 	if err != nil {
 		return out[:start], err
@@ -1395,34 +1397,37 @@ func (e *geEncoder) rowsDepth(src geRows, limit int) int {
 }
 
 // invalidUTF8Err finds the first key or string of v that is not valid
-// UTF-8 and returns an invalid_utf8 error naming its path in v, with
-// Offset the offset within the string of its first invalid byte. It runs
-// only after the encoder met such a string, so the hot path pays nothing
-// for the path.
+// UTF-8 and returns an invalid_utf8 error with its JSON Pointer in Path,
+// and Offset the offset within the string of its first invalid byte. It
+// runs only after the encoder met such a string, so the hot path pays
+// nothing for the path.
 func invalidUTF8Err(v any) error {
-	path, str, off, isKey, ok := findInvalidUTF8(v, []byte{'$'})
+	path, str, off, isKey, ok := findInvalidUTF8(v, nil)
 	if !ok {
 		return lexer.Errorf(lexer.InvalidUTF8, "a string is not valid UTF-8")
 	}
 	what := "string"
 	if isKey {
 		what = "key"
+	} else if len(path) == 0 {
+		what = "root string"
 	}
 	if lexer.IsEncodedSurrogate([]byte(str[off:])) {
 		// SPEC §2.2: a surrogate code point (here its WTF-8 bytes, ED A0-BF
 		// ..) is not a Unicode scalar value, and GCF carries it neither
 		// literally nor as an escape (§16.5 "Invalid surrogate").
-		return &lexer.SyntaxError{Category: lexer.InvalidSurrogate, Offset: int64(off),
-			Msg: "the " + what + " at " + string(path) + " holds a UTF-16 surrogate code point at offset " + strconv.Itoa(off) +
+		return &lexer.SyntaxError{Category: lexer.InvalidSurrogate, Offset: int64(off), Path: string(path),
+			Msg: "the " + what + " holds a UTF-16 surrogate code point at offset " + strconv.Itoa(off) +
 				" (U+D800-U+DFFF are not Unicode scalar values; GCF cannot carry them)"}
 	}
-	return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(off),
-		Msg: "the " + what + " at " + string(path) + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(off) +
+	return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(off), Path: string(path),
+		Msg: "the " + what + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(off) +
 			" (GCF is UTF-8; convert or escape the data first)"}
 }
 
 // findInvalidUTF8 walks v depth-first, keys before their values, and
-// returns the path, the string and the offset of its first bad byte.
+// returns the JSON Pointer, the string and the offset of its first bad
+// byte. A bad key's pointer is that of its member.
 func findInvalidUTF8(v any, path []byte) (p []byte, str string, off int, isKey, ok bool) {
 	switch x := v.(type) {
 	case string:
@@ -1431,7 +1436,7 @@ func findInvalidUTF8(v any, path []byte) (p []byte, str string, off int, isKey, 
 		}
 	case Object:
 		for _, m := range x {
-			sub := appendPathKey(path, m.Key)
+			sub := appendPointerToken(path[:len(path):len(path)], m.Key)
 			if i := invalidAt(m.Key); i >= 0 {
 				return sub, m.Key, i, true, true
 			}
@@ -1441,26 +1446,13 @@ func findInvalidUTF8(v any, path []byte) (p []byte, str string, off int, isKey, 
 		}
 	case []any:
 		for i, it := range x {
-			sub := append(path[:len(path):len(path)], '[')
-			sub = strconv.AppendInt(sub, int64(i), 10)
-			if p, str, off, isKey, ok = findInvalidUTF8(it, append(sub, ']')); ok {
+			sub := strconv.AppendInt(append(path[:len(path):len(path)], '/'), int64(i), 10)
+			if p, str, off, isKey, ok = findInvalidUTF8(it, sub); ok {
 				return
 			}
 		}
 	}
 	return nil, "", 0, false, false
-}
-
-// appendPathKey appends `.key`, or `["key"]` (Go-quoted) when key is not
-// a bare key, to a copy of path.
-func appendPathKey(path []byte, key string) []byte {
-	sub := path[:len(path):len(path)]
-	if lexer.IsBareKey(key) {
-		return append(append(sub, '.'), key...)
-	}
-	sub = append(sub, '[')
-	sub = strconv.AppendQuote(sub, key)
-	return append(sub, ']')
 }
 
 // invalidAt returns the offset of the first byte of s that begins no

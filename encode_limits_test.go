@@ -24,19 +24,19 @@ func TestEncodeGenericInvalidUTF8(t *testing.T) {
 		path string
 		off  int64
 	}{
-		{"root scalar", "ab\xff", "$", 2},
-		{"member value", Object{{"a", "x\xffy"}}, "$.a", 1},
-		{"member key", Object{{"k\xfe", int64(1)}}, `$["k\xfe"]`, 1},
-		{"section key", Object{{"\xfek", Object{{"a", int64(1)}}}}, `$["\xfek"]`, 0},
-		{"keyed-map key", Object{{"k", keyed("\xfe")}}, `$.k["\xfe"]`, 0},
-		{"inline element", Object{{"a", []any{"ok", "\xc3("}}}, "$.a[1]", 0},
-		{"row cell", []any{Object{{"a", "é\xff"}}, Object{{"a", "b"}}}, "$[0].a", 2},
-		{"field name", []any{Object{{"é\x80", int64(1)}}}, `$[0]["é\x80"]`, 2},
-		{"flattened path", []any{Object{{"p", Object{{"q\xff", int64(1)}}}}, Object{{"p", Object{{"q\xff", int64(2)}}}}}, `$[0].p["q\xff"]`, 1},
-		{"expanded item", []any{"\xff", []any{int64(1)}}, "$[0]", 0},
-		{"truncated rune", Object{{"a", "abc\xe2\x82"}}, "$.a", 3},
+		{"root scalar", "ab\xff", "", 2},
+		{"member value", Object{{"a", "x\xffy"}}, "/a", 1},
+		{"member key", Object{{"k\xfe", int64(1)}}, "/k\xfe", 1},
+		{"section key", Object{{"\xfek", Object{{"a", int64(1)}}}}, "/\xfek", 0},
+		{"keyed-map key", Object{{"k", keyed("\xfe")}}, "/k/\xfe", 0},
+		{"inline element", Object{{"a", []any{"ok", "\xc3("}}}, "/a/1", 0},
+		{"row cell", []any{Object{{"a", "é\xff"}}, Object{{"a", "b"}}}, "/0/a", 2},
+		{"field name", []any{Object{{"é\x80", int64(1)}}}, "/0/é\x80", 2},
+		{"flattened path", []any{Object{{"p", Object{{"q\xff", int64(1)}}}}, Object{{"p", Object{{"q\xff", int64(2)}}}}}, "/0/p/q\xff", 1},
+		{"expanded item", []any{"\xff", []any{int64(1)}}, "/0", 0},
+		{"truncated rune", Object{{"a", "abc\xe2\x82"}}, "/a", 3},
 		// SPEC §2.2: a surrogate's bytes are invalid_surrogate (TestSurrogates).
-		{"surrogate half", Object{{"a", "x\xed\xa0\x80"}}, "$.a", 1},
+		{"surrogate half", Object{{"a", "x\xed\xa0\x80"}}, "/a", 1},
 	}
 	for _, c := range cases {
 		out, err := EncodeGeneric(c.v)
@@ -49,8 +49,11 @@ func TestEncodeGenericInvalidUTF8(t *testing.T) {
 			t.Errorf("%s: got %q, %v; want %s", c.name, out, err, want)
 			continue
 		}
-		if se.Offset != c.off || !strings.Contains(se.Msg, " at "+c.path+" ") {
-			t.Errorf("%s: offset %d, message %q; want offset %d and path %s", c.name, se.Offset, se.Msg, c.off, c.path)
+		if se.Offset != c.off || se.Path != c.path || se.Line != 0 {
+			t.Errorf("%s: offset %d, path %q, line %d; want offset %d and path %q", c.name, se.Offset, se.Path, se.Line, c.off, c.path)
+		}
+		if c.path != "" && !strings.HasPrefix(err.Error(), strconv.Quote(c.path)+": "+string(want)+": ") {
+			t.Errorf("%s: Error() = %q, want it to start with the quoted path", c.name, err)
 		}
 		if out != nil {
 			t.Errorf("%s: returned bytes on error", c.name)

@@ -43,14 +43,26 @@ func ExampleUnmarshal() {
 }
 
 func ExampleUnmarshal_any() {
+	data := []byte("GCF profile=generic\nname=gcf\nstars=42\n")
+
+	// As encoding/json: map[string]any and float64.
 	var v any
-	if err := gcf.Unmarshal([]byte("GCF profile=generic\nname=gcf\nstars=42\n"), &v); err != nil {
+	if err := gcf.Unmarshal(data, &v); err != nil {
 		panic(err)
 	}
-	for _, m := range v.(gcf.Object) {
+	m := v.(map[string]any)
+	fmt.Printf("%v (%T), %v (%T)\n", m["name"], m["name"], m["stars"], m["stars"])
+
+	// DecodeGeneric's ordered model: gcf.Object and int64.
+	var o any
+	if err := gcf.Unmarshal(data, &o, gcf.WithOrderedObjects(), gcf.WithExactNumbers()); err != nil {
+		panic(err)
+	}
+	for _, m := range o.(gcf.Object) {
 		fmt.Printf("%s=%v (%T)\n", m.Key, m.Value, m.Value)
 	}
 	// Output:
+	// gcf (string), 42 (float64)
 	// name=gcf (string)
 	// stars=42 (int64)
 }

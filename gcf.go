@@ -1,6 +1,6 @@
-// Package gcf encodes and decodes GCF (Graph Compact Format) v3.6.0, a
-// line-oriented text format that carries structured data to language
-// models in far fewer tokens than JSON.
+// Package gcf encodes Go values as GCF (Graph Compact Format) v3.6.0 and
+// decodes them back: a line-oriented text format that carries structured
+// data to language models in far fewer tokens than JSON.
 //
 // Decoders read spec v3.6.0 and v3.5.3 payloads alike, constant columns
 // (`{id,region=us-east,level}`, §7.4.7) and value-grouped tables
@@ -8,22 +8,56 @@
 // default, and v3.5.3, with no v3.6-only form, given WithSpec(Spec353),
 // for readers that predate v3.6; value-grouping is opt-in (GroupBy).
 //
-// The generic profile carries any JSON value losslessly:
+// # Marshal and Unmarshal
 //
-//	out, err := gcf.EncodeGeneric(value)   // JSON model -> GCF
-//	v, err := gcf.DecodeGeneric(out)       // GCF -> Object, []any, int64, float64, string, bool, nil
+// Marshal and Unmarshal are the front door, used as json.Marshal and
+// json.Unmarshal are, with the same rules for structs (json tags), maps,
+// slices, pointers and the JSON data model:
 //
-// NewDecoder returns a pull decoder over an io.Reader that yields one event
-// at a time with bounded memory; NewEncoder returns a streaming encoder for
-// tables whose size is not known up front (SPEC §8).
+//	out, err := gcf.Marshal(v)        // Go value -> GCF (generic profile)
+//	err = gcf.Unmarshal(out, &target) // GCF -> struct, map, slice, *any, ...
+//
+// Unmarshal into an interface stores encoding/json's forms: map[string]any,
+// []any, float64, string, bool, nil. WithOrderedObjects keeps objects as
+// Object (member order kept) and WithExactNumbers integers as int64.
+//
+// # NewDecoder and NewEncoder
+//
+// NewDecoder reads a payload from an io.Reader with bounded memory. Its
+// Decode fills Go values, the whole payload or one table row at a time, as
+// json.Decoder's does; its Next and Read return one event at a time
+// without allocating. NewEncoder writes a payload as it is produced,
+// tables whose size is not known up front included (SPEC §8).
+//
+// # EncodeGeneric and DecodeGeneric: options and the ordered model
+//
+// EncodeGeneric is Marshal with options (limits, WithSpec, WithSize,
+// WithWire), and AppendGeneric its append form. DecodeGeneric decodes into
+// the ordered JSON model: Object (member order kept), []any, int64,
+// float64, string, bool or nil; ParseJSON and ToJSON bridge that model and
+// JSON text.
+//
+// # Encode and Decode: the graph profile
+//
+// Encode and Decode carry code-intelligence payloads (Payload: symbols,
+// edges and distance groups) in the graph profile; sessions
+// (EncodeWithSession), deltas (Diff, EncodeDelta) and the three-outcome
+// protocol (Respond, Receive) build on them. Unmarshal into a *Payload
+// reads a graph payload too.
+//
+// # Limits and errors
 //
 // Decoders and encoders share one set of limits (Limits, WithMaxDepth and
 // the other options; SPEC §12): an encoder never writes what a decoder with
 // the same options would reject, and refuses it with the same category.
+// WithSpec chooses the spec version encoders write (v3.6.0 by default,
+// Spec353 for readers that predate it); decoders read both.
 //
 // Every decode error is a *SyntaxError carrying the line, the 1-based byte
 // column and a Category spelled as in SPEC §16.5, so callers can match
-// errors with errors.Is(err, gcf.CountMismatch) or errors.As.
+// errors with errors.Is(err, gcf.CountMismatch) or errors.As. An encode
+// error about one value of the input is a *SyntaxError too, with the
+// value's JSON Pointer in Path.
 package gcf
 
 import (
@@ -116,6 +150,7 @@ type config struct {
 	wire   Wire
 	spec   Spec    // spec version the encoders write (WithSpec)
 	group  groupBy // value-grouping of EncodeGeneric (GroupBy)
+	form   anyForm // what Unmarshal stores in interfaces (unmarshal_any.go)
 }
 
 // groupBy is the value-grouping GroupBy asks for (spec v3.6.0 §7.4.8).
@@ -235,10 +270,13 @@ func Marshal(v any) ([]byte, error) {
 }
 
 // Unmarshal decodes the whole payload data into the value v points to, as
-// json.Unmarshal does for JSON: into *any (or *Object, *[]any) values take
-// the forms DecodeGeneric gives, a *Payload receives a graph-profile
-// payload, and other targets follow encoding/json's rules for the JSON form
-// of the value (structs through their json tags). It is Decoder.Decode over
+// json.Unmarshal does for JSON: targets follow encoding/json's rules for
+// the JSON form of the value (structs through their json tags), and an
+// interface (*any, or an interface field, element or map value) receives
+// encoding/json's forms: map[string]any, []any, float64, string, bool or
+// nil. WithOrderedObjects keeps objects as Object and WithExactNumbers
+// integers as int64, as DecodeGeneric gives them; a *Object receives the
+// ordered model as it is, and a *Payload a graph-profile payload. It is Decoder.Decode over
 // data; a nil error means all of data was read and valid. Malformed input
 // yields a *SyntaxError with its line, column and SPEC §16.5 category.
 // Constant columns and group values (spec v3.6.0 §7.4.7, §7.4.8) fill
@@ -253,7 +291,7 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 		return err
 	}
 	cfg := newConfig(opts)
-	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.limits)}
+	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.limits), form: cfg.form}
 	d.s.SetExpand(true)
 	d.reset()
 	d.b.budget = len(data)/2 + 1 // the input is all here: presize by it, as DecodeGeneric does

@@ -69,7 +69,7 @@ func normalizeDepth(v any, slabs *normSlabs) (any, int, error) {
 	n := normalizer{s: slabs}
 	out, _, err := n.value(v, 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, withPointer(err, n.errPath)
 	}
 	return out, n.deepest, nil
 }
@@ -79,6 +79,7 @@ type normalizer struct {
 	seen    map[string]struct{} // duplicate-key detection for large objects
 	deepest int                 // see normalizeDepth
 	s       *normSlabs          // where copies are carved from, or nil
+	errPath []string            // on error: the keys and indices left, innermost first (encode_path.go)
 }
 
 // normSlabs hold the containers and boxed values of a normalized tree that
@@ -258,7 +259,7 @@ func (n *normalizer) value(v any, depth int) (any, bool, error) {
 		for i, m := range x {
 			r, _, err := n.stringMap(m, depth+1)
 			if err != nil {
-				return nil, false, err
+				return nil, false, n.atIndex(err, i)
 			}
 			out[i] = r
 		}
@@ -276,7 +277,7 @@ func (n *normalizer) value(v any, depth int) (any, bool, error) {
 		out := make([]any, len(x))
 		for i, f := range x {
 			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return nil, false, normNonFinite(f)
+				return nil, false, n.atIndex(normNonFinite(f), i)
 			}
 			out[i] = f
 		}
@@ -397,7 +398,7 @@ func (n *normalizer) object(o Object, depth int) (Object, bool, error) {
 	for i := range o {
 		r, changed, err := n.value(o[i].Value, depth+1)
 		if err != nil {
-			return nil, false, err
+			return nil, false, n.at(err, o[i].Key)
 		}
 		if changed && out == nil {
 			out = append(n.newObject(len(o)), o...)
@@ -452,7 +453,7 @@ func (n *normalizer) array(a []any, depth int) ([]any, bool, error) {
 	for i, v := range a {
 		r, changed, err := n.value(v, depth+1)
 		if err != nil {
-			return nil, false, err
+			return nil, false, n.atIndex(err, i)
 		}
 		if changed && out == nil {
 			out = n.newArray(len(a))
@@ -480,7 +481,7 @@ func (n *normalizer) stringMap(m map[string]any, depth int) (any, bool, error) {
 	for i := range out {
 		r, _, err := n.value(out[i].Value, depth+1)
 		if err != nil {
-			return nil, false, err
+			return nil, false, n.at(err, out[i].Key)
 		}
 		out[i].Value = r
 	}
@@ -672,7 +673,7 @@ func (n *normalizer) sequence(rv reflect.Value, depth int) (any, error) {
 	for i := 0; i < l; i++ {
 		r, err := n.child(rv.Index(i), depth+1)
 		if err != nil {
-			return nil, err
+			return nil, n.atIndex(err, i)
 		}
 		out[i] = r
 	}
@@ -729,7 +730,7 @@ func (n *normalizer) mapValue(rv reflect.Value, depth int) (any, error) {
 		}
 		r, err := n.child(p.v, depth+1)
 		if err != nil {
-			return nil, err
+			return nil, n.at(err, p.k)
 		}
 		out = append(out, Member{p.k, r})
 	}
@@ -761,14 +762,14 @@ fieldLoop:
 		if f.scalar != reflect.Invalid && depth+1 <= normMaxDepth {
 			r, err := n.scalarField(fv, f.scalar, depth+1)
 			if err != nil {
-				return nil, err
+				return nil, n.at(err, f.name)
 			}
 			out = append(out, Member{f.name, r})
 			continue
 		}
 		r, err := n.child(fv, depth+1)
 		if err != nil {
-			return nil, err
+			return nil, n.at(err, f.name)
 		}
 		out = append(out, Member{f.name, r})
 	}

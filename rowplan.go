@@ -300,8 +300,9 @@ func fieldViaJSON(t reflect.Type, idx []int) bool {
 // through a plan cached per type. Whatever the plan cannot do exactly as
 // encoding/json does (custom unmarshalers, type mismatches and their
 // errors, `,string`, float32, base64) goes through ToJSON and
-// json.Unmarshal for that value only.
-func assignValue(rv reflect.Value, x any, depth int) error {
+// json.Unmarshal for that value only. An empty interface receives x in
+// form (WithOrderedObjects, WithExactNumbers; encoding/json's by default).
+func assignValue(rv reflect.Value, x any, depth int, form anyForm) error {
 	t := rv.Type()
 	p := valuePlanFor(t)
 	if p.viaJSON || depth > 10000 {
@@ -321,12 +322,12 @@ func assignValue(rv reflect.Value, x any, depth int) error {
 		if rv.IsNil() {
 			rv.Set(reflect.New(t.Elem()))
 		}
-		return assignValue(rv.Elem(), x, depth+1)
+		return assignValue(rv.Elem(), x, depth+1, form)
 	case reflect.Interface:
-		if !rv.IsNil() {
-			return assignViaJSON(rv, x) // encoding/json decodes into what it holds
+		if !rv.IsNil() && rv.Elem().Kind() == reflect.Pointer {
+			return assignViaJSON(rv, x) // encoding/json decodes into the pointer it holds
 		}
-		rv.Set(reflect.ValueOf(jsonModel(x)))
+		rv.Set(reflect.ValueOf(form.value(x, nil)))
 		return nil
 	case reflect.Struct:
 		o, ok := x.(Object)
@@ -346,7 +347,7 @@ func assignValue(rv reflect.Value, x any, depth int) error {
 					continue // unknown keys are ignored
 				}
 			}
-			if err := assignValue(rv.FieldByIndex(idx), m.Value, depth+1); err != nil {
+			if err := assignValue(rv.FieldByIndex(idx), m.Value, depth+1, form); err != nil {
 				return err
 			}
 		}
@@ -362,7 +363,7 @@ func assignValue(rv reflect.Value, x any, depth int) error {
 		kt, et := t.Key(), t.Elem()
 		for _, m := range o {
 			ev := reflect.New(et).Elem()
-			if err := assignValue(ev, m.Value, depth+1); err != nil {
+			if err := assignValue(ev, m.Value, depth+1, form); err != nil {
 				return err
 			}
 			rv.SetMapIndex(reflect.ValueOf(m.Key).Convert(kt), ev)
@@ -375,7 +376,7 @@ func assignValue(rv reflect.Value, x any, depth int) error {
 		}
 		s := reflect.MakeSlice(t, len(a), len(a))
 		for i, e := range a {
-			if err := assignValue(s.Index(i), e, depth+1); err != nil {
+			if err := assignValue(s.Index(i), e, depth+1, form); err != nil {
 				return err
 			}
 		}
@@ -421,27 +422,4 @@ func assignViaJSON(rv reflect.Value, x any) error {
 		return err
 	}
 	return json.Unmarshal(data, rv.Addr().Interface())
-}
-
-// jsonModel converts a decoded value to what encoding/json stores in an
-// interface: map[string]any for objects (a repeated key keeps its last
-// value) and float64 for every number.
-func jsonModel(x any) any {
-	switch v := x.(type) {
-	case Object:
-		m := make(map[string]any, len(v))
-		for _, mb := range v {
-			m[mb.Key] = jsonModel(mb.Value)
-		}
-		return m
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = jsonModel(e)
-		}
-		return out
-	case int64:
-		return float64(v)
-	}
-	return x
 }

@@ -102,6 +102,15 @@ func (e *Encoder) member() error {
 	return e.lim.Elements(len(e.keys)+1, "the root object")
 }
 
+// cellErr is the error err of writing the value at path: an invalid_utf8
+// error says where in the string the bad byte is.
+func cellErr(err error, path []byte) error {
+	if se, ok := err.(*SyntaxError); ok && se.Category == InvalidUTF8 {
+		err = utf8Err("the string", int(se.Offset))
+	}
+	return atPointer(err, path)
+}
+
 // utf8Err reports invalid UTF-8 at offset bad of the string that what names.
 func utf8Err(what string, bad int) error {
 	return &lexer.SyntaxError{Category: lexer.InvalidUTF8, Offset: int64(bad),
@@ -184,7 +193,7 @@ func (e *Encoder) WriteField(key string, value any) error {
 		b, bad = encoder.AppendKeyValid(b, key)
 	}
 	if bad >= 0 {
-		return utf8Err("the key of WriteField", bad)
+		return atPointer(utf8Err("the key", bad), appendPointerToken(nil, key))
 	}
 	b = encoder.AppendAssign(b)
 	if s, ok := value.(string); ok && !e.lim.LineOK(len(s)) {
@@ -192,10 +201,7 @@ func (e *Encoder) WriteField(key string, value any) error {
 	}
 	b, err := e.cell(b, value, encoder.Value)
 	if err != nil {
-		if CategoryOf(err) == InvalidUTF8 {
-			return utf8Err("the value of field "+strconv.Quote(key), int(err.(*SyntaxError).Offset))
-		}
-		return err
+		return cellErr(err, appendPointerToken(nil, key))
 	}
 	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
@@ -398,18 +404,13 @@ func (e *Encoder) WriteRow(values ...any) error {
 			}
 			var bad int
 			if b, bad = encoder.AppendStringValid(b, s, encoder.Cell); bad >= 0 {
-				return utf8Err(e.rowName(-1), bad)
+				return atPointer(utf8Err("the key", bad), e.rowPointer(-1, s))
 			}
 			continue
 		}
 		if b, err = e.cell(b, v, encoder.Cell); err != nil {
-			switch CategoryOf(err) {
-			case InvalidUTF8:
-				return utf8Err(e.rowName(i-btoi(t.keyed)), int(err.(*SyntaxError).Offset))
-			case UnsupportedValue:
-				return lexer.Errorf(lexer.UnsupportedValue, "%s: %v", e.rowName(i-btoi(t.keyed)), err.(*SyntaxError).Msg)
-			}
-			return err
+			key, _ := values[0].(string) // a keyed row's member key
+			return cellErr(err, e.rowPointer(i-btoi(t.keyed), key))
 		}
 	}
 	b = encoder.AppendLineEnd(b)
@@ -421,6 +422,27 @@ func (e *Encoder) WriteRow(values ...any) error {
 	}
 	t.rows++
 	return nil
+}
+
+// rowPointer returns the JSON Pointer, in the payload's decoded value, of
+// field (an index into the declared fields, or -1 for the member key) of
+// the row being written: /table/row/field, /table/key/field in a keyed
+// table, /row/field in the root array.
+func (e *Encoder) rowPointer(field int, key string) []byte {
+	t := e.table
+	var p []byte
+	if t.name != "" {
+		p = appendPointerToken(p, t.name)
+	}
+	if t.keyed {
+		p = appendPointerToken(p, key)
+	} else {
+		p = strconv.AppendInt(append(p, '/'), int64(t.rows), 10)
+	}
+	if field >= 0 {
+		p = appendPointerToken(p, t.fields[field])
+	}
+	return p
 }
 
 // rowName says where in the stream the row being written and its field

@@ -1,5 +1,3 @@
-// Package fuzz holds the native Go fuzz targets. They are seeded from the
-// shared conformance fixtures (read in place) and from testdata/.
 package fuzz
 
 import (

@@ -96,7 +96,8 @@ func (c Category) Error() string { return string(c) }
 // SyntaxError reports malformed or hostile input (or an unencodable value)
 // with its position. Line and Column are 1-based; Column counts bytes, like
 // go/token. Offset is the 0-based byte offset of the position in the input.
-// A zero Line means the error has no input position (encode-side errors).
+// A zero Line means the error has no input position (encode-side errors);
+// such an error about one value of the encoder's input names it in Path.
 type SyntaxError struct {
 	Line     int
 	Column   int
@@ -104,10 +105,22 @@ type SyntaxError struct {
 	Category Category
 	Msg      string
 	Err      error // underlying cause, if any (for example a reader failure)
+	// Path is the JSON Pointer (RFC 6901) of the value an encode error is
+	// about, within the value being encoded, as json/v2's SemanticError
+	// carries one: "/users/0/name". It is "" for the root value (the
+	// message then says so) and for errors about no one value.
+	Path string
 }
 
+// Error returns "line:column: category: message" for an error with an
+// input position, "path: category: message" (the JSON Pointer, quoted as
+// Go quotes strings) for an encode error with a Path, and
+// "category: message" otherwise.
 func (e *SyntaxError) Error() string {
 	if e.Line == 0 {
+		if e.Path != "" {
+			return fmt.Sprintf("%q: %s: %s", e.Path, e.Category, e.Msg)
+		}
 		return fmt.Sprintf("%s: %s", e.Category, e.Msg)
 	}
 	return fmt.Sprintf("%d:%d: %s: %s", e.Line, e.Column, e.Category, e.Msg)
