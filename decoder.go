@@ -102,8 +102,8 @@ type openContainer struct {
 // NewDecoder returns a Decoder reading from r. Options set the limits.
 func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	cfg := newConfig(opts)
-	d := &Decoder{s: stream.NewDecoder(r, cfg.limits)}
-	d.s.SetWire(cfg.wire)
+	d := &Decoder{s: stream.NewDecoder(r, cfg.Limits)}
+	d.s.SetWire(cfg.Wire)
 	d.s.SetExpand(true)
 	d.reset()
 	return d

@@ -49,17 +49,17 @@ func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 		return nil, err
 	}
 	c := newConfig(opts)
-	if c.wire == WireV1 && d.Tool == "" {
+	if c.Wire == WireV1 && d.Tool == "" {
 		return nil, lexer.Errorf(lexer.MissingProfile, "a v1 delta header requires tool= (SPEC-v1.1 §3): the delta has no Tool")
 	}
-	lim := encoder.NewLimiter(c.limits)
+	lim := encoder.NewLimiter(c.Limits)
 	for _, n := range [...]int{len(d.Removed), len(d.Added), len(d.RemovedEdges), len(d.AddedEdges)} {
 		if err := lim.Elements(n, "delta section"); err != nil {
 			return nil, err
 		}
 	}
 	buf := encoder.GetBuffer()
-	b := dlAppend(buf.B[:0], d, c.wire)
+	b := dlAppend(buf.B[:0], d, c.Wire)
 	err := lim.Output(b)
 	var out []byte
 	if err == nil {

@@ -217,7 +217,7 @@ func finishCheck(b []byte, lim Limits, rows, fields int) error {
 // the limit errors of EncodeGeneric.
 func EncodeTable(t *Table, opts ...Option) ([]byte, error) {
 	c := newConfig(opts)
-	if err := noV1(c.wire, "EncodeTable"); err != nil {
+	if err := noV1(c.Wire, "EncodeTable"); err != nil {
 		return nil, err
 	}
 	if t == nil {
@@ -227,7 +227,7 @@ func EncodeTable(t *Table, opts ...Option) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return appendTable(t, root, c.limits)
+	return appendTable(t, root, c.Limits)
 }
 
 func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
@@ -289,7 +289,7 @@ func appendTable(t *Table, root string, lim Limits) ([]byte, error) {
 // for negative token counts, and the limit errors of EncodeGeneric.
 func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
 	c := newConfig(opts)
-	if err := noV1(c.wire, "EncodeGenericDelta"); err != nil {
+	if err := noV1(c.Wire, "EncodeGenericDelta"); err != nil {
 		return nil, err
 	}
 	if d == nil {
@@ -316,7 +316,7 @@ func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
 	if _, err := keyset.CheckDelta(&GenericDelta{Key: d.Key, Fields: fields, Added: d.Added, Changed: d.Changed, Removed: d.Removed}); err != nil {
 		return nil, err
 	}
-	lim := c.limits
+	lim := c.Limits
 	buf := encoder.GetBuffer()
 	defer encoder.PutBuffer(buf)
 	b := appendDeltaHeader(buf.B[:0], d.Tool, d.BaseRoot, d.NewRoot, d.Key)
@@ -381,7 +381,7 @@ type keyedReader struct {
 }
 
 func newKeyedReader(data []byte, cfg config) (*keyedReader, error) {
-	r := &keyedReader{b: builder{d: stream.NewBytesDecoder(data, cfg.limits), budget: len(data)/2 + 1}}
+	r := &keyedReader{b: builder{d: stream.NewBytesDecoder(data, cfg.Limits), budget: len(data)/2 + 1}}
 	r.b.d.SetExpand(true)
 	ev, err := r.b.next()
 	if err != nil {
@@ -479,7 +479,7 @@ func strs(fields [][]byte) []string {
 // with no key=, or with anything beside its one table, is malformed_delta.
 func DecodeTable(data []byte, opts ...Option) (*Table, error) {
 	c := newConfig(opts)
-	if err := noV1(c.wire, "DecodeTable"); err != nil {
+	if err := noV1(c.Wire, "DecodeTable"); err != nil {
 		return nil, err
 	}
 	r, err := newKeyedReader(data, c)
@@ -536,7 +536,7 @@ func DecodeTable(data []byte, opts ...Option) (*Table, error) {
 // declaration orders the fields differently are reordered to the first's.
 func DecodeGenericDelta(data []byte, opts ...Option) (*GenericDelta, error) {
 	c := newConfig(opts)
-	if err := noV1(c.wire, "DecodeGenericDelta"); err != nil {
+	if err := noV1(c.Wire, "DecodeGenericDelta"); err != nil {
 		return nil, err
 	}
 	r, err := newKeyedReader(data, c)

@@ -69,7 +69,7 @@ func Encode(p *Payload, opts ...Option) ([]byte, error) {
 	// appendGraph sizes the output once from the payload, so encoding
 	// straight into a new slice is one allocation and no copy.
 	c := newConfig(opts)
-	out, err := appendGraph(nil, p, nil, c.limits, c.wire)
+	out, err := appendGraph(nil, p, nil, c.Limits, c.Wire)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func Encode(p *Payload, opts ...Option) ([]byte, error) {
 // may have been overwritten).
 func AppendEncode(dst []byte, p *Payload, opts ...Option) ([]byte, error) {
 	c := newConfig(opts)
-	out, err := appendGraph(dst, p, nil, c.limits, c.wire)
+	out, err := appendGraph(dst, p, nil, c.Limits, c.Wire)
 	if err != nil {
 		return dst, err
 	}

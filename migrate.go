@@ -42,9 +42,9 @@ func Migrate(r io.Reader, w io.Writer, opts ...Option) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, _ := br.Peek(5)
 	if !isGraphHead(head) {
-		return migrateGeneric(br, w, cfg.limits.MaxBytes, opts)
+		return migrateGeneric(br, w, cfg.Limits.MaxBytes, opts)
 	}
-	d := stream.NewDecoder(br, cfg.limits)
+	d := stream.NewDecoder(br, cfg.Limits)
 	d.SetWire(WireV1)
 	m := migrator{out: encoder.NewWriter(w)}
 	defer m.out.Release()

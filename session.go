@@ -225,14 +225,14 @@ func EncodeWithSession(p *Payload, s *Session, opts ...Option) ([]byte, error) {
 
 	plan := &sessPlan{s: s, next: s.next, fresh: make(map[sessKey]int, fresh)}
 	c := newConfig(opts)
-	wire := c.wire
+	wire := c.Wire
 	if wire == WireV1 {
 		// v1 ids are local to each payload (sequential from 0, references
 		// included): the session only remembers what was transmitted.
 		plan.local = new(int)
 	}
 	buf := encoder.GetBuffer()
-	b, err := appendGraph(buf.B[:0], p, plan, c.limits, wire)
+	b, err := appendGraph(buf.B[:0], p, plan, c.Limits, wire)
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(b))

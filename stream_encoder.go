@@ -70,7 +70,7 @@ type streamTable struct {
 // WithMaxBytes; the decoder's defaults without them).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
 	c := newConfig(opts)
-	return &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.limits), keys: map[string]struct{}{}, wire: c.wire}
+	return &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.Limits), keys: map[string]struct{}{}, wire: c.Wire}
 }
 
 // commit checks the whole lines b[len(buf):] that a call appended to the

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/options"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -29,12 +30,12 @@ const (
 // EncodeGeneric and NewEncoder write it. Without it they use WireV3, and a
 // v3 decoder given a v1.x payload fails with missing_profile and the
 // advice to use WireV1 or `gcf migrate`.
-func WithWire(w Wire) Option { return func(c *config) { c.wire = w } }
+func WithWire(w Wire) Option { return func(c *options.Config) { c.Wire = w } }
 
 // bytesDecoder returns a pull decoder over data with c's limits and wire.
 func (c *config) bytesDecoder(data []byte) *stream.Decoder {
-	d := stream.NewBytesDecoder(data, c.limits)
-	d.SetWire(c.wire)
+	d := stream.NewBytesDecoder(data, c.Limits)
+	d.SetWire(c.Wire)
 	d.SetExpand(true) // records get every constant column (v3.6.0 §7.4.7)
 	return d
 }
