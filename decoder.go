@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/gcfkit/gcf/graph"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -321,7 +322,8 @@ func (d *Decoder) Decode(v any) error {
 		case stream.KindHeader, stream.KindSummary, stream.KindGroup:
 			if ev.Kind == stream.KindHeader && ev.Profile == "graph" {
 				if p, ok := v.(*Payload); ok {
-					got, err := decodeGraph(&d.b, nil)
+					d.b.peeked = false
+					got, err := graph.DecodeFrom(d.b.d, ev)
 					if err != nil {
 						return err
 					}
@@ -529,4 +531,13 @@ func (d *Decoder) DecodeGeneric() (any, error) {
 	v, err := d.b.document()
 	d.open = d.open[:0]
 	return v, err
+}
+
+// profileCol returns the column of the profile value in a header event
+// (profile= is the header's first field).
+func profileCol(ev *stream.Event) int {
+	if len(ev.Cells) > 0 {
+		return ev.Cells[0].Col
+	}
+	return 1
 }

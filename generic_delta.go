@@ -138,7 +138,7 @@ func ApplyGenericDelta(base *Table, d *GenericDelta) (*Table, error) { return ke
 // checkHeaderValue reports a value the header cannot carry (SPEC §4
 // header-value: printable non-whitespace ASCII).
 func checkHeaderValue(field, v string) error {
-	if !grIsToken(v) {
+	if !encoder.IsToken(v) {
 		return lexer.Errorf(lexer.MalformedHeaderField, "%s %q is not a header value (printable non-whitespace ASCII)", field, v)
 	}
 	return nil
@@ -295,7 +295,7 @@ func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
 	if d == nil {
 		return nil, lexer.Errorf(lexer.MalformedDelta, "nil delta")
 	}
-	if !grIsToken(d.BaseRoot) || !grIsToken(d.NewRoot) {
+	if !encoder.IsToken(d.BaseRoot) || !encoder.IsToken(d.NewRoot) {
 		return nil, lexer.Errorf(lexer.MalformedDelta, "base_root %q and new_root %q must be non-empty header values", d.BaseRoot, d.NewRoot)
 	}
 	if d.Tool != "" {
@@ -321,7 +321,7 @@ func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
 	defer encoder.PutBuffer(buf)
 	b := appendDeltaHeader(buf.B[:0], d.Tool, d.BaseRoot, d.NewRoot, d.Key)
 	if d.FullTokens > 0 {
-		b = encoder.AppendHeaderInt(b, "savings", dlSavings(d.DeltaTokens, d.FullTokens))
+		b = encoder.AppendHeaderInt(b, "savings", encoder.Savings(d.DeltaTokens, d.FullTokens))
 		b = append(b, '%')
 	}
 	b = encoder.AppendLineEnd(b)
@@ -624,7 +624,7 @@ func (e *Encoder) BeginDelta(tool, key, baseRoot, newRoot string) error {
 	if e.graph != nil || e.started {
 		return lexer.Errorf(lexer.InvalidSchema, "BeginDelta starts a payload; this encoder has already started one")
 	}
-	if !grIsToken(baseRoot) || !grIsToken(newRoot) {
+	if !encoder.IsToken(baseRoot) || !encoder.IsToken(newRoot) {
 		return lexer.Errorf(lexer.MalformedDelta, "base_root %q and new_root %q must be non-empty header values", baseRoot, newRoot)
 	}
 	if tool != "" {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/graph"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -288,7 +289,7 @@ func (m *migrator) symbol(b []byte, ev *stream.Event) ([]byte, error) {
 	b = append(encoder.AppendWordSep(b), ev.Cells[1].Bytes...)
 	b = encoder.AppendWordSep(b)
 	at := len(b)
-	b = grAppendScore(b, f)
+	b = graph.AppendScore(b, f)
 	if back, err := strconv.ParseFloat(string(b[at:]), 64); err != nil || back != f {
 		return b, &SyntaxError{Line: ev.Line, Column: score.Col, Offset: ev.Offset + int64(score.Col-1), Category: lexer.InvalidScore,
 			Msg: "score " + lexer.Quote(score.Bytes) + " has more precision than the two decimals of a v3 score"}
@@ -327,4 +328,16 @@ func countInt(n int64) int {
 		return -1
 	}
 	return int(n)
+}
+
+// headerInt returns header field i of ev as a non-negative int, as
+// graph.DecodeDelta reads it.
+func headerInt(ev *stream.Event, i int) (int, error) {
+	c := ev.Cells[i]
+	v, err := strconv.Atoi(string(c.Bytes))
+	if err != nil || v < 0 {
+		return 0, &lexer.SyntaxError{Line: ev.Line, Column: c.Col, Category: lexer.MalformedHeaderField,
+			Msg: "header field " + lexer.Excerpt(ev.Fields[i]) + " must be a non-negative integer"}
+	}
+	return v, nil
 }

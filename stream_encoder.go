@@ -1,12 +1,12 @@
 package gcf
 
 import (
-	"errors"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/graph"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -43,10 +43,10 @@ type Encoder struct {
 	keys     map[string]struct{}
 	table    *streamTable
 	deferred []int
-	graph    *graphStream // non-nil once BeginGraph has written the header
-	wire     Wire         // WithWire: WireV1 writes the legacy v1.x wire
-	names    []string     // v1: the names of the closed tables, for the ## _summary trailer
-	delta    *deltaStream // non-nil once BeginDelta has written the header
+	graph    *graph.Stream // non-nil once BeginGraph has written the header
+	wire     Wire          // WithWire: WireV1 writes the legacy v1.x wire
+	names    []string      // v1: the names of the closed tables, for the ## _summary trailer
+	delta    *deltaStream  // non-nil once BeginDelta has written the header
 }
 
 // deltaStream is the state of a streamed generic delta (BeginDelta).
@@ -101,7 +101,7 @@ func utf8Err(what string, bad int) error {
 		Msg: what + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(bad)}
 }
 
-var errClosed = errors.New("gcf: encoder is closed")
+var errClosed = graph.ErrClosed
 
 // Encode writes v as one complete buffered payload (canonical form) and
 // flushes it. It must be the only payload written by this encoder.
@@ -509,7 +509,9 @@ func (e *Encoder) Close() error {
 		return nil
 	}
 	if e.graph != nil {
-		return e.closeGraph()
+		err := e.graph.Close()
+		e.closed = e.graph.Closed()
+		return err
 	}
 	counts, names := e.deferred, e.names
 	if e.table != nil {

@@ -407,24 +407,6 @@ func appendV1Cell(b []byte, v any, ctx encoder.V1Context) ([]byte, error) {
 	return e.b, err
 }
 
-// v1AppendGraphSummary appends the v1.4 graph trailer
-// `## _summary symbols=N edges=M sections=targets:2,related:1,edges:M`.
-func v1AppendGraphSummary(b []byte, g *graphStream) []byte {
-	b = encoder.AppendV1Summary(b)
-	b = encoder.AppendHeaderInt(b, "symbols", int64(g.symbols))
-	b = encoder.AppendHeaderInt(b, "edges", int64(g.edges))
-	b = encoder.AppendTrailerList(b, "sections")
-	for i, gr := range g.groups {
-		b = encoder.AppendListSep(b, i)
-		b = encoder.AppendLabelEnd(grAppendGroupName(b, gr.distance))
-		b = encoder.AppendInt(b, int64(gr.count))
-	}
-	b = encoder.AppendListSep(b, len(g.groups))
-	b = encoder.AppendLabelEnd(append(b, "edges"...))
-	b = encoder.AppendInt(b, int64(g.edges))
-	return encoder.AppendLineEnd(b)
-}
-
 // noV1 refuses WithWire(WireV1) for what the v1 wire has no form for (the
 // generic keyed tables and deltas of SPEC §10a), rather than writing or
 // reading v3 unasked.

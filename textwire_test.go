@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -303,9 +304,9 @@ func (g *v1Graph) Read(p []byte) (int, error) {
 			g.i = 1
 		case g.i < g.n:
 			g.buf = append(g.buf, "@"...)
-			g.buf = appendInt(g.buf, g.i)
+			g.buf = strconv.AppendInt(g.buf, int64(g.i), 10)
 			g.buf = append(g.buf, " method github.com/org/repo/pkg.Symbol"...)
-			g.buf = appendInt(g.buf, g.i)
+			g.buf = strconv.AppendInt(g.buf, int64(g.i), 10)
 			g.buf = append(g.buf, " 0.25 ast_inferred\n"...)
 			g.i++
 			if g.i == g.n {
@@ -314,7 +315,7 @@ func (g *v1Graph) Read(p []byte) (int, error) {
 			}
 		case g.e < g.n:
 			g.buf = append(g.buf, "@0<@"...)
-			g.buf = appendInt(g.buf, g.e)
+			g.buf = strconv.AppendInt(g.buf, int64(g.e), 10)
 			g.buf = append(g.buf, " calls\n"...)
 			g.e++
 		default:

@@ -1,14 +1,17 @@
-package gcf
+package graph
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
-// GraphHeader is the header of a streaming graph payload (SPEC §8.1).
-type GraphHeader struct {
+// StreamHeader is the header of a streaming graph payload (SPEC §8.1)
+// (gcf.GraphHeader is an alias).
+type StreamHeader struct {
 	// Tool is the producing tool (` tool=`), omitted when empty. It must be
 	// printable non-whitespace ASCII.
 	Tool string
@@ -27,8 +30,19 @@ type GraphHeader struct {
 	EdgesByID bool
 }
 
-// graphStream is the state of a streaming graph payload.
-type graphStream struct {
+// Stream writes one streaming graph-profile payload (SPEC §8) through an
+// encoder.Writer: BeginStream writes the header, WriteSymbol the symbols
+// group by group, WriteEdge or WriteEdgeByID the edges, Close the trailer.
+// gcf.Encoder's BeginGraph, WriteSymbol, WriteEdge, WriteEdgeByID and
+// Close call it directly; see them for the contract. Every method leaves
+// the stream unchanged when it fails. Not safe for concurrent use.
+type Stream struct {
+	w       *encoder.Writer
+	lim     encoder.Limiter
+	wire    stream.Wire
+	total   int64 // bytes committed so far
+	lines   int   // lines committed so far
+	closed  bool
 	labeled bool
 	groups  []gsGroup      // non-empty groups in emission order
 	ids     map[string]int // qualified name -> ID of its first symbol
@@ -37,51 +51,29 @@ type graphStream struct {
 	inEdges bool // `## edges [?]` written
 }
 
+// ErrClosed is the error of a call on a closed Stream (and a closed
+// gcf.Encoder).
+var ErrClosed = errors.New("gcf: encoder is closed")
+
 type gsGroup struct {
 	distance int
 	count    int
 }
 
-func errGraphMode(method string) error {
-	return lexer.Errorf(lexer.InvalidSchema, "%s is a generic-profile call; this encoder is writing a graph payload", method)
-}
-
-// BeginGraph starts a streaming graph-profile payload (SPEC §8) by writing
-// its header `GCF profile=graph[ tool=T][ budget=N][ tokens=N]`; the
-// symbol and edge counts are not known yet and are omitted (SPEC §8.1).
-// It must be the first call on the encoder.
-//
-// Then WriteSymbol writes the symbols group by group, WriteEdge the edges
-// under `## edges [?]`, and Close the trailer
-// `##! summary symbols=N edges=M counts=...`: one count per non-empty
-// distance group in emission order, then the edge count, which is always
-// present (`counts=2,1,0`; labeled `counts=targets:2,related:1,edges:0`
-// when h.LabeledCounts is set; `counts=0` or `counts=edges:0` for an empty
-// graph).
-//
-// Memory does not grow with the payload except for the map from qualified
-// name to ID that WriteEdge needs to resolve endpoints (one entry per
-// distinct name; none with h.EdgesByID) and one small entry per distance
-// group. Lines go out through the pooled writer as they are produced.
-//
-// After BeginGraph the generic-profile methods (Encode, WriteField,
-// BeginTable, WriteRow, ...) fail, and BeginGraph fails once anything has
-// been written.
-func (e *Encoder) BeginGraph(h GraphHeader) error {
-	if e.closed {
-		return errClosed
-	}
-	if e.started || e.graph != nil {
-		return lexer.Errorf(lexer.InvalidSchema, "BeginGraph must be the first call: this encoder has already started a payload")
-	}
+// BeginStream writes the header `GCF profile=graph[ tool=T][ budget=N][
+// tokens=N]` (or the v1 graph header on stream.WireV1) to w under the
+// limits lim and returns the Stream that writes the rest; nothing is
+// written on error. gcf.Encoder.BeginGraph is the public entry.
+func BeginStream(w *encoder.Writer, lim stream.Limits, wire stream.Wire, h StreamHeader) (*Stream, error) {
 	if err := grCheckHeader(h.Tool, h.TokenBudget, h.TokensUsed); err != nil {
-		return err
+		return nil, err
 	}
+	e := &Stream{w: w, lim: encoder.NewLimiter(lim), wire: wire, labeled: h.LabeledCounts}
 	buf := e.w.Buf()
 	var b []byte
-	if e.wire == WireV1 {
+	if e.wire == stream.WireV1 {
 		if h.Tool == "" {
-			return lexer.Errorf(lexer.MissingProfile, "a v1 graph header requires tool= (SPEC-v1.1 §3): the header has no Tool")
+			return nil, lexer.Errorf(lexer.MissingProfile, "a v1 graph header requires tool= (SPEC-v1.1 §3): the header has no Tool")
 		}
 		b = v1AppendHeaderStart(buf, h.Tool, h.TokenBudget, h.TokensUsed)
 	} else {
@@ -89,14 +81,29 @@ func (e *Encoder) BeginGraph(h GraphHeader) error {
 	}
 	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
+		return nil, err
+	}
+	if !h.EdgesByID {
+		e.ids = map[string]int{}
+	}
+	return e, nil
+}
+
+// commit checks the whole lines b[len(buf):] that a call appended to the
+// pending output buf against the line and size limits and commits them.
+// On error nothing is committed and the pending output stays buf.
+func (e *Stream) commit(buf, b []byte) error {
+	added := b[len(buf):]
+	n, err := e.lim.LinesFrom(added, e.lines+1)
+	if err != nil {
 		return err
 	}
-	e.started = true
-	e.graph = &graphStream{labeled: h.LabeledCounts}
-	if !h.EdgesByID {
-		e.graph.ids = map[string]int{}
+	if err := e.lim.Total(e.total + int64(len(added))); err != nil {
+		return err
 	}
-	return nil
+	e.total += int64(len(added))
+	e.lines += n
+	return e.w.Commit(b)
 }
 
 // WriteSymbol writes s as the node line `@id kind qname score provenance`
@@ -112,14 +119,11 @@ func (e *Encoder) BeginGraph(h GraphHeader) error {
 // without BeginGraph, after the first WriteEdge, or when s.Distance is
 // lower than the current group's; the validation errors of Encode
 // (invalid_node_line, out_of_range).
-func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
+func (e *Stream) WriteSymbol(s Symbol) (id int, err error) {
 	if e.closed {
-		return -1, errClosed
+		return -1, ErrClosed
 	}
-	g := e.graph
-	if g == nil {
-		return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol before BeginGraph")
-	}
+	g := e
 	if g.inEdges {
 		return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol(%q) after the first edge: symbols must precede edges", s.QualifiedName)
 	}
@@ -178,14 +182,11 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 // Errors: invalid_schema without BeginGraph; unknown_edge_reference when
 // an endpoint names no symbol written so far (never dropped silently);
 // invalid_edge_syntax for an invalid edge type or status.
-func (e *Encoder) WriteEdge(ed Edge) error {
+func (e *Stream) WriteEdge(ed Edge) error {
 	if e.closed {
-		return errClosed
+		return ErrClosed
 	}
-	g := e.graph
-	if g == nil {
-		return lexer.Errorf(lexer.InvalidSchema, "WriteEdge before BeginGraph")
-	}
+	g := e
 	if g.ids == nil {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteEdge: this graph was begun with EdgesByID; use WriteEdgeByID")
 	}
@@ -208,14 +209,11 @@ func (e *Encoder) WriteEdge(ed Edge) error {
 // (see GraphHeader.EdgesByID). Errors: invalid_schema without BeginGraph;
 // unknown_edge_reference for an ID not yet written; invalid_edge_syntax
 // for an invalid edge type or status.
-func (e *Encoder) WriteEdgeByID(source, target int, edgeType, status string) error {
+func (e *Stream) WriteEdgeByID(source, target int, edgeType, status string) error {
 	if e.closed {
-		return errClosed
+		return ErrClosed
 	}
-	g := e.graph
-	if g == nil {
-		return lexer.Errorf(lexer.InvalidSchema, "WriteEdgeByID before BeginGraph")
-	}
+	g := e
 	if !grIsName(edgeType) || status != "" && !grIsName(status) {
 		ed := Edge{Source: "@" + strconv.Itoa(source), Target: "@" + strconv.Itoa(target), EdgeType: edgeType, Status: status}
 		return grCheckEdge(&ed, g.edges)
@@ -228,8 +226,8 @@ func (e *Encoder) WriteEdgeByID(source, target int, edgeType, status string) err
 	return e.writeEdge(source, target, edgeType, status)
 }
 
-func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
-	g := e.graph
+func (e *Stream) writeEdge(src, tgt int, typ, status string) error {
+	g := e
 	if err := e.lim.Elements(g.edges+1, "edge section"); err != nil {
 		return err
 	}
@@ -249,13 +247,17 @@ func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
 	return nil
 }
 
-// closeGraph writes the graph trailer (SPEC §8.4, §8.4.1), flushes and
-// releases the buffer.
-func (e *Encoder) closeGraph() error {
-	g := e.graph
+// Close writes the graph trailer (SPEC §8.4, §8.4.1), flushes and
+// releases the buffer; it does nothing on a closed stream. If the trailer
+// cannot be written, the stream stays open.
+func (e *Stream) Close() error {
+	if e.closed {
+		return nil
+	}
+	g := e
 	buf := e.w.Buf()
-	if e.wire == WireV1 {
-		b := v1AppendGraphSummary(buf, g)
+	if e.wire == stream.WireV1 {
+		b := v1AppendGraphSummary(buf, g.symbols, g.edges, g.groups)
 		if err := e.commit(buf, b); err != nil {
 			return err
 		}
@@ -287,3 +289,6 @@ func (e *Encoder) closeGraph() error {
 	g.ids = nil
 	return e.w.Release()
 }
+
+// Closed reports whether Close has closed the stream.
+func (e *Stream) Closed() bool { return e.closed }

@@ -1,4 +1,4 @@
-package gcf
+package graph
 
 import (
 	"cmp"
@@ -13,8 +13,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/options"
 	"github.com/gcfkit/gcf/internal/strid"
 	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
 // Encode encodes p as a buffered, canonical graph-profile payload (SPEC
@@ -68,7 +70,7 @@ import (
 func Encode(p *Payload, opts ...Option) ([]byte, error) {
 	// appendGraph sizes the output once from the payload, so encoding
 	// straight into a new slice is one allocation and no copy.
-	c := newConfig(opts)
+	c := options.Resolve(opts)
 	out, err := appendGraph(nil, p, nil, c.Limits, c.Wire)
 	if err != nil {
 		return nil, err
@@ -81,7 +83,7 @@ func Encode(p *Payload, opts ...Option) ([]byte, error) {
 // it returns dst unchanged in length (bytes past len(dst) in its capacity
 // may have been overwritten).
 func AppendEncode(dst []byte, p *Payload, opts ...Option) ([]byte, error) {
-	c := newConfig(opts)
+	c := options.Resolve(opts)
 	out, err := appendGraph(dst, p, nil, c.Limits, c.Wire)
 	if err != nil {
 		return dst, err
@@ -113,17 +115,17 @@ type grSessionPlan interface {
 
 // appendGraph appends the buffered encoding of p. With a non-nil plan, IDs
 // and references come from the session and ` session=true` ends the header.
-func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wire) ([]byte, error) {
+func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, wire stream.Wire) ([]byte, error) {
 	if p == nil {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "nil graph payload")
 	}
 	if err := grCheckHeader(p.Tool, p.TokenBudget, p.TokensUsed); err != nil {
 		return dst, err
 	}
-	if wire == WireV1 && p.Tool == "" {
+	if wire == stream.WireV1 && p.Tool == "" {
 		return dst, lexer.Errorf(lexer.MissingProfile, "a v1 graph header requires tool= (SPEC-v1.1 §3): the payload has no Tool")
 	}
-	if p.PackRoot != "" && !grIsToken(p.PackRoot) {
+	if p.PackRoot != "" && !encoder.IsToken(p.PackRoot) {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "pack_root %q is not a header value (printable non-whitespace ASCII)", p.PackRoot)
 	}
 	// One pass validates the symbols and sizes their lines (without the
@@ -202,7 +204,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		return dst, err
 	}
 	b := slices.Grow(dst, size)
-	if wire == WireV1 {
+	if wire == stream.WireV1 {
 		b = v1AppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
 	} else {
 		b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
@@ -210,7 +212,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	b = encoder.AppendHeaderInt(b, "symbols", int64(len(p.Symbols)))
 	// v1 writes the edge count, and the edges section, whenever the
 	// payload has edges, even when none resolved (fixture encode/008).
-	v1Edges := wire == WireV1 && len(p.Edges) > 0
+	v1Edges := wire == stream.WireV1 && len(p.Edges) > 0
 	if len(edges) > 0 || v1Edges {
 		b = encoder.AppendHeaderInt(b, "edges", int64(len(edges)))
 	}
@@ -252,7 +254,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		tailBuf, tails := sc.tailBuf[:0], append(sc.tails[:0], 0)
 		for _, k := range sc.kinds {
 			tailBuf = append(encoder.AppendWordSep(tailBuf), k.typ...)
-			if k.status != "" && (wire != WireV1 || k.status != "unchanged") { // v1 omits the status "unchanged" (fixture encode/007)
+			if k.status != "" && (wire != stream.WireV1 || k.status != "unchanged") { // v1 omits the status "unchanged" (fixture encode/007)
 				tailBuf = append(encoder.AppendWordSep(tailBuf), k.status...)
 			}
 			tailBuf = encoder.AppendLineEnd(tailBuf)
@@ -261,7 +263,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		sc.tailBuf, sc.tails = tailBuf, tails
 		for _, k := range edges {
 			src, tgt := int(k.key>>shift), int(k.key&(1<<shift-1))
-			if wire == WireV1 {
+			if wire == stream.WireV1 {
 				src, tgt = tgt, src // v1 keys are (target, source): see grResolveEdges
 			}
 			if k.aux > 0 {
@@ -271,7 +273,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 			}
 			e := &p.Edges[k.idx]
 			ge := grEdge{src: src, tgt: tgt, typ: e.EdgeType, status: e.Status}
-			if wire == WireV1 && ge.status == "unchanged" {
+			if wire == stream.WireV1 && ge.status == "unchanged" {
 				ge.status = "" // v1 omits the status "unchanged" (fixture encode/007)
 			}
 			b = grAppendEdge(b, &ge)
@@ -550,7 +552,7 @@ func grIndexNames(x *nameIndex, syms []Symbol, order []int) *nameIndex {
 //     (partitioned by the identities' top bits at scale).
 //  3. The other endpoints are hashed, radix-sorted and merged with the
 //     symbols' hashes, and compared by name.
-func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int, wire Wire) (keys []radixItem, shift uint, edgeBytes, longest int, err error) {
+func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int, wire stream.Wire) (keys []radixItem, shift uint, edgeBytes, longest int, err error) {
 	if len(p.Edges) == 0 {
 		return nil, 0, 0, 0, nil
 	}
@@ -598,7 +600,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		}
 		if aux == 0 {
 			ce := e
-			if wire == WireV1 && e.Status == "unchanged" {
+			if wire == stream.WireV1 && e.Status == "unchanged" {
 				c := *e // v1 omits the status "unchanged" (fixture encode/007)
 				c.Status, ce = "", &c
 			}
@@ -609,7 +611,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		}
 		longest = max(longest, len(e.EdgeType)+len(e.Status))
 		src, tgt := cand[2*i], cand[2*i+1]
-		if wire == WireV1 && (src == grNoSymbol || tgt == grNoSymbol) {
+		if wire == stream.WireV1 && (src == grNoSymbol || tgt == grNoSymbol) {
 			continue // v1 encoders skip an edge to a symbol not in the payload (fixture encode/008)
 		}
 		if src == grNoSymbol {
@@ -618,7 +620,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		if tgt == grNoSymbol {
 			return nil, 0, 0, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
 		}
-		if wire == WireV1 {
+		if wire == stream.WireV1 {
 			// v1 lines read @target<@source, and v1 encoders order them as
 			// written: by target ID, then source ID (fixtures encode/007 and
 			// 010; docs/legacy-v1.md on SPEC-v1.4 §12.1's wording).
@@ -626,7 +628,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		}
 		// `@tgt<@src type[ status]` and the newline
 		edgeBytes += 5 + grIDLen(int(src)) + grIDLen(int(tgt)) + len(e.EdgeType)
-		if e.Status != "" && (wire != WireV1 || e.Status != "unchanged") {
+		if e.Status != "" && (wire != stream.WireV1 || e.Status != "unchanged") {
 			edgeBytes += 1 + len(e.Status)
 		}
 		keys = append(keys, radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i), aux: aux})
@@ -966,7 +968,7 @@ const identMul = 0x9E3779B97F4A7C15
 // grCheckHeader validates the header fields shared by buffered, session,
 // streaming and delta payloads.
 func grCheckHeader(tool string, budget, tokens int) error {
-	if tool != "" && !grIsToken(tool) {
+	if tool != "" && !encoder.IsToken(tool) {
 		return lexer.Errorf(lexer.InvalidNodeLine, "tool %q is not a header value (printable non-whitespace ASCII)", tool)
 	}
 	if budget < 0 {
@@ -1037,7 +1039,7 @@ func grCheckEdge(e *Edge, i int) error {
 // SDKs accept other code points (docs/ records the contradiction). ASCII
 // names take grIsToken's fast path.
 func grIsName(s string) bool {
-	return grIsToken(s) || (s != "" && grNameBad(s) < 0)
+	return encoder.IsToken(s) || (s != "" && grNameBad(s) < 0)
 }
 
 // grNameBad returns the offset of the first byte of s that begins a
@@ -1084,32 +1086,6 @@ func grNameErr(c lexer.Category, what, s string) error {
 		Msg: fmt.Sprintf("%s %q holds %U at byte %d: names may hold any character but whitespace and controls", what, s, r, i)}
 }
 
-// grIsToken reports whether s is 1*(%x21-7E): non-empty printable
-// non-whitespace ASCII.
-func grIsToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		// The compiler merges these byte loads into one 8-byte load.
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// A byte below 0x21 borrows into its high bit; one at or above 0x7F
-		// has (or carries into) its high bit after adding 1.
-		if ((x-0x21*lo)&^x|(x+lo)|x)&hi != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] < 0x21 || s[i] > 0x7E {
-			return false
-		}
-	}
-	return true
-}
-
 // grAppendGroupName appends the group header name of a distance.
 func grAppendGroupName(b []byte, distance int) []byte {
 	switch distance {
@@ -1133,6 +1109,11 @@ func grAppendNode(b []byte, id int, s *Symbol) []byte {
 	b = grAppendScore(encoder.AppendWordSep(b), s.Score)
 	return append(encoder.AppendWordSep(b), s.Provenance...)
 }
+
+// AppendScore appends the score v as the graph wire writes it (SPEC §5):
+// exactly two decimals, rounded half to even on the exact binary value, no
+// minus sign on a result of zero. v must be finite.
+func AppendScore(b []byte, v float64) []byte { return grAppendScore(b, v) }
 
 // grAppendScore appends a finite score with exactly two decimals, rounded
 // half-to-even on the exact binary value (strconv rounds the exact decimal
@@ -1312,13 +1293,4 @@ func grow[T any](buf *[]T, n int) []T {
 	}
 	*buf = (*buf)[:n]
 	return *buf
-}
-
-// v1AppendHeaderStart appends the v1 graph header start `GCF tool=T
-// budget=N tokens=N` (SPEC-v1.1 §3; v1 encoders write budget and tokens
-// even when zero).
-func v1AppendHeaderStart(b []byte, tool string, budget, tokens int) []byte {
-	b = encoder.AppendHeaderField(encoder.AppendV1Header(b), "tool", tool)
-	b = encoder.AppendHeaderInt(b, "budget", int64(budget))
-	return encoder.AppendHeaderInt(b, "tokens", int64(tokens))
 }

@@ -1,4 +1,30 @@
-package gcf
+// Package graph encodes and decodes the graph profile of GCF (SPEC §3.2,
+// §5, §6, §8-§10): code-intelligence payloads of symbols and edges, their
+// streaming form, deltas, pack roots, ID sessions and the three-outcome
+// protocol.
+//
+// Package gcf re-exports every name here (gcf.Payload, gcf.Encode,
+// gcf.Session, ...) and is the documented entry; options are gcf's
+// (gcf.WithMaxDepth, gcf.WithWire, ...).
+package graph
+
+import (
+	"github.com/gcfkit/gcf/internal/options"
+	"github.com/gcfkit/gcf/stream"
+)
+
+// Option configures a graph encoder or decoder; gcf.Option is the same
+// type and gcf's WithX functions make them.
+type Option = options.Option
+
+// bytesDecoder returns a pull decoder over data with c's limits and wire,
+// records expanded as the root's decoders do.
+func bytesDecoder(c *options.Config, data []byte) *stream.Decoder {
+	d := stream.NewBytesDecoder(data, c.Limits)
+	d.SetWire(c.Wire)
+	d.SetExpand(true)
+	return d
+}
 
 // Payload is a graph-profile payload: code-intelligence results for an MCP
 // tool (SPEC §3.2, §5, §6). JSON field names match the conformance
