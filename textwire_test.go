@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gcfkit/gcf/internal/conformance"
+	"github.com/gcfkit/gcf/legacy"
 )
 
 // v1Payloads returns every v1 payload the legacy suite carries (decode and
@@ -33,9 +34,9 @@ func decodeV1(data []byte, opts ...Option) error {
 	opts = append(opts, WithWire(WireV1))
 	var err error
 	switch {
-	case isGraphHead(head5(data)) && isDeltaHeader(data):
+	case legacy.IsGraphHead(head5(data)) && isDeltaHeader(data):
 		_, err = DecodeDelta(data, opts...)
-	case isGraphHead(head5(data)):
+	case legacy.IsGraphHead(head5(data)):
 		_, err = graphEvents(data, opts...)
 	default:
 		_, err = DecodeGeneric(data, opts...)
@@ -115,7 +116,7 @@ func FuzzMigrateV1(f *testing.F) {
 		}
 		// A generic value that decodes encodes back on the v1 wire to the
 		// same value.
-		if isGraphHead(head5(data)) {
+		if legacy.IsGraphHead(head5(data)) {
 			return
 		}
 		v, err := DecodeGeneric(data, WithWire(WireV1))
