@@ -3,9 +3,11 @@
 // streaming form, deltas, pack roots, ID sessions and the three-outcome
 // protocol.
 //
-// Package gcf re-exports every name here (gcf.Payload, gcf.Encode,
-// gcf.Session, ...) and is the documented entry; options are gcf's
-// (gcf.WithMaxDepth, gcf.WithWire, ...).
+// Package gcf is the documented entry: it re-exports the payload types and
+// functions under the names they have always had there (gcf.Payload,
+// gcf.Encode, gcf.Session, ...; gcf.Encoder.BeginGraph drives a Stream),
+// and its WithX functions make the options (gcf.WithMaxDepth,
+// gcf.WithWire, ...).
 package graph
 
 import (
