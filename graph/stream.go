@@ -123,27 +123,26 @@ func (e *Stream) WriteSymbol(s Symbol) (id int, err error) {
 	if e.closed {
 		return -1, ErrClosed
 	}
-	g := e
-	if g.inEdges {
+	if e.inEdges {
 		return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol(%q) after the first edge: symbols must precede edges", s.QualifiedName)
 	}
-	if err := grCheckSymbol(&s, g.symbols); err != nil {
+	if err := grCheckSymbol(&s, e.symbols); err != nil {
 		return -1, err
 	}
 	if n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind); !e.lim.LineOK(n) {
 		// Refused before it is buffered.
 		return -1, e.lim.Line(e.lines+1, n, []byte(s.QualifiedName))
 	}
-	newGroup := len(g.groups) == 0
+	newGroup := len(e.groups) == 0
 	if !newGroup {
-		cur := g.groups[len(g.groups)-1].distance
+		cur := e.groups[len(e.groups)-1].distance
 		if s.Distance < cur {
 			return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol(%q): distance %d after group distance %d; groups must be written in ascending distance order", s.QualifiedName, s.Distance, cur)
 		}
 		newGroup = s.Distance != cur
 	}
 	if !newGroup {
-		if err := e.lim.Elements(g.groups[len(g.groups)-1].count+1, "symbol group"); err != nil {
+		if err := e.lim.Elements(e.groups[len(e.groups)-1].count+1, "symbol group"); err != nil {
 			return -1, err
 		}
 	}
@@ -154,20 +153,20 @@ func (e *Stream) WriteSymbol(s Symbol) (id int, err error) {
 		b = grAppendGroupName(b, s.Distance)
 		b = encoder.AppendLineEnd(b)
 	}
-	id = g.symbols
+	id = e.symbols
 	b = grAppendNode(b, id, &s)
 	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return -1, err
 	}
 	if newGroup {
-		g.groups = append(g.groups, gsGroup{distance: s.Distance})
+		e.groups = append(e.groups, gsGroup{distance: s.Distance})
 	}
-	g.groups[len(g.groups)-1].count++
-	g.symbols++
-	if g.ids != nil {
-		if _, ok := g.ids[s.QualifiedName]; !ok {
-			g.ids[s.QualifiedName] = id
+	e.groups[len(e.groups)-1].count++
+	e.symbols++
+	if e.ids != nil {
+		if _, ok := e.ids[s.QualifiedName]; !ok {
+			e.ids[s.QualifiedName] = id
 		}
 	}
 	return id, nil
@@ -186,18 +185,17 @@ func (e *Stream) WriteEdge(ed Edge) error {
 	if e.closed {
 		return ErrClosed
 	}
-	g := e
-	if g.ids == nil {
+	if e.ids == nil {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteEdge: this graph was begun with EdgesByID; use WriteEdgeByID")
 	}
-	if err := grCheckEdge(&ed, g.edges); err != nil {
+	if err := grCheckEdge(&ed, e.edges); err != nil {
 		return err
 	}
-	src, ok := g.ids[ed.Source]
+	src, ok := e.ids[ed.Source]
 	if !ok {
 		return lexer.Errorf(lexer.UnknownEdgeReference, "edge %s -> %s: source %q has not been written", ed.Source, ed.Target, ed.Source)
 	}
-	tgt, ok := g.ids[ed.Target]
+	tgt, ok := e.ids[ed.Target]
 	if !ok {
 		return lexer.Errorf(lexer.UnknownEdgeReference, "edge %s -> %s: target %q has not been written", ed.Source, ed.Target, ed.Target)
 	}
@@ -213,13 +211,12 @@ func (e *Stream) WriteEdgeByID(source, target int, edgeType, status string) erro
 	if e.closed {
 		return ErrClosed
 	}
-	g := e
 	if !grIsName(edgeType) || status != "" && !grIsName(status) {
 		ed := Edge{Source: "@" + strconv.Itoa(source), Target: "@" + strconv.Itoa(target), EdgeType: edgeType, Status: status}
-		return grCheckEdge(&ed, g.edges)
+		return grCheckEdge(&ed, e.edges)
 	}
 	for _, id := range [2]int{source, target} {
-		if id < 0 || id >= g.symbols {
+		if id < 0 || id >= e.symbols {
 			return lexer.Errorf(lexer.UnknownEdgeReference, "edge @%d -> @%d: symbol @%d has not been written", source, target, id)
 		}
 	}
@@ -227,13 +224,12 @@ func (e *Stream) WriteEdgeByID(source, target int, edgeType, status string) erro
 }
 
 func (e *Stream) writeEdge(src, tgt int, typ, status string) error {
-	g := e
-	if err := e.lim.Elements(g.edges+1, "edge section"); err != nil {
+	if err := e.lim.Elements(e.edges+1, "edge section"); err != nil {
 		return err
 	}
 	buf := e.w.Buf()
 	b := buf
-	if !g.inEdges {
+	if !e.inEdges {
 		b = encoder.AppendSection(b, "edges")
 		b = encoder.AppendCount(b, -1, false)
 		b = encoder.AppendLineEnd(b)
@@ -242,8 +238,8 @@ func (e *Stream) writeEdge(src, tgt int, typ, status string) error {
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
-	g.inEdges = true
-	g.edges++
+	e.inEdges = true
+	e.edges++
 	return nil
 }
 
@@ -254,39 +250,38 @@ func (e *Stream) Close() error {
 	if e.closed {
 		return nil
 	}
-	g := e
 	buf := e.w.Buf()
 	if e.wire == stream.WireV1 {
-		b := v1AppendGraphSummary(buf, g.symbols, g.edges, g.groups)
+		b := v1AppendGraphSummary(buf, e.symbols, e.edges, e.groups)
 		if err := e.commit(buf, b); err != nil {
 			return err
 		}
 		e.closed = true
-		g.ids = nil
+		e.ids = nil
 		return e.w.Release()
 	}
 	b := encoder.AppendSummary(buf)
-	b = encoder.AppendHeaderInt(b, "symbols", int64(g.symbols))
-	b = encoder.AppendHeaderInt(b, "edges", int64(g.edges))
+	b = encoder.AppendHeaderInt(b, "symbols", int64(e.symbols))
+	b = encoder.AppendHeaderInt(b, "edges", int64(e.edges))
 	b = encoder.AppendTrailerList(b, "counts")
-	for i, gr := range g.groups {
+	for i, gr := range e.groups {
 		b = encoder.AppendListSep(b, i)
-		if g.labeled {
+		if e.labeled {
 			b = encoder.AppendLabelEnd(grAppendGroupName(b, gr.distance))
 		}
 		b = encoder.AppendInt(b, int64(gr.count))
 	}
-	b = encoder.AppendListSep(b, len(g.groups))
-	if g.labeled {
+	b = encoder.AppendListSep(b, len(e.groups))
+	if e.labeled {
 		b = encoder.AppendLabelEnd(append(b, "edges"...))
 	}
-	b = encoder.AppendInt(b, int64(g.edges))
+	b = encoder.AppendInt(b, int64(e.edges))
 	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
 	e.closed = true
-	g.ids = nil
+	e.ids = nil
 	return e.w.Release()
 }
 
