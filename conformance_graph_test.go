@@ -2,6 +2,7 @@ package gcf
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -289,4 +290,41 @@ func TestSameGraphAsWireMidpoints(t *testing.T) {
 		t.Fatalf("midpoint scores kept the pack root %s; the test no longer shows the rounding", in)
 	}
 	sameGraphAsWire(t, p, back)
+}
+
+// ---- Conformance fixtures (graph encode side) ----
+
+// gfxStream feeds a whole payload through the streaming graph encoder the
+// way the conformance runner does: symbols sorted by (distance, score
+// desc), stable, then the edges in input order.
+func gfxStream(p *Payload, labeled bool) (string, error) {
+	var buf bytes.Buffer
+	e := NewEncoder(&buf)
+	if err := e.BeginGraph(GraphHeader{Tool: p.Tool, TokenBudget: p.TokenBudget, TokensUsed: p.TokensUsed, LabeledCounts: labeled}); err != nil {
+		return "", err
+	}
+	syms := slices.Clone(p.Symbols)
+	slices.SortStableFunc(syms, func(a, b Symbol) int {
+		if c := cmp.Compare(a.Distance, b.Distance); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Score, a.Score)
+	})
+	for _, s := range syms {
+		if _, err := e.WriteSymbol(s); err != nil {
+			return "", err
+		}
+	}
+	// Edges go in input order: a stream writes edges as they are produced,
+	// and fixtures 006/007 pin exactly that order (it is not sorted by
+	// source ID: @2<@1 follows @1<@3).
+	for _, ed := range p.Edges {
+		if err := e.WriteEdge(ed); err != nil {
+			return "", err
+		}
+	}
+	if err := e.Close(); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gcfkit/gcf/internal/conformance"
+	"github.com/gcfkit/gcf/legacy"
 )
 
 // v1Fixture is one case of the legacy suite ../shared/conformance-v1 (read
@@ -137,7 +138,7 @@ func runV1Fixture(t *testing.T, f v1Fixture) {
 	case "errors":
 		in := []byte(mustString(t, f.Input))
 		var err error
-		if isGraphHead(head5(in)) {
+		if legacy.IsGraphHead(head5(in)) {
 			_, err = Decode(in, v1)
 		} else {
 			_, err = DecodeGeneric(in, v1)
@@ -211,7 +212,7 @@ func checkMigrate(t *testing.T, v1 []byte) {
 func sameMigrated(v1, v3 []byte) error {
 	w1 := WithWire(WireV1)
 	switch {
-	case isGraphHead(head5(v1)) && isDeltaHeader(v1):
+	case legacy.IsGraphHead(head5(v1)) && isDeltaHeader(v1):
 		a, err := DecodeDelta(v1, w1)
 		if err != nil {
 			return err
@@ -223,7 +224,7 @@ func sameMigrated(v1, v3 []byte) error {
 		if !reflect.DeepEqual(a, b) {
 			return fmt.Errorf("delta differs\n v1 %s\n v3 %s", mustJSON(a), mustJSON(b))
 		}
-	case isGraphHead(head5(v1)):
+	case legacy.IsGraphHead(head5(v1)):
 		a, err := graphEvents(v1, w1)
 		if err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/gcfkit/gcf/graph"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -103,8 +104,8 @@ type openContainer struct {
 // NewDecoder returns a Decoder reading from r. Options set the limits.
 func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	cfg := newConfig(opts)
-	d := &Decoder{s: stream.NewDecoder(r, cfg.limits), form: cfg.form}
-	d.s.SetWire(cfg.wire)
+	d := &Decoder{s: stream.NewDecoder(r, cfg.Limits), form: anyForm(cfg.Form)}
+	d.s.SetWire(cfg.Wire)
 	d.s.SetExpand(true)
 	d.reset()
 	return d
@@ -324,7 +325,8 @@ func (d *Decoder) Decode(v any) error {
 		case stream.KindHeader, stream.KindSummary, stream.KindGroup:
 			if ev.Kind == stream.KindHeader && ev.Profile == "graph" {
 				if p, ok := v.(*Payload); ok {
-					got, err := decodeGraph(&d.b, nil)
+					d.b.peeked = false
+					got, err := graph.DecodeFrom(d.b.d, ev)
 					if err != nil {
 						return err
 					}
@@ -543,4 +545,13 @@ func (d *Decoder) DecodeGeneric() (any, error) {
 	v, err := d.b.document()
 	d.open = d.open[:0]
 	return v, err
+}
+
+// profileCol returns the column of the profile value in a header event
+// (profile= is the header's first field).
+func profileCol(ev *stream.Event) int {
+	if len(ev.Cells) > 0 {
+		return ev.Cells[0].Col
+	}
+	return 1
 }

@@ -70,16 +70,16 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 // (bytes past it, within dst's capacity, may have been overwritten).
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 	c := newConfig(opts)
-	if c.group.on {
+	if c.Group.On {
 		return appendGrouped(dst, v, &c) // GroupBy: encode_grouped.go
 	}
-	if c.wire == WireV1 {
-		return appendGenericV1(dst, v, c.limits)
+	if c.Wire == WireV1 {
+		return appendGenericV1(dst, v, c.Limits)
 	}
-	if c.size == Smallest {
-		return appendSmallest(dst, v, c.limits, c.cost)
+	if c.Size == Smallest {
+		return appendSmallest(dst, v, c.Limits, c.Cost)
 	}
-	return appendGeneric(dst, v, c.limits)
+	return appendGeneric(dst, v, c.Limits)
 }
 
 // appendGeneric is AppendGeneric with the limits resolved.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/internal/layout"
+	"github.com/gcfkit/gcf/internal/options"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -30,13 +31,13 @@ import (
 // limits' categories as for EncodeGeneric; and normalize's
 // (out_of_range, invalid_utf8, unsupported_value, ...).
 func appendGrouped(dst []byte, v any, c *config) ([]byte, error) {
-	g := c.group
+	g := c.Group
 	switch {
-	case c.wire == WireV1:
+	case c.Wire == WireV1:
 		return dst, groupErr(g, "the v1 wire has no value-grouping")
-	case c.spec != "" && c.spec != Spec36:
-		return dst, groupErr(g, "value-grouping is spec v3.6.0 (§7.4.8); WithSpec("+strconv.Quote(string(c.spec))+") cannot carry it")
-	case g.key == g.column:
+	case c.Spec != "" && c.Spec != Spec36:
+		return dst, groupErr(g, "value-grouping is spec v3.6.0 (§7.4.8); WithSpec("+strconv.Quote(string(c.Spec))+") cannot carry it")
+	case g.Key == g.Column:
 		return dst, groupErr(g, "the key and the group column are the same field; a grouped table groups by another column than its key (SPEC §7.4.8)")
 	}
 	slabs := getNormSlabs()
@@ -56,11 +57,11 @@ func appendGrouped(dst []byte, v any, c *config) ([]byte, error) {
 		}
 		return dst, err
 	}
-	lim := encoder.NewLimiter(c.limits)
+	lim := encoder.NewLimiter(c.Limits)
 	if !lim.DepthOK(deepest) {
 		ge := getGE()
-		ge.lim.Begin(c.limits, 0)
-		d := ge.depth(nv, c.limits.MaxDepth)
+		ge.lim.Begin(c.Limits, 0)
+		d := ge.depth(nv, c.Limits.MaxDepth)
 		putGE(ge)
 		if err := lim.Depth(d); err != nil {
 			return dst, err
@@ -73,7 +74,7 @@ func appendGrouped(dst []byte, v any, c *config) ([]byte, error) {
 		return dst, err
 	}
 	start := len(dst)
-	out, err := t.write(dst, c.limits)
+	out, err := t.write(dst, c.Limits)
 	if err != nil {
 		if encoder.IsInvalidUTF8(err) {
 			err = invalidUTF8Err(nv)
@@ -85,7 +86,7 @@ func appendGrouped(dst []byte, v any, c *config) ([]byte, error) {
 
 // groupedTable is the plan of one grouped encode.
 type groupedTable struct {
-	g      groupBy
+	g      options.GroupBy
 	recs   []any
 	union  []string  // field union, SPEC §7.4.3 order
 	key    int       // union index of the key column
@@ -101,9 +102,9 @@ type groupedTable struct {
 	ids    [2][]byte // scratch identities
 }
 
-// groupErr is an invalid_group_header error of GroupBy(g.key, g.column).
-func groupErr(g groupBy, msg string) error {
-	return lexer.Errorf(lexer.InvalidGroupHeader, "GroupBy(%s, %s): %s", strconv.Quote(g.key), strconv.Quote(g.column), msg)
+// groupErr is an invalid_group_header error of GroupBy(g.Key, g.Column).
+func groupErr(g options.GroupBy, msg string) error {
+	return lexer.Errorf(lexer.InvalidGroupHeader, "GroupBy(%s, %s): %s", strconv.Quote(g.Key), strconv.Quote(g.Column), msg)
 }
 
 // describe names the JSON type of a normalized value for an error message.
@@ -154,9 +155,9 @@ func (t *groupedTable) plan() error {
 			return groupErr(g, "field "+strconv.Quote(f)+" would be read as a '>' path column (SPEC §7.4.6), which a grouped table cannot carry")
 		}
 		switch f {
-		case g.key:
+		case g.Key:
 			t.key = j
-		case g.column:
+		case g.Column:
 			t.col = j
 		}
 	}
@@ -166,12 +167,12 @@ func (t *groupedTable) plan() error {
 	keys := make(map[string]int, n)
 	for i, r := range t.recs {
 		o := r.(Object)
-		k, ok, _ := geLookup(o, g.key, max(t.key, 0))
+		k, ok, _ := geLookup(o, g.Key, max(t.key, 0))
 		switch {
 		case !ok:
-			return groupErr(g, "record "+strconv.Itoa(i)+" has no key field "+strconv.Quote(g.key)+"; every record of a grouped table has its key")
+			return groupErr(g, "record "+strconv.Itoa(i)+" has no key field "+strconv.Quote(g.Key)+"; every record of a grouped table has its key")
 		case k == nil:
-			return groupErr(g, "record "+strconv.Itoa(i)+" has a null key "+strconv.Quote(g.key)+"; every record of a grouped table has its key")
+			return groupErr(g, "record "+strconv.Itoa(i)+" has a null key "+strconv.Quote(g.Key)+"; every record of a grouped table has its key")
 		}
 		id, err := t.identity(0, k)
 		if err != nil {
@@ -179,12 +180,12 @@ func (t *groupedTable) plan() error {
 		}
 		if prev, dup := keys[string(id)]; dup {
 			return lexer.Errorf(lexer.DuplicateKey, "GroupBy(%s, %s): records %d and %d have the same key %s (a decoder compares keys as values: 1 and 1.0 are the same)",
-				strconv.Quote(g.key), strconv.Quote(g.column), prev, i, t.cell)
+				strconv.Quote(g.Key), strconv.Quote(g.Column), prev, i, t.cell)
 		}
 		keys[string(id)] = i
-		gv, ok, _ := geLookup(o, g.column, max(t.col, 0))
+		gv, ok, _ := geLookup(o, g.Column, max(t.col, 0))
 		if !ok {
-			return groupErr(g, "record "+strconv.Itoa(i)+" has no group field "+strconv.Quote(g.column)+"; a group value can be null but not absent")
+			return groupErr(g, "record "+strconv.Itoa(i)+" has no group field "+strconv.Quote(g.Column)+"; a group value can be null but not absent")
 		}
 		id, err = t.identity(1, gv)
 		if err != nil {
@@ -202,7 +203,7 @@ func (t *groupedTable) plan() error {
 			// One group to a decoder (it compares values: 1e+18 is
 			// 1000000000000000000), but one subheader cannot carry both.
 			return lexer.Errorf(lexer.DuplicateGroup, "GroupBy(%s, %s): records %d and %d have the group values %s and %s, which a decoder reads as one value",
-				strconv.Quote(g.key), strconv.Quote(g.column), t.firsts[x], i, t.heads[x], t.cell)
+				strconv.Quote(g.Key), strconv.Quote(g.Column), t.firsts[x], i, t.heads[x], t.cell)
 		}
 		t.order[i] = x
 		t.counts[x]++
@@ -308,13 +309,13 @@ func (t *groupedTable) write(dst []byte, lim Limits) ([]byte, error) {
 	}
 	b = encoder.AppendCount(encoder.AppendSection(b, ""), len(t.recs), false)
 	b = encoder.AppendFields(b, fields)
-	b = encoder.AppendLineEnd(encoder.AppendGroupClause(b, t.g.column))
+	b = encoder.AppendLineEnd(encoder.AppendGroupClause(b, t.g.Column))
 	if err := line(); err != nil {
 		return b, err
 	}
 	next := 0
 	for x, n := range t.counts {
-		b = encoder.AppendSubheader(b, t.g.column, t.heads[x], n)
+		b = encoder.AppendSubheader(b, t.g.Column, t.heads[x], n)
 		if err := line(); err != nil {
 			return b, err
 		}

@@ -197,9 +197,9 @@ func TestGroupedEncodeModelErrors(t *testing.T) {
 		cat  Category
 		msg  string
 	}{
-		{"bad utf-8 cell", []any{Object{{"id", int64(1)}, {"g", "a"}, {"x", "\xff"}}}, InvalidUTF8, "$[0].x"},
-		{"bad utf-8 key value", []any{Object{{"id", "\xff"}, {"g", "a"}}}, InvalidUTF8, "$[0].id"},
-		{"bad utf-8 group value", []any{Object{{"id", int64(1)}, {"g", "a\xff"}}}, InvalidUTF8, "$[0].g"},
+		{"bad utf-8 cell", []any{Object{{"id", int64(1)}, {"g", "a"}, {"x", "\xff"}}}, InvalidUTF8, `"/0/x"`},
+		{"bad utf-8 key value", []any{Object{{"id", "\xff"}, {"g", "a"}}}, InvalidUTF8, `"/0/id"`},
+		{"bad utf-8 group value", []any{Object{{"id", int64(1)}, {"g", "a\xff"}}}, InvalidUTF8, `"/0/g"`},
 		{"bad utf-8 field name", []any{Object{{"id", int64(1)}, {"g", "a"}, {"\xff", int64(1)}}}, InvalidUTF8, "key"},
 		{"NaN", []any{Object{{"id", int64(1)}, {"g", 0.0}, {"x", nan()}}}, OutOfRange, ""},
 		{"channel", []any{map[string]any{"id": 1, "g": make(chan int)}}, UnsupportedValue, ""},

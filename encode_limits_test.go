@@ -409,10 +409,10 @@ func TestEncoderLimits(t *testing.T) {
 // zero or negative limit option means its default on every path: the
 // encoder refuses at the default, as the decoder does.
 func TestOptionsResolveOnce(t *testing.T) {
-	if got := newConfig(nil).limits; got != (Limits{}).Resolved() {
+	if got := newConfig(nil).Limits; got != (Limits{}).Resolved() {
 		t.Fatalf("no options: %+v", got)
 	}
-	if got := newConfig([]Option{WithLimits(Limits{MaxDepth: -1}), nil}).limits; got != (Limits{}).Resolved() {
+	if got := newConfig([]Option{WithLimits(Limits{MaxDepth: -1}), nil}).Limits; got != (Limits{}).Resolved() {
 		t.Fatalf("zero and negative limits: %+v", got)
 	}
 	deep := any("x")

@@ -64,6 +64,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/gcfkit/gcf/internal/options"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -141,26 +142,14 @@ func CategoryOf(err error) Category { return lexer.CategoryOf(err) }
 type Limits = stream.Limits
 
 // Option configures a decoder or encoder.
-type Option func(*config)
+type Option = options.Option
 
-type config struct {
-	limits Limits
-	size   Size             // layout of EncodeGeneric (smallest.go)
-	cost   func(string) int // cost model of Smallest (nil: EstimateTokens)
-	wire   Wire
-	spec   Spec    // spec version the encoders write (WithSpec)
-	group  groupBy // value-grouping of EncodeGeneric (GroupBy)
-	form   anyForm // what Unmarshal stores in interfaces (unmarshal_any.go)
-}
-
-// groupBy is the value-grouping GroupBy asks for (spec v3.6.0 §7.4.8).
-type groupBy struct {
-	key, column string
-	on          bool // GroupBy was given (key and column may be "")
-}
+// config is the resolved options of one call (options.Config), with the
+// root's helpers on it.
+type config struct{ options.Config }
 
 // Spec names a version of the GCF specification an encoder writes.
-type Spec string
+type Spec = options.Spec
 
 // The spec versions WithSpec accepts.
 const (
@@ -175,7 +164,7 @@ const (
 
 // WithSpec sets the spec version the encoders write (default Spec36).
 // Decoders ignore it: they read v3.5.3 and v3.6.0 payloads alike.
-func WithSpec(s Spec) Option { return func(c *config) { c.spec = s } }
+func WithSpec(s Spec) Option { return func(c *options.Config) { c.Spec = s } }
 
 // GroupBy makes EncodeGeneric write a root array of records as a
 // value-grouped keyed set (spec v3.6.0 §7.4.8): key is the identity
@@ -203,61 +192,47 @@ func WithSpec(s Spec) Option { return func(c *config) { c.spec = s } }
 // effect on a grouped encode. It applies to EncodeGeneric, AppendGeneric
 // and Encoder.Encode (NewEncoder); streamed tables are never grouped.
 func GroupBy(key, column string) Option {
-	return func(c *config) { c.group = groupBy{key: key, column: column, on: true} }
+	return func(c *options.Config) { c.Group = options.GroupBy{Key: key, Column: column, On: true} }
 }
 
 // defaultLimits are the limits in effect when no option sets one.
-var defaultLimits = Limits{}.Resolved()
+var defaultLimits = options.DefaultLimits
 
-// newConfig resolves opts, once per call of the API: the one place options
-// are applied and the limits' zero fields replaced by their defaults
-// (Limits.Resolved), for decoders and encoders alike. A caller resolves
-// once and passes the config (or its limits) down.
-func newConfig(opts []Option) config {
-	if len(opts) == 0 {
-		return config{limits: defaultLimits} // no options: c below would escape to the heap (o(&c))
-	}
-	var c config
-	for _, o := range opts {
-		if o != nil {
-			o(&c)
-		}
-	}
-	c.limits = c.limits.Resolved()
-	return c
-}
+// newConfig resolves opts, once per call of the API (options.Resolve): a
+// caller resolves once and passes the config (or its limits) down.
+func newConfig(opts []Option) config { return config{options.Resolve(opts)} }
 
 // WithLimits sets every limit at once; zero fields keep their defaults. It
 // affects decoders and encoders alike.
-func WithLimits(l Limits) Option { return func(c *config) { c.limits = l } }
+func WithLimits(l Limits) Option { return func(c *options.Config) { c.Limits = l } }
 
 // WithMaxDepth sets the deepest container nesting a decoder accepts and an
 // encoder writes (default 256; the CLI flag -max-depth).
-func WithMaxDepth(n int) Option { return func(c *config) { c.limits.MaxDepth = n } }
+func WithMaxDepth(n int) Option { return func(c *options.Config) { c.Limits.MaxDepth = n } }
 
 // WithMaxLineBytes sets the longest line, in bytes without its line end, a
 // decoder accepts and an encoder writes (default 1 MiB; the CLI flag -max-line).
-func WithMaxLineBytes(n int) Option { return func(c *config) { c.limits.MaxLineBytes = n } }
+func WithMaxLineBytes(n int) Option { return func(c *options.Config) { c.Limits.MaxLineBytes = n } }
 
 // WithMaxElements sets the most rows, items or members one container may
 // hold, in a decoder's input and an encoder's output (default 16,777,216;
 // the CLI flag -max-elements).
-func WithMaxElements(n int) Option { return func(c *config) { c.limits.MaxElements = n } }
+func WithMaxElements(n int) Option { return func(c *options.Config) { c.Limits.MaxElements = n } }
 
 // WithMaxFields sets the most fields one field declaration may hold, in a
 // decoder's input and an encoder's output (default 4,096; the CLI flag -max-fields).
-func WithMaxFields(n int) Option { return func(c *config) { c.limits.MaxFields = n } }
+func WithMaxFields(n int) Option { return func(c *options.Config) { c.Limits.MaxFields = n } }
 
 // WithMaxBytes caps the total payload size a decoder reads and an encoder
 // writes (default: no cap; the CLI flag -max-bytes).
-func WithMaxBytes(n int64) Option { return func(c *config) { c.limits.MaxBytes = n } }
+func WithMaxBytes(n int64) Option { return func(c *options.Config) { c.Limits.MaxBytes = n } }
 
 // WithRequireSummary makes a decoder reject a payload whose `[?]` sections
 // are not confirmed by a `##! summary` trailer, with category
 // unexpected_eof: the way to catch a stream cut off just before its
 // trailer. Without it such a payload is accepted, as SPEC §8.6 requires.
 // Encoders ignore it (they always write the trailer).
-func WithRequireSummary() Option { return func(c *config) { c.limits.RequireSummary = true } }
+func WithRequireSummary() Option { return func(c *options.Config) { c.Limits.RequireSummary = true } }
 
 // Marshal returns the generic-profile encoding of v: the front door for Go
 // values, as json.Marshal is for JSON. It is EncodeGeneric with the default
@@ -291,7 +266,7 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 		return err
 	}
 	cfg := newConfig(opts)
-	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.limits), form: cfg.form}
+	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.Limits), form: anyForm(cfg.Form)}
 	d.s.SetExpand(true)
 	d.reset()
 	d.b.budget = len(data)/2 + 1 // the input is all here: presize by it, as DecodeGeneric does

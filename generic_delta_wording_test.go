@@ -247,3 +247,28 @@ func TestGraphDeltaWordingMatchesReferenceSDK(t *testing.T) {
 		}
 	}
 }
+
+// Fixture graph-delta/002 as a model: remove Server, add Handler, move the edge.
+func deltaTestBase() *Payload {
+	return &Payload{
+		Tool: "test",
+		Symbols: []Symbol{
+			{QualifiedName: "pkg.Auth", Kind: "function", Score: 0.78, Provenance: "lsp_resolved", Distance: 0,
+				Components: &Components{BlastRadius: 1, Confidence: 0.5}},
+			{QualifiedName: "pkg.Server", Kind: "function", Score: 0.54, Provenance: "lsp_resolved", Distance: 1},
+		},
+		Edges: []Edge{{Source: "pkg.Server", Target: "pkg.Auth", EdgeType: "calls"}},
+	}
+}
+
+func deltaTestDelta() *DeltaPayload {
+	return &DeltaPayload{
+		Tool:         "test",
+		BaseRoot:     "sha256:8e6d32973b4005c604399a14faa32799d54f427800008312a3357c349d41e572",
+		NewRoot:      "sha256:209fa026484529cc94ab00667a30bfa2951cb66e4bfeb237bbd528a9c640513d",
+		Removed:      []Symbol{{QualifiedName: "pkg.Server", Kind: "function"}},
+		Added:        []Symbol{{QualifiedName: "pkg.Handler", Kind: "function", Score: 0.85, Provenance: "lsp_resolved", Distance: 1}},
+		RemovedEdges: []Edge{{Source: "pkg.Server", Target: "pkg.Auth", EdgeType: "calls"}},
+		AddedEdges:   []Edge{{Source: "pkg.Handler", Target: "pkg.Auth", EdgeType: "calls"}},
+	}
+}

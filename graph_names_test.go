@@ -88,3 +88,9 @@ func TestGraphEncodeBadNames(t *testing.T) {
 		}
 	}
 }
+
+func asSyntax(err error, se **SyntaxError) bool {
+	s, ok := err.(*SyntaxError)
+	*se = s
+	return ok
+}

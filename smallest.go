@@ -2,12 +2,13 @@ package gcf
 
 import (
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/options"
 )
 
 // Size selects how EncodeGeneric lays out a value: in the one canonical
 // form every conformant encoder writes byte for byte, or in the form that
 // costs the fewest tokens.
-type Size int
+type Size = options.Size
 
 const (
 	// Canonical is the layout of SPEC §7.11 (the default): byte-identical
@@ -31,7 +32,7 @@ const (
 
 // WithSize selects the layout of EncodeGeneric and AppendGeneric
 // (default Canonical). Decoders and the graph profile ignore it.
-func WithSize(s Size) Option { return func(c *config) { c.size = s } }
+func WithSize(s Size) Option { return func(c *options.Config) { c.Size = s } }
 
 // WithCost sets the cost model of WithSize(Smallest): cost returns the
 // price of a piece of GCF text, normally its token count under the model's
@@ -39,7 +40,7 @@ func WithSize(s Size) Option { return func(c *config) { c.size = s } }
 // default, nil, is EstimateTokens. Two alternatives whose estimates differ
 // by a quarter or more are ranked by EstimateTokens without calling cost.
 // Other sizes ignore it.
-func WithCost(cost func(string) int) Option { return func(c *config) { c.cost = cost } }
+func WithCost(cost func(string) int) Option { return func(c *options.Config) { c.Cost = cost } }
 
 // sizeTrialRows is the most rows (members of a keyed map, elements of an
 // array) a table may have for the Smallest size to price its alternative

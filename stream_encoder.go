@@ -1,12 +1,12 @@
 package gcf
 
 import (
-	"errors"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/graph"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -43,11 +43,11 @@ type Encoder struct {
 	keys     map[string]struct{}
 	table    *streamTable
 	deferred []int
-	graph    *graphStream // non-nil once BeginGraph has written the header
-	wire     Wire         // WithWire: WireV1 writes the legacy v1.x wire
-	names    []string     // v1: the names of the closed tables, for the ## _summary trailer
-	delta    *deltaStream // non-nil once BeginDelta has written the header
-	grouped  *config      // GroupBy: Encode writes a value-grouped table (encode_grouped.go)
+	graph    *graph.Stream // non-nil once BeginGraph has written the header
+	wire     Wire          // WithWire: WireV1 writes the legacy v1.x wire
+	names    []string      // v1: the names of the closed tables, for the ## _summary trailer
+	delta    *deltaStream  // non-nil once BeginDelta has written the header
+	grouped  *config       // GroupBy: Encode writes a value-grouped table (encode_grouped.go)
 }
 
 // deltaStream is the state of a streamed generic delta (BeginDelta).
@@ -73,8 +73,8 @@ type streamTable struct {
 // writes; streamed tables cannot be grouped (a group needs its exact count).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
 	c := newConfig(opts)
-	e := &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.limits), keys: map[string]struct{}{}, wire: c.wire}
-	if c.group.on {
+	e := &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.Limits), keys: map[string]struct{}{}, wire: c.Wire}
+	if c.Group.On {
 		e.grouped = &c
 	}
 	return e
@@ -117,7 +117,7 @@ func utf8Err(what string, bad int) error {
 		Msg: what + " is not valid UTF-8: invalid byte at offset " + strconv.Itoa(bad)}
 }
 
-var errClosed = errors.New("gcf: encoder is closed")
+var errClosed = graph.ErrClosed
 
 // Encode writes v as one complete buffered payload (canonical form) and
 // flushes it. It must be the only payload written by this encoder.
@@ -541,7 +541,9 @@ func (e *Encoder) Close() error {
 		return nil
 	}
 	if e.graph != nil {
-		return e.closeGraph()
+		err := e.graph.Close()
+		e.closed = e.graph.Closed()
+		return err
 	}
 	counts, names := e.deferred, e.names
 	if e.table != nil {

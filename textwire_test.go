@@ -5,10 +5,12 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gcfkit/gcf/internal/conformance"
+	"github.com/gcfkit/gcf/legacy"
 )
 
 // v1Payloads returns every v1 payload the legacy suite carries (decode and
@@ -32,9 +34,9 @@ func decodeV1(data []byte, opts ...Option) error {
 	opts = append(opts, WithWire(WireV1))
 	var err error
 	switch {
-	case isGraphHead(head5(data)) && isDeltaHeader(data):
+	case legacy.IsGraphHead(head5(data)) && isDeltaHeader(data):
 		_, err = DecodeDelta(data, opts...)
-	case isGraphHead(head5(data)):
+	case legacy.IsGraphHead(head5(data)):
 		_, err = graphEvents(data, opts...)
 	default:
 		_, err = DecodeGeneric(data, opts...)
@@ -114,7 +116,7 @@ func FuzzMigrateV1(f *testing.F) {
 		}
 		// A generic value that decodes encodes back on the v1 wire to the
 		// same value.
-		if isGraphHead(head5(data)) {
+		if legacy.IsGraphHead(head5(data)) {
 			return
 		}
 		v, err := DecodeGeneric(data, WithWire(WireV1))
@@ -303,9 +305,9 @@ func (g *v1Graph) Read(p []byte) (int, error) {
 			g.i = 1
 		case g.i < g.n:
 			g.buf = append(g.buf, "@"...)
-			g.buf = appendInt(g.buf, g.i)
+			g.buf = strconv.AppendInt(g.buf, int64(g.i), 10)
 			g.buf = append(g.buf, " method github.com/org/repo/pkg.Symbol"...)
-			g.buf = appendInt(g.buf, g.i)
+			g.buf = strconv.AppendInt(g.buf, int64(g.i), 10)
 			g.buf = append(g.buf, " 0.25 ast_inferred\n"...)
 			g.i++
 			if g.i == g.n {
@@ -314,7 +316,7 @@ func (g *v1Graph) Read(p []byte) (int, error) {
 			}
 		case g.e < g.n:
 			g.buf = append(g.buf, "@0<@"...)
-			g.buf = appendInt(g.buf, g.e)
+			g.buf = strconv.AppendInt(g.buf, int64(g.e), 10)
 			g.buf = append(g.buf, " calls\n"...)
 			g.e++
 		default:

@@ -1,6 +1,9 @@
 package gcf
 
-import "github.com/gcfkit/gcf/internal/box"
+import (
+	"github.com/gcfkit/gcf/internal/box"
+	"github.com/gcfkit/gcf/internal/options"
+)
 
 // anyForm says what Unmarshal and Decoder.Decode store in an interface
 // (a *any target, or an interface field, element or map value): the zero
@@ -17,7 +20,7 @@ const (
 // decoded into an interface as an Object, its members in payload order
 // (and a repeated key kept twice), instead of encoding/json's
 // map[string]any. Encoders ignore it.
-func WithOrderedObjects() Option { return func(c *config) { c.form |= anyOrdered } }
+func WithOrderedObjects() Option { return func(c *options.Config) { c.Form |= uint8(anyOrdered) } }
 
 // WithExactNumbers makes Unmarshal and Decoder.Decode store a number
 // decoded into an interface as DecodeGeneric gives it, instead of
@@ -27,7 +30,7 @@ func WithOrderedObjects() Option { return func(c *config) { c.form |= anyOrdered
 //
 // With both WithOrderedObjects and WithExactNumbers, a value decoded into
 // *any is exactly what DecodeGeneric returns.
-func WithExactNumbers() Option { return func(c *config) { c.form |= anyExact } }
+func WithExactNumbers() Option { return func(c *options.Config) { c.Form |= uint8(anyExact) } }
 
 // value converts x, a value in DecodeGeneric's model, to form f: objects
 // become map[string]any unless f keeps them ordered, integers float64

@@ -83,8 +83,8 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 // linear in the number of keys.
 func ParseJSON(data []byte, opts ...Option) (any, error) {
 	cfg := newConfig(opts)
-	p := jsonParser{data: data, maxDepth: cfg.limits.MaxDepth}
-	if max := cfg.limits.MaxBytes; max > 0 && int64(len(data)) > max {
+	p := jsonParser{data: data, maxDepth: cfg.Limits.MaxDepth}
+	if max := cfg.Limits.MaxBytes; max > 0 && int64(len(data)) > max {
 		return nil, p.errAt(int(max), lexer.PayloadTooLarge, "JSON input is %d bytes, over the limit of %d", len(data), max)
 	}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {

@@ -133,14 +133,14 @@ func TestMeasure(t *testing.T) {
 		}
 	}
 	// The one-function change.
-	src := filepath.Join(root, "protocol.go")
+	src := filepath.Join(root, "graph", "protocol.go")
 	body, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	old := "\ttype ident struct{ kind, qname string }\n\tid := func(s *Symbol) ident"
 	if !strings.Contains(string(body), old) {
-		t.Fatal("protocol.go: gcf.Diff no longer looks as this measurement expects; update the edit")
+		t.Fatal("graph/protocol.go: graph.Diff no longer looks as this measurement expects; update the edit")
 	}
 	edited := strings.Replace(string(body), old, "\tif _, err := PackRoot(base); err != nil {\n\t\treturn nil, err\n\t}\n"+old, 1)
 	if err := os.WriteFile(src, []byte(edited), 0o644); err != nil {

@@ -26,13 +26,17 @@ import (
 const (
 	module     = "github.com/gcfkit/gcf"
 	packRootFn = module + ".PackRoot"
+	// graphPackRootFn is where PackRoot is implemented (gcf.PackRoot is a
+	// wrapper of it): the function with many callers in the module.
+	graphPackRootFn = module + "/graph.PackRoot"
 )
 
 // astCallers finds, with go/parser alone (no type checker, independent of
 // the server's loader), the functions and methods of the module at root
-// that call the root package's function name: `name(...)` inside package
-// gcf, `gcf.name(...)` elsewhere.
-func astCallers(t *testing.T, root, name string) []string {
+// that call the function name of the module's package pkg (its path
+// below the module, "" for the root; its last element is its name):
+// `name(...)` inside the package, `pkg.name(...)` elsewhere.
+func astCallers(t *testing.T, root, pkg, name string) []string {
 	t.Helper()
 	fset := token.NewFileSet()
 	var out []string
@@ -62,7 +66,11 @@ func astCallers(t *testing.T, root, name string) []string {
 		if rel != "." {
 			pkgPath += "/" + filepath.ToSlash(rel)
 		}
-		inGCF := pkgPath == module
+		target, qual := module, "gcf"
+		if pkg != "" {
+			target, qual = module+"/"+pkg, pkg[strings.LastIndex(pkg, "/")+1:]
+		}
+		inGCF := pkgPath == target
 		for _, decl := range f.Decls {
 			fd, ok := decl.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
@@ -79,7 +87,7 @@ func astCallers(t *testing.T, root, name string) []string {
 					calls = calls || inGCF && fun.Name == name
 				case *ast.SelectorExpr:
 					x, ok := fun.X.(*ast.Ident)
-					calls = calls || ok && !inGCF && x.Name == "gcf" && fun.Sel.Name == name
+					calls = calls || ok && !inGCF && x.Name == qual && fun.Sel.Name == name
 				}
 				return true
 			})
@@ -151,21 +159,21 @@ func exerciseRepo(t *testing.T, cs *mcp.ClientSession) {
 		return p
 	}
 
-	// blast_radius: the real callers of gcf.PackRoot, as go/parser sees them.
-	res := call(t, cs, "blast_radius", map[string]any{"symbol": packRootFn, "max_depth": 2})
+	// blast_radius: the real callers of graph.PackRoot, as go/parser sees them.
+	res := call(t, cs, "blast_radius", map[string]any{"symbol": graphPackRootFn, "max_depth": 2})
 	p, err := gcf.Decode([]byte(text(t, res))) // the session's first answer decodes alone
 	if err != nil {
 		t.Fatalf("blast_radius: %v\n%s", err, text(t, res))
 	}
 	consumer.Read([]byte(text(t, res)))
-	if got := symbolsAt(p, 0); !slices.Equal(got, []string{packRootFn}) {
+	if got := symbolsAt(p, 0); !slices.Equal(got, []string{graphPackRootFn}) {
 		t.Fatalf("blast_radius target %v", got)
 	}
-	want := astCallers(t, root, "PackRoot")
+	want := astCallers(t, root, "graph", "PackRoot")
 	if len(want) < 3 {
 		t.Fatalf("go/parser found only %v calling PackRoot; the test is looking in the wrong place", want)
 	}
-	if got := callersIn(p, packRootFn); !slices.Equal(got, want) {
+	if got := callersIn(p, graphPackRootFn); !slices.Equal(got, want) {
 		t.Errorf("callers of PackRoot:\n got  %v\n want %v", got, want)
 	}
 	for _, c := range want {
@@ -174,12 +182,12 @@ func exerciseRepo(t *testing.T, cs *mcp.ClientSession) {
 		}
 	}
 
-	// graph_query: what gcf.Respond calls.
-	res = call(t, cs, "graph_query", map[string]any{"symbol": "gcf.Respond", "edge_type": "calls", "direction": "out"})
+	// graph_query: what graph.Respond (behind gcf.Respond) calls.
+	res = call(t, cs, "graph_query", map[string]any{"symbol": "graph.Respond", "edge_type": "calls", "direction": "out"})
 	p = read(res)
 	out := symbolsAt(p, 1)
 	for _, callee := range []string{"PackRoot", "Diff", "EncodeDelta", "EncodeUnchanged", "Encode"} {
-		if !slices.Contains(out, module+"."+callee) {
+		if !slices.Contains(out, module+"/graph."+callee) {
 			t.Errorf("graph_query: Respond's callees %v lack %s", out, callee)
 		}
 	}

@@ -1,10 +1,13 @@
-package gcf
+package graph
 
 import (
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gcfkit/gcf/lexer"
 )
 
 func TestEncodeDeltaAllSections(t *testing.T) {
@@ -86,30 +89,30 @@ func TestEncodeDeltaErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		mut  func(d *DeltaPayload)
-		cat  Category
+		cat  lexer.Category
 	}{
-		{"empty base root", func(d *DeltaPayload) { d.BaseRoot = "" }, MalformedDelta},
-		{"new root with space", func(d *DeltaPayload) { d.NewRoot = "b c" }, MalformedDelta},
-		{"tool with space", func(d *DeltaPayload) { d.Tool = "a b" }, InvalidNodeLine},
-		{"negative tokens", func(d *DeltaPayload) { d.DeltaTokens = -1 }, OutOfRange},
-		{"removed qname space", func(d *DeltaPayload) { d.Removed[0].QualifiedName = "x y" }, InvalidNodeLine},
-		{"removed empty kind", func(d *DeltaPayload) { d.Removed[0].Kind = "" }, InvalidNodeLine},
-		{"added NaN", func(d *DeltaPayload) { d.Added[0].Score = math.NaN() }, OutOfRange},
-		{"added negative distance", func(d *DeltaPayload) { d.Added[0].Distance = -2 }, InvalidNodeLine},
-		{"added empty provenance", func(d *DeltaPayload) { d.Added[0].Provenance = "" }, InvalidNodeLine},
-		{"edge endpoint space", func(d *DeltaPayload) { d.AddedEdges[0].Target = "z z" }, InvalidEdgeSyntax},
-		{"edge type empty", func(d *DeltaPayload) { d.RemovedEdges[0].EdgeType = "" }, InvalidEdgeSyntax},
-		{"contradictory status", func(d *DeltaPayload) { d.AddedEdges[0].Status = "removed" }, MalformedDelta},
+		{"empty base root", func(d *DeltaPayload) { d.BaseRoot = "" }, lexer.MalformedDelta},
+		{"new root with space", func(d *DeltaPayload) { d.NewRoot = "b c" }, lexer.MalformedDelta},
+		{"tool with space", func(d *DeltaPayload) { d.Tool = "a b" }, lexer.InvalidNodeLine},
+		{"negative tokens", func(d *DeltaPayload) { d.DeltaTokens = -1 }, lexer.OutOfRange},
+		{"removed qname space", func(d *DeltaPayload) { d.Removed[0].QualifiedName = "x y" }, lexer.InvalidNodeLine},
+		{"removed empty kind", func(d *DeltaPayload) { d.Removed[0].Kind = "" }, lexer.InvalidNodeLine},
+		{"added NaN", func(d *DeltaPayload) { d.Added[0].Score = math.NaN() }, lexer.OutOfRange},
+		{"added negative distance", func(d *DeltaPayload) { d.Added[0].Distance = -2 }, lexer.InvalidNodeLine},
+		{"added empty provenance", func(d *DeltaPayload) { d.Added[0].Provenance = "" }, lexer.InvalidNodeLine},
+		{"edge endpoint space", func(d *DeltaPayload) { d.AddedEdges[0].Target = "z z" }, lexer.InvalidEdgeSyntax},
+		{"edge type empty", func(d *DeltaPayload) { d.RemovedEdges[0].EdgeType = "" }, lexer.InvalidEdgeSyntax},
+		{"contradictory status", func(d *DeltaPayload) { d.AddedEdges[0].Status = "removed" }, lexer.MalformedDelta},
 	}
 	for _, c := range cases {
 		d := good()
 		c.mut(&d)
 		out, err := EncodeDelta(&d)
-		if CategoryOf(err) != c.cat || out != nil {
+		if lexer.CategoryOf(err) != c.cat || out != nil {
 			t.Errorf("%s: got (%q, %v), want %s", c.name, out, err, c.cat)
 		}
 	}
-	if _, err := EncodeDelta(nil); CategoryOf(err) != MalformedDelta {
+	if _, err := EncodeDelta(nil); lexer.CategoryOf(err) != lexer.MalformedDelta {
 		t.Errorf("nil: %v", err)
 	}
 }
@@ -190,12 +193,12 @@ func TestApplyDeltaRootMismatch(t *testing.T) {
 	snap := deltaTestClone(base)
 	d := deltaTestDelta()
 	d.NewRoot = "sha256:" + strings.Repeat("0", 64)
-	if res, err := ApplyDelta(base, d); CategoryOf(err) != RootMismatch || res != nil {
+	if res, err := ApplyDelta(base, d); lexer.CategoryOf(err) != RootMismatch || res != nil {
 		t.Fatalf("new root: got %v, %v", res, err)
 	}
 	d = deltaTestDelta()
 	d.BaseRoot = "sha256:" + strings.Repeat("1", 64)
-	if res, err := ApplyDelta(base, d); CategoryOf(err) != RootMismatch || res != nil {
+	if res, err := ApplyDelta(base, d); lexer.CategoryOf(err) != RootMismatch || res != nil {
 		t.Fatalf("base root: got %v, %v", res, err)
 	}
 	if !reflect.DeepEqual(base, snap) {
@@ -240,17 +243,17 @@ func TestApplyDeltaMalformedIsAtomic(t *testing.T) {
 		d.BaseRoot, d.NewRoot = "", "" // isolate validation from root checks
 		c.mut(d)
 		res, err := ApplyDelta(base, d)
-		if CategoryOf(err) != MalformedDelta || res != nil {
+		if lexer.CategoryOf(err) != lexer.MalformedDelta || res != nil {
 			t.Errorf("%s: got %v, %v; want malformed_delta", c.name, res, err)
 		}
 		if !reflect.DeepEqual(base, snap) {
 			t.Errorf("%s: base modified", c.name)
 		}
 	}
-	if _, err := ApplyDelta(nil, deltaTestDelta()); CategoryOf(err) != MalformedDelta {
+	if _, err := ApplyDelta(nil, deltaTestDelta()); lexer.CategoryOf(err) != lexer.MalformedDelta {
 		t.Errorf("nil base: %v", err)
 	}
-	if _, err := ApplyDelta(deltaTestBase(), nil); CategoryOf(err) != MalformedDelta {
+	if _, err := ApplyDelta(deltaTestBase(), nil); lexer.CategoryOf(err) != lexer.MalformedDelta {
 		t.Errorf("nil delta: %v", err)
 	}
 }
@@ -293,5 +296,58 @@ func TestApplyDeltaReplacementAndRoots(t *testing.T) {
 	res2, err := ApplyDelta(base, back)
 	if err != nil || !reflect.DeepEqual(res2, res) {
 		t.Fatalf("applying the decoded delta: %+v, %v\nwant %+v", res2, err, res)
+	}
+}
+
+// TestApplyDeltaIndependent: the same for the graph ApplyDelta, whose
+// result already owned its symbols, components and edges.
+func TestApplyDeltaIndependent(t *testing.T) {
+	newDelta := func() *DeltaPayload {
+		d := deltaTestDelta()
+		d.BaseRoot, d.NewRoot = "", ""
+		d.Added[0].Components = &Components{BlastRadius: 2}
+		return d
+	}
+	cloneDelta := func(d *DeltaPayload) *DeltaPayload {
+		c := *d
+		c.Added = deltaTestClone(&Payload{Symbols: d.Added}).Symbols
+		c.Removed = deltaTestClone(&Payload{Symbols: d.Removed}).Symbols
+		c.AddedEdges = slices.Clone(d.AddedEdges)
+		c.RemovedEdges = slices.Clone(d.RemovedEdges)
+		return &c
+	}
+	scribble := func(p *Payload, syms []Symbol, edges []Edge) {
+		if p != nil {
+			syms, edges = p.Symbols, p.Edges
+		}
+		for i := range syms {
+			syms[i].QualifiedName, syms[i].Kind, syms[i].Score = "scribbled", "scribbled", -1
+			if c := syms[i].Components; c != nil {
+				c.BlastRadius = -1
+			}
+		}
+		for i := range edges {
+			edges[i] = Edge{Source: "scribbled"}
+		}
+	}
+	base, d := deltaTestBase(), newDelta()
+	baseSnap, dSnap := deltaTestClone(base), cloneDelta(d)
+	res, err := ApplyDelta(base, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scribble(res, nil, nil)
+	if !reflect.DeepEqual(base, baseSnap) || !reflect.DeepEqual(d, dSnap) {
+		t.Fatalf("changing the result changed the base or the delta: %+v %+v", base, d)
+	}
+	base, d = deltaTestBase(), newDelta()
+	if res, err = ApplyDelta(base, d); err != nil {
+		t.Fatal(err)
+	}
+	resSnap := deltaTestClone(res)
+	scribble(base, nil, nil)
+	scribble(nil, d.Added, d.AddedEdges)
+	if !reflect.DeepEqual(res, resSnap) {
+		t.Fatalf("changing the base and the delta changed the result: %+v", res)
 	}
 }

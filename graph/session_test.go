@@ -1,4 +1,4 @@
-package gcf
+package graph
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gcfkit/gcf/lexer"
 )
 
 func sessTestSym(q, kind string, score float64, dist int) Symbol {
@@ -78,7 +80,7 @@ func TestSessionIdentityIsKindAndName(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	// The same identity twice in one payload is rejected.
-	if _, err := EncodeWithSession(&Payload{Symbols: []Symbol{sessTestSym("p.N", "function", 0.5, 0), sessTestSym("p.N", "fn", 0.2, 1)}}, s); CategoryOf(err) != InvalidNodeLine {
+	if _, err := EncodeWithSession(&Payload{Symbols: []Symbol{sessTestSym("p.N", "function", 0.5, 0), sessTestSym("p.N", "fn", 0.2, 1)}}, s); lexer.CategoryOf(err) != lexer.InvalidNodeLine {
 		t.Errorf("duplicate identity: %v", err)
 	}
 }

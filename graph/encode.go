@@ -1,4 +1,4 @@
-package gcf
+package graph
 
 import (
 	"cmp"
@@ -13,8 +13,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/options"
 	"github.com/gcfkit/gcf/internal/strid"
 	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
 // Encode encodes p as a buffered, canonical graph-profile payload (SPEC
@@ -68,8 +70,8 @@ import (
 func Encode(p *Payload, opts ...Option) ([]byte, error) {
 	// appendGraph sizes the output once from the payload, so encoding
 	// straight into a new slice is one allocation and no copy.
-	c := newConfig(opts)
-	out, err := appendGraph(nil, p, nil, c.limits, c.wire)
+	c := options.Resolve(opts)
+	out, err := appendGraph(nil, p, nil, c.Limits, c.Wire)
 	if err != nil {
 		return nil, err
 	}
@@ -81,8 +83,8 @@ func Encode(p *Payload, opts ...Option) ([]byte, error) {
 // it returns dst unchanged in length (bytes past len(dst) in its capacity
 // may have been overwritten).
 func AppendEncode(dst []byte, p *Payload, opts ...Option) ([]byte, error) {
-	c := newConfig(opts)
-	out, err := appendGraph(dst, p, nil, c.limits, c.wire)
+	c := options.Resolve(opts)
+	out, err := appendGraph(dst, p, nil, c.Limits, c.Wire)
 	if err != nil {
 		return dst, err
 	}
@@ -113,17 +115,17 @@ type grSessionPlan interface {
 
 // appendGraph appends the buffered encoding of p. With a non-nil plan, IDs
 // and references come from the session and ` session=true` ends the header.
-func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wire) ([]byte, error) {
+func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, wire stream.Wire) ([]byte, error) {
 	if p == nil {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "nil graph payload")
 	}
 	if err := grCheckHeader(p.Tool, p.TokenBudget, p.TokensUsed); err != nil {
 		return dst, err
 	}
-	if wire == WireV1 && p.Tool == "" {
+	if wire == stream.WireV1 && p.Tool == "" {
 		return dst, lexer.Errorf(lexer.MissingProfile, "a v1 graph header requires tool= (SPEC-v1.1 §3): the payload has no Tool")
 	}
-	if p.PackRoot != "" && !grIsToken(p.PackRoot) {
+	if p.PackRoot != "" && !encoder.IsToken(p.PackRoot) {
 		return dst, lexer.Errorf(lexer.InvalidNodeLine, "pack_root %q is not a header value (printable non-whitespace ASCII)", p.PackRoot)
 	}
 	// One pass validates the symbols and sizes their lines (without the
@@ -202,7 +204,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		return dst, err
 	}
 	b := slices.Grow(dst, size)
-	if wire == WireV1 {
+	if wire == stream.WireV1 {
 		b = v1AppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
 	} else {
 		b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
@@ -210,7 +212,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 	b = encoder.AppendHeaderInt(b, "symbols", int64(len(p.Symbols)))
 	// v1 writes the edge count, and the edges section, whenever the
 	// payload has edges, even when none resolved (fixture encode/008).
-	v1Edges := wire == WireV1 && len(p.Edges) > 0
+	v1Edges := wire == stream.WireV1 && len(p.Edges) > 0
 	if len(edges) > 0 || v1Edges {
 		b = encoder.AppendHeaderInt(b, "edges", int64(len(edges)))
 	}
@@ -252,7 +254,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		tailBuf, tails := sc.tailBuf[:0], append(sc.tails[:0], 0)
 		for _, k := range sc.kinds {
 			tailBuf = append(encoder.AppendWordSep(tailBuf), k.typ...)
-			if k.status != "" && (wire != WireV1 || k.status != "unchanged") { // v1 omits the status "unchanged" (fixture encode/007)
+			if k.status != "" && (wire != stream.WireV1 || k.status != "unchanged") { // v1 omits the status "unchanged" (fixture encode/007)
 				tailBuf = append(encoder.AppendWordSep(tailBuf), k.status...)
 			}
 			tailBuf = encoder.AppendLineEnd(tailBuf)
@@ -261,7 +263,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 		sc.tailBuf, sc.tails = tailBuf, tails
 		for _, k := range edges {
 			src, tgt := int(k.key>>shift), int(k.key&(1<<shift-1))
-			if wire == WireV1 {
+			if wire == stream.WireV1 {
 				src, tgt = tgt, src // v1 keys are (target, source): see grResolveEdges
 			}
 			if k.aux > 0 {
@@ -271,7 +273,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim Limits, wire Wi
 			}
 			e := &p.Edges[k.idx]
 			ge := grEdge{src: src, tgt: tgt, typ: e.EdgeType, status: e.Status}
-			if wire == WireV1 && ge.status == "unchanged" {
+			if wire == stream.WireV1 && ge.status == "unchanged" {
 				ge.status = "" // v1 omits the status "unchanged" (fixture encode/007)
 			}
 			b = grAppendEdge(b, &ge)
@@ -550,7 +552,7 @@ func grIndexNames(x *nameIndex, syms []Symbol, order []int) *nameIndex {
 //     (partitioned by the identities' top bits at scale).
 //  3. The other endpoints are hashed, radix-sorted and merged with the
 //     symbols' hashes, and compared by name.
-func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int, wire Wire) (keys []radixItem, shift uint, edgeBytes, longest int, err error) {
+func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int, wire stream.Wire) (keys []radixItem, shift uint, edgeBytes, longest int, err error) {
 	if len(p.Edges) == 0 {
 		return nil, 0, 0, 0, nil
 	}
@@ -598,7 +600,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		}
 		if aux == 0 {
 			ce := e
-			if wire == WireV1 && e.Status == "unchanged" {
+			if wire == stream.WireV1 && e.Status == "unchanged" {
 				c := *e // v1 omits the status "unchanged" (fixture encode/007)
 				c.Status, ce = "", &c
 			}
@@ -609,7 +611,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		}
 		longest = max(longest, len(e.EdgeType)+len(e.Status))
 		src, tgt := cand[2*i], cand[2*i+1]
-		if wire == WireV1 && (src == grNoSymbol || tgt == grNoSymbol) {
+		if wire == stream.WireV1 && (src == grNoSymbol || tgt == grNoSymbol) {
 			continue // v1 encoders skip an edge to a symbol not in the payload (fixture encode/008)
 		}
 		if src == grNoSymbol {
@@ -618,7 +620,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		if tgt == grNoSymbol {
 			return nil, 0, 0, 0, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: target %q is not a symbol of the payload", i, e.Target)
 		}
-		if wire == WireV1 {
+		if wire == stream.WireV1 {
 			// v1 lines read @target<@source, and v1 encoders order them as
 			// written: by target ID, then source ID (fixtures encode/007 and
 			// 010; docs/legacy-v1.md on SPEC-v1.4 §12.1's wording).
@@ -626,7 +628,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 		}
 		// `@tgt<@src type[ status]` and the newline
 		edgeBytes += 5 + grIDLen(int(src)) + grIDLen(int(tgt)) + len(e.EdgeType)
-		if e.Status != "" && (wire != WireV1 || e.Status != "unchanged") {
+		if e.Status != "" && (wire != stream.WireV1 || e.Status != "unchanged") {
 			edgeBytes += 1 + len(e.Status)
 		}
 		keys = append(keys, radixItem{key: uint64(src)<<shift | uint64(tgt), idx: int32(i), aux: aux})
@@ -657,316 +659,10 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 	return keys, shift, edgeBytes, longest, nil
 }
 
-// grNoSymbol marks an endpoint that names no symbol; grUnjoined one not
-// resolved yet.
-const (
-	grNoSymbol = ^uint32(0)
-	grUnjoined = grNoSymbol - 1
-)
-
-// joinNames resolves every endpoint of p.Edges to the wire id of the
-// first symbol in emission order with its name (see grResolveEdges):
-// cand[2i] and cand[2i+1] are edge i's source and target, or grNoSymbol.
-func (sc *grScratch) joinNames(p *Payload, ids, posOf []int) ([]uint32, error) {
-	// Hash keys of about 8 bits more than the symbol count needs (so that
-	// few names share one), rounded up to whole radix passes.
-	keyBits := (uint(bits.Len(uint(len(ids)))) + 8 + 10) / 11 * 11
-	keyBits = min(keyBits, 32)
-	if grJoinKeyBits > 0 {
-		keyBits = grJoinKeyBits
-	}
-	if sc.seed == (maphash.Seed{}) {
-		sc.seed = maphash.MakeSeed()
-	}
-	seed, drop := sc.seed, 64-keyBits
-	nsym := len(p.Symbols)
-
-	// 1. The symbols' name hashes, in input order (sequential reads), sorted.
-	symBuf := grow(&sc.symJoin, 2*nsym)
-	sy := symBuf[:nsym]
-	for i := range p.Symbols {
-		sy[i] = joinItem{key: uint32(maphash.String(seed, p.Symbols[i].QualifiedName) >> drop), ref: uint32(i)}
-	}
-	sy = radixSortJoin(sy, symBuf[nsym:], keyBits)
-	// canon[i]: the id of the first symbol in emission order named as
-	// symbol i. A name alone under its key is its own; in a run of names
-	// sharing a key (rare), in emission order, the first equal name gives it.
-	canon := grow(&sc.canon, nsym)
-	for i, id := range ids {
-		canon[i] = uint32(id)
-	}
-	for lo := 0; lo < len(sy); {
-		hi := lo + 1
-		for hi < len(sy) && sy[hi].key == sy[lo].key {
-			hi++
-		}
-		if hi-lo > 1 {
-			run := sy[lo:hi]
-			slices.SortFunc(run, func(a, b joinItem) int { return cmp.Compare(posOf[a.ref], posOf[b.ref]) })
-			for j := 1; j < len(run); j++ {
-				name := p.Symbols[run[j].ref].QualifiedName
-				for k := 0; k < j; k++ {
-					if p.Symbols[run[k].ref].QualifiedName == name {
-						canon[run[j].ref] = canon[run[k].ref]
-						break
-					}
-				}
-			}
-		}
-		lo = hi
-	}
-
-	cand := grow(&sc.cand, 2*len(p.Edges))
-	pending := len(cand)
-	if strid.Enabled && sc.joinIdentities(p, canon, cand) {
-		pending = 0
-		for _, c := range cand {
-			if c == grUnjoined {
-				pending++
-			}
-		}
-	} else {
-		for i := range cand {
-			cand[i] = grUnjoined
-		}
-	}
-	if pending == 0 {
-		return cand, nil
-	}
-
-	// 3. The endpoints left: hash their names, sort, merge with the
-	// symbols' keys, compare names within a run of equal keys.
-	epBuf := grow(&sc.epJoin, 2*pending)
-	ep := epBuf[:0:pending]
-	for i := range p.Edges {
-		e := &p.Edges[i]
-		if cand[2*i] == grUnjoined {
-			ep = append(ep, joinItem{key: uint32(maphash.String(seed, e.Source) >> drop), ref: uint32(2 * i)})
-		}
-		if cand[2*i+1] == grUnjoined {
-			ep = append(ep, joinItem{key: uint32(maphash.String(seed, e.Target) >> drop), ref: uint32(2*i + 1)})
-		}
-	}
-	ep = radixSortJoin(ep, epBuf[pending:2*pending], keyBits)
-	// named[j]: sy[j]'s name and canon id, filled for the keys endpoints
-	// have (a pooled named is all empty: putGrScratch clears it).
-	named := grow(&sc.named, nsym)
-	for j, k := 0, 0; k < len(ep); {
-		h := ep[k].key
-		for j < len(sy) && sy[j].key < h {
-			j++
-		}
-		hi := j
-		for hi < len(sy) && sy[hi].key == h {
-			hi++
-		}
-		for x := j; x < hi; x++ {
-			if named[x].name == "" { // not filled yet (names are never empty)
-				sym := sy[x].ref
-				named[x] = grNamed{p.Symbols[sym].QualifiedName, canon[sym]}
-			}
-		}
-		for ; k < len(ep) && ep[k].key == h; k++ {
-			e := &p.Edges[ep[k].ref/2]
-			name := e.Source
-			if ep[k].ref%2 == 1 {
-				name = e.Target
-			}
-			c := grNoSymbol
-			for x := j; x < hi; x++ {
-				if named[x].name == name {
-					c = named[x].id
-					break
-				}
-			}
-			cand[ep[k].ref] = c
-		}
-	}
-	return cand, nil
-}
-
-// joinIdentities resolves the endpoints that are the very string of some
-// symbol's name (strid), writing canon ids into cand and grUnjoined
-// elsewhere. It first checks a sample of edges and gives up, returning
-// false with cand untouched, when few of them share the symbols' strings
-// (a payload decoded from JSON, say), where it would only cost time.
-//
-// The symbols' identities go into an open-addressing table of at most
-// about 2^grPartBits symbols: a large payload's symbols and endpoints are
-// first partitioned by the top bits of their identities (one pass each,
-// sequential writes into a few streams), and the table is filled with one
-// partition's symbols at a time and probed by that partition's endpoints,
-// so it stays in cache.
-func (sc *grScratch) joinIdentities(p *Payload, canon, cand []uint32) bool {
-	nsym := len(p.Symbols)
-	var part uint // partition bits
-	if l := uint(bits.Len(uint(nsym))); l > grPartBits {
-		part = l - grPartBits
-	}
-	nparts := 1 << part
-	pshift := 64 - part // f >> pshift is f's partition (0 when part is 0)
-
-	// The symbols, partitioned (when there is more than one partition).
-	counts := grow(&sc.partCounts, nparts+1)
-	clear(counts)
-	for i := range p.Symbols {
-		if x, ok := strid.Of(p.Symbols[i].QualifiedName); ok {
-			counts[(x*identMul)>>pshift+1]++
-		}
-	}
-	largest := uint32(0)
-	for k := 1; k <= nparts; k++ {
-		largest = max(largest, counts[k])
-		counts[k] += counts[k-1]
-	}
-	if largest == 0 {
-		return false
-	}
-	symF := grow(&sc.symFull, int(counts[nparts]))
-	symI := grow(&sc.symID, len(symF))
-	next := grow(&sc.partNext, nparts)
-	copy(next, counts[:nparts])
-	for i := range p.Symbols {
-		if x, ok := strid.Of(p.Symbols[i].QualifiedName); ok {
-			f := x * identMul
-			k := f >> pshift
-			symF[next[k]], symI[next[k]] = f, canon[i]
-			next[k]++
-		}
-	}
-	// A table of 2^tb slots, refilled for each partition; a slot holds an
-	// identity (0 is empty: no identity multiplies to 0) and its canon id.
-	tb := uint(max(4, bits.Len32(2*largest-1)))
-	tab := grow(&sc.tab, 1<<tb)
-	hshift, mask := 64-tb, uint64(1)<<tb-1
-	fill := func(k int) {
-		clear(tab)
-		for j := counts[k]; j < counts[k+1]; j++ {
-			f := symF[j]
-			h := (f << part) >> hshift
-			for tab[h].f != 0 && tab[h].f != f {
-				h = (h + 1) & mask
-			}
-			if tab[h].f == 0 { // the same string named twice: one canon id
-				tab[h] = grIdentSlot{f, symI[j]}
-			}
-		}
-	}
-	probe := func(f uint64) uint32 {
-		for h := (f << part) >> hshift; ; h = (h + 1) & mask {
-			switch sl := &tab[h]; sl.f {
-			case f:
-				return sl.id
-			case 0:
-				return grUnjoined
-			}
-		}
-	}
-
-	// The sample: up to 32 sources of partition 0 (a random subset of the
-	// names), from edges spread over the payload.
-	fill(0)
-	step := max(1, len(p.Edges)/(32<<part))
-	sampled, hits := 0, 0
-	for i := 0; i < len(p.Edges) && sampled < 32; i += step {
-		if x, ok := strid.Of(p.Edges[i].Source); ok && (x*identMul)>>pshift == 0 {
-			sampled++
-			if probe(x*identMul) != grUnjoined {
-				hits++
-			}
-		}
-	}
-	if sampled > 0 && 4*hits < sampled {
-		return false
-	}
-
-	if nparts == 1 { // one table, in cache: probe in edge order
-		for i := range p.Edges {
-			e := &p.Edges[i]
-			c := grUnjoined
-			if x, ok := strid.Of(e.Source); ok {
-				c = probe(x * identMul)
-			}
-			cand[2*i] = c
-			c = grUnjoined
-			if x, ok := strid.Of(e.Target); ok {
-				c = probe(x * identMul)
-			}
-			cand[2*i+1] = c
-		}
-		return true
-	}
-	// Partition the endpoints, then probe partition by partition.
-	ecounts := grow(&sc.partECounts, nparts+1)
-	clear(ecounts)
-	for i := range p.Edges {
-		e := &p.Edges[i]
-		if x, ok := strid.Of(e.Source); ok {
-			ecounts[(x*identMul)>>pshift+1]++
-		} else {
-			cand[2*i] = grUnjoined
-		}
-		if x, ok := strid.Of(e.Target); ok {
-			ecounts[(x*identMul)>>pshift+1]++
-		} else {
-			cand[2*i+1] = grUnjoined
-		}
-	}
-	for k := 1; k <= nparts; k++ {
-		ecounts[k] += ecounts[k-1]
-	}
-	epF := grow(&sc.epFull, int(ecounts[nparts]))
-	epR := grow(&sc.epRef, len(epF))
-	copy(next, ecounts[:nparts])
-	for i := range p.Edges {
-		e := &p.Edges[i]
-		if x, ok := strid.Of(e.Source); ok {
-			f := x * identMul
-			k := f >> pshift
-			epF[next[k]], epR[next[k]] = f, uint32(2*i)
-			next[k]++
-		}
-		if x, ok := strid.Of(e.Target); ok {
-			f := x * identMul
-			k := f >> pshift
-			epF[next[k]], epR[next[k]] = f, uint32(2*i+1)
-			next[k]++
-		}
-	}
-	for k := range nparts {
-		if k > 0 {
-			fill(k)
-		}
-		for j := ecounts[k]; j < ecounts[k+1]; j++ {
-			cand[epR[j]] = probe(epF[j])
-		}
-	}
-	return true
-}
-
-// grIdentSlot is a slot of the identity join's table: an identity times
-// identMul (0: empty) and its canon id, side by side so that a probe reads
-// one cache line.
-type grIdentSlot struct {
-	f  uint64
-	id uint32
-}
-
-// grPartBits: the identity join's table holds at most about 2^grPartBits
-// symbols (2^(grPartBits+1) slots of 16 bytes, 512 KB), so that it stays in
-// cache while a partition's endpoints probe it. Tests set it lower to make
-// many partitions of small payloads.
-var grPartBits uint = 14
-
-// identMul spreads a string identity (strid.Of) over all 64 bits; being
-// odd, multiplying by it is a bijection, so products are equal exactly when
-// the identities are.
-const identMul = 0x9E3779B97F4A7C15
-
 // grCheckHeader validates the header fields shared by buffered, session,
 // streaming and delta payloads.
 func grCheckHeader(tool string, budget, tokens int) error {
-	if tool != "" && !grIsToken(tool) {
+	if tool != "" && !encoder.IsToken(tool) {
 		return lexer.Errorf(lexer.InvalidNodeLine, "tool %q is not a header value (printable non-whitespace ASCII)", tool)
 	}
 	if budget < 0 {
@@ -1037,7 +733,7 @@ func grCheckEdge(e *Edge, i int) error {
 // SDKs accept other code points (docs/ records the contradiction). ASCII
 // names take grIsToken's fast path.
 func grIsName(s string) bool {
-	return grIsToken(s) || (s != "" && grNameBad(s) < 0)
+	return encoder.IsToken(s) || (s != "" && grNameBad(s) < 0)
 }
 
 // grNameBad returns the offset of the first byte of s that begins a
@@ -1084,32 +780,6 @@ func grNameErr(c lexer.Category, what, s string) error {
 		Msg: fmt.Sprintf("%s %q holds %U at byte %d: names may hold any character but whitespace and controls", what, s, r, i)}
 }
 
-// grIsToken reports whether s is 1*(%x21-7E): non-empty printable
-// non-whitespace ASCII.
-func grIsToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		// The compiler merges these byte loads into one 8-byte load.
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		// A byte below 0x21 borrows into its high bit; one at or above 0x7F
-		// has (or carries into) its high bit after adding 1.
-		if ((x-0x21*lo)&^x|(x+lo)|x)&hi != 0 {
-			return false
-		}
-	}
-	for ; i < len(s); i++ {
-		if s[i] < 0x21 || s[i] > 0x7E {
-			return false
-		}
-	}
-	return true
-}
-
 // grAppendGroupName appends the group header name of a distance.
 func grAppendGroupName(b []byte, distance int) []byte {
 	switch distance {
@@ -1133,6 +803,11 @@ func grAppendNode(b []byte, id int, s *Symbol) []byte {
 	b = grAppendScore(encoder.AppendWordSep(b), s.Score)
 	return append(encoder.AppendWordSep(b), s.Provenance...)
 }
+
+// AppendScore appends the score v as the graph wire writes it (SPEC §5):
+// exactly two decimals, rounded half to even on the exact binary value, no
+// minus sign on a result of zero. v must be finite.
+func AppendScore(b []byte, v float64) []byte { return grAppendScore(b, v) }
 
 // grAppendScore appends a finite score with exactly two decimals, rounded
 // half-to-even on the exact binary value (strconv rounds the exact decimal
@@ -1312,13 +987,4 @@ func grow[T any](buf *[]T, n int) []T {
 	}
 	*buf = (*buf)[:n]
 	return *buf
-}
-
-// v1AppendHeaderStart appends the v1 graph header start `GCF tool=T
-// budget=N tokens=N` (SPEC-v1.1 §3; v1 encoders write budget and tokens
-// even when zero).
-func v1AppendHeaderStart(b []byte, tool string, budget, tokens int) []byte {
-	b = encoder.AppendHeaderField(encoder.AppendV1Header(b), "tool", tool)
-	b = encoder.AppendHeaderInt(b, "budget", int64(budget))
-	return encoder.AppendHeaderInt(b, "tokens", int64(tokens))
 }

@@ -1,4 +1,4 @@
-package gcf
+package graph
 
 import (
 	"crypto/sha256"
@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/gcfkit/gcf/lexer"
 )
 
 func packTestBasic() *Payload {
@@ -117,25 +119,25 @@ func TestPackRootErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		mut  func(p *Payload)
-		cat  Category
+		cat  lexer.Category
 	}{
-		{"invalid UTF-8 qname", func(p *Payload) { p.Symbols[0].QualifiedName = "pkg.\xff" }, InvalidUTF8},
-		{"invalid UTF-8 kind", func(p *Payload) { p.Symbols[1].Kind = "\xc3" }, InvalidUTF8},
-		{"invalid UTF-8 provenance", func(p *Payload) { p.Symbols[1].Provenance = "a\xed\xa0\x80" }, InvalidUTF8},
-		{"invalid UTF-8 edge type", func(p *Payload) { p.Edges[0].EdgeType = "\x80" }, InvalidUTF8},
-		{"NaN", func(p *Payload) { p.Symbols[0].Score = math.NaN() }, OutOfRange},
-		{"Inf", func(p *Payload) { p.Symbols[0].Score = math.Inf(-1) }, OutOfRange},
-		{"negative distance", func(p *Payload) { p.Symbols[0].Distance = -3 }, InvalidNodeLine},
-		{"unknown source", func(p *Payload) { p.Edges[0].Source = "pkg.Nope" }, UnknownEdgeReference},
-		{"unknown target", func(p *Payload) { p.Edges[0].Target = "pkg.Nope" }, UnknownEdgeReference},
+		{"invalid UTF-8 qname", func(p *Payload) { p.Symbols[0].QualifiedName = "pkg.\xff" }, lexer.InvalidUTF8},
+		{"invalid UTF-8 kind", func(p *Payload) { p.Symbols[1].Kind = "\xc3" }, lexer.InvalidUTF8},
+		{"invalid UTF-8 provenance", func(p *Payload) { p.Symbols[1].Provenance = "a\xed\xa0\x80" }, lexer.InvalidUTF8},
+		{"invalid UTF-8 edge type", func(p *Payload) { p.Edges[0].EdgeType = "\x80" }, lexer.InvalidUTF8},
+		{"NaN", func(p *Payload) { p.Symbols[0].Score = math.NaN() }, lexer.OutOfRange},
+		{"Inf", func(p *Payload) { p.Symbols[0].Score = math.Inf(-1) }, lexer.OutOfRange},
+		{"negative distance", func(p *Payload) { p.Symbols[0].Distance = -3 }, lexer.InvalidNodeLine},
+		{"unknown source", func(p *Payload) { p.Edges[0].Source = "pkg.Nope" }, lexer.UnknownEdgeReference},
+		{"unknown target", func(p *Payload) { p.Edges[0].Target = "pkg.Nope" }, lexer.UnknownEdgeReference},
 	}
 	for _, c := range cases {
 		p := packTestBasic()
 		c.mut(p)
-		if root, err := PackRoot(p); CategoryOf(err) != c.cat || root != "" {
+		if root, err := PackRoot(p); lexer.CategoryOf(err) != c.cat || root != "" {
 			t.Errorf("%s: got %q, %v; want %s", c.name, root, err, c.cat)
 		}
-		if b, err := CanonicalPackBytes(p); CategoryOf(err) != c.cat || b != nil {
+		if b, err := CanonicalPackBytes(p); lexer.CategoryOf(err) != c.cat || b != nil {
 			t.Errorf("%s: CanonicalPackBytes got %q, %v", c.name, b, err)
 		}
 	}

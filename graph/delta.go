@@ -1,11 +1,13 @@
-package gcf
+package graph
 
 import (
 	"math"
 	"strconv"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/options"
 	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
 // EncodeDelta encodes a graph delta payload (SPEC §10, §10.1, §10.5) and
@@ -48,18 +50,18 @@ func EncodeDelta(d *DeltaPayload, opts ...Option) ([]byte, error) {
 	if err := dlCheck(d); err != nil {
 		return nil, err
 	}
-	c := newConfig(opts)
-	if c.wire == WireV1 && d.Tool == "" {
+	c := options.Resolve(opts)
+	if c.Wire == stream.WireV1 && d.Tool == "" {
 		return nil, lexer.Errorf(lexer.MissingProfile, "a v1 delta header requires tool= (SPEC-v1.1 §3): the delta has no Tool")
 	}
-	lim := encoder.NewLimiter(c.limits)
+	lim := encoder.NewLimiter(c.Limits)
 	for _, n := range [...]int{len(d.Removed), len(d.Added), len(d.RemovedEdges), len(d.AddedEdges)} {
 		if err := lim.Elements(n, "delta section"); err != nil {
 			return nil, err
 		}
 	}
 	buf := encoder.GetBuffer()
-	b := dlAppend(buf.B[:0], d, c.wire)
+	b := dlAppend(buf.B[:0], d, c.Wire)
 	err := lim.Output(b)
 	var out []byte
 	if err == nil {
@@ -76,10 +78,10 @@ func dlCheck(d *DeltaPayload) error {
 	if err := grCheckHeader(d.Tool, 0, 0); err != nil {
 		return err
 	}
-	if !grIsToken(d.BaseRoot) {
+	if !encoder.IsToken(d.BaseRoot) {
 		return lexer.Errorf(lexer.MalformedDelta, "base_root %q must be a non-empty header value (printable non-whitespace ASCII)", d.BaseRoot)
 	}
-	if !grIsToken(d.NewRoot) {
+	if !encoder.IsToken(d.NewRoot) {
 		return lexer.Errorf(lexer.MalformedDelta, "new_root %q must be a non-empty header value (printable non-whitespace ASCII)", d.NewRoot)
 	}
 	if d.DeltaTokens < 0 || d.FullTokens < 0 {
@@ -125,13 +127,8 @@ func dlCheckEdges(edges []Edge, status string) error {
 	return nil
 }
 
-// dlSavings returns the rounded savings percentage; full must be positive.
-func dlSavings(deltaTokens, full int) int64 {
-	return int64(math.Round(100 * float64(full-deltaTokens) / float64(full)))
-}
-
-func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
-	if wire == WireV1 {
+func dlAppend(b []byte, d *DeltaPayload, wire stream.Wire) []byte {
+	if wire == stream.WireV1 {
 		b = encoder.AppendHeaderField(encoder.AppendV1Header(b), "tool", d.Tool)
 	} else {
 		b = grAppendHeaderStart(b, d.Tool, 0, 0)
@@ -143,7 +140,7 @@ func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
 		b = encoder.AppendHeaderInt(b, "tokens", int64(d.DeltaTokens))
 	}
 	if d.FullTokens > 0 {
-		b = encoder.AppendHeaderInt(b, "savings", dlSavings(d.DeltaTokens, d.FullTokens))
+		b = encoder.AppendHeaderInt(b, "savings", encoder.Savings(d.DeltaTokens, d.FullTokens))
 		b = append(b, '%')
 	}
 	b = encoder.AppendLineEnd(b)
@@ -160,7 +157,7 @@ func dlAppend(b []byte, d *DeltaPayload, wire Wire) []byte {
 		b = encoder.AppendSectionLine(b, "added")
 		for i := range d.Added {
 			b = grAppendNode(b, i, &d.Added[i])
-			if wire != WireV1 { // v1 added lines carry no distance
+			if wire != stream.WireV1 { // v1 added lines carry no distance
 				b = append(b, ' ')
 				b = strconv.AppendInt(b, int64(d.Added[i].Distance), 10)
 			}

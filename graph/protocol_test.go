@@ -1,4 +1,4 @@
-package gcf
+package graph
 
 import (
 	"errors"

@@ -1,10 +1,9 @@
-package gcf
+package graph
 
 import (
 	"bytes"
 	"cmp"
 	"slices"
-	"strconv"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
@@ -96,7 +95,7 @@ func EncodeUnchanged(tool, packRoot string, symbols int) ([]byte, error) {
 	if err := grCheckHeader(tool, 0, 0); err != nil {
 		return nil, err
 	}
-	if !grIsToken(packRoot) {
+	if !encoder.IsToken(packRoot) {
 		return nil, lexer.Errorf(lexer.MalformedHeaderField, "pack_root %q is not a header value", packRoot)
 	}
 	if symbols < 0 {
@@ -110,20 +109,6 @@ func EncodeUnchanged(tool, packRoot string, symbols int) ([]byte, error) {
 	b = encoder.AppendHeaderField(b, "pack_root", packRoot)
 	b = encoder.AppendHeaderInt(b, "symbols", int64(symbols))
 	return encoder.AppendLineEnd(b), nil
-}
-
-func appendInt(b []byte, n int) []byte {
-	var tmp [20]byte
-	i := len(tmp)
-	for {
-		i--
-		tmp[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return append(b, tmp[i:]...)
 }
 
 // Diff computes the delta that turns base into current: symbols are
@@ -288,123 +273,4 @@ func wireSnapshot(p *Payload) *Payload {
 		return p
 	}
 	return out
-}
-
-// RespondGeneric is Respond for a keyed table (SPEC §10a.4): given the
-// root the consumer holds (empty for none) and prior, the table the
-// producer kept for it (nil for none), it answers with an unchanged
-// payload when the roots match; a delta from prior (with current's tool)
-// when prior is the table consumerRoot names, has current's schema, and
-// the delta is smaller than DeltaThreshold of the full payload; otherwise
-// the full payload (EncodeTable). A root of an unknown algorithm names no
-// table (SPEC §10.2), so it gets the full payload. Neither table is
-// modified.
-func RespondGeneric(current *Table, consumerRoot string, prior *Table) ([]byte, Outcome, error) {
-	if current == nil {
-		return nil, 0, lexer.Errorf(lexer.MalformedDelta, "RespondGeneric needs the current table")
-	}
-	root, err := GenericPackRoot(current)
-	if err != nil {
-		return nil, 0, err
-	}
-	if consumerRoot == root {
-		out, err := EncodeGenericUnchanged(current.Tool, root, len(current.Rows))
-		return out, OutcomeUnchanged, err
-	}
-	lim := defaultLimits
-	full, err := appendTable(current, root, lim)
-	if err != nil {
-		return nil, 0, err
-	}
-	if prior != nil && consumerRoot != "" {
-		if d, err := DiffGeneric(prior, current); err == nil && d.BaseRoot == consumerRoot {
-			d.Tool = current.Tool
-			out, err := EncodeGenericDelta(d)
-			if err != nil {
-				return nil, 0, err
-			}
-			if float64(len(out)) < DeltaThreshold*float64(len(full)) {
-				return out, OutcomeDelta, nil
-			}
-		}
-	}
-	return full, OutcomeFull, nil
-}
-
-// ReceiveGeneric is Receive for a keyed table (SPEC §10a.4, §10a.5): given
-// the table it holds (nil for none) and the producer's answer, it returns
-// the table to hold next. An unchanged answer must name held's root; a
-// delta is decoded and applied atomically, both roots verified
-// (root_mismatch otherwise, held untouched); a full payload is decoded
-// with DecodeTable and its pack_root, when present, verified. On any error
-// the caller keeps held and should ask for a full payload.
-func ReceiveGeneric(held *Table, answer []byte) (*Table, Outcome, error) {
-	header, _, _ := bytes.Cut(answer, []byte("\n"))
-	has := func(f string) bool {
-		for _, x := range bytes.Fields(header) {
-			if string(x) == f {
-				return true
-			}
-		}
-		return false
-	}
-	switch {
-	case has("profile=generic") && has("unchanged=true"):
-		if _, err := DecodeGeneric(answer); err != nil {
-			return nil, 0, err
-		}
-		if held == nil {
-			return nil, 0, lexer.Errorf(RootMismatch, "unchanged answer but no table is held")
-		}
-		root, err := GenericPackRoot(held)
-		if err != nil {
-			return nil, 0, err
-		}
-		named := false
-		for _, x := range bytes.Fields(header) {
-			if v, ok := bytes.CutPrefix(x, []byte("pack_root=")); ok && string(v) == root {
-				named = true
-			}
-			if v, ok := bytes.CutPrefix(x, []byte("count=")); ok {
-				n, err := strconv.ParseUint(string(v), 10, 63)
-				if err != nil {
-					return nil, 0, lexer.Errorf(MalformedHeaderField, "unchanged answer: count=%s is not a row count", lexer.Excerpt(v))
-				}
-				if n != uint64(len(held.Rows)) {
-					return nil, 0, lexer.Errorf(CountMismatch, "unchanged answer says count=%d but the held table has %d rows", n, len(held.Rows))
-				}
-			}
-		}
-		if named {
-			return held, OutcomeUnchanged, nil
-		}
-		return nil, 0, lexer.Errorf(RootMismatch, "unchanged answer does not name the held table's root %s", root)
-	case has("profile=generic") && has("delta=true"):
-		if held == nil {
-			return nil, 0, lexer.Errorf(RootMismatch, "delta answer but no table is held")
-		}
-		d, err := DecodeGenericDelta(answer)
-		if err != nil {
-			return nil, 0, err
-		}
-		t, err := ApplyGenericDelta(held, d)
-		if err != nil {
-			return nil, 0, err
-		}
-		return t, OutcomeDelta, nil
-	}
-	t, err := DecodeTable(answer)
-	if err != nil {
-		return nil, 0, err
-	}
-	if t.PackRoot != "" {
-		root, err := GenericPackRoot(t)
-		if err != nil {
-			return nil, 0, err
-		}
-		if root != t.PackRoot {
-			return nil, 0, lexer.Errorf(RootMismatch, "pack_root %s does not identify the table (its root is %s)", t.PackRoot, root)
-		}
-	}
-	return t, OutcomeFull, nil
 }

@@ -1,9 +1,11 @@
-package gcf
+package graph
 
 import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/gcfkit/gcf/lexer"
 )
 
 // TestGraphEdgeJoin: edge resolution gives the same bytes whether names
@@ -59,7 +61,7 @@ func TestGraphEdgeJoin(t *testing.T) {
 		bad := *p
 		bad.Edges = append([]Edge{}, p.Edges...)
 		bad.Edges[1500].Target = "pkg.Missing"
-		if _, err := Encode(&bad); CategoryOf(err) != "unknown_edge_reference" {
+		if _, err := Encode(&bad); lexer.CategoryOf(err) != "unknown_edge_reference" {
 			t.Fatalf("%d-bit keys: missing target: %v", kb, err)
 		}
 	}

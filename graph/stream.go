@@ -1,14 +1,17 @@
-package gcf
+package graph
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
-// GraphHeader is the header of a streaming graph payload (SPEC §8.1).
-type GraphHeader struct {
+// StreamHeader is the header of a streaming graph payload (SPEC §8.1)
+// (gcf.GraphHeader is an alias).
+type StreamHeader struct {
 	// Tool is the producing tool (` tool=`), omitted when empty. It must be
 	// printable non-whitespace ASCII.
 	Tool string
@@ -27,8 +30,19 @@ type GraphHeader struct {
 	EdgesByID bool
 }
 
-// graphStream is the state of a streaming graph payload.
-type graphStream struct {
+// Stream writes one streaming graph-profile payload (SPEC §8) through an
+// encoder.Writer: BeginStream writes the header, WriteSymbol the symbols
+// group by group, WriteEdge or WriteEdgeByID the edges, Close the trailer.
+// gcf.Encoder's BeginGraph, WriteSymbol, WriteEdge, WriteEdgeByID and
+// Close call it directly; see them for the contract. Every method leaves
+// the stream unchanged when it fails. Not safe for concurrent use.
+type Stream struct {
+	w       *encoder.Writer
+	lim     encoder.Limiter
+	wire    stream.Wire
+	total   int64 // bytes committed so far
+	lines   int   // lines committed so far
+	closed  bool
 	labeled bool
 	groups  []gsGroup      // non-empty groups in emission order
 	ids     map[string]int // qualified name -> ID of its first symbol
@@ -37,51 +51,29 @@ type graphStream struct {
 	inEdges bool // `## edges [?]` written
 }
 
+// ErrClosed is the error of a call on a closed Stream (and a closed
+// gcf.Encoder).
+var ErrClosed = errors.New("gcf: encoder is closed")
+
 type gsGroup struct {
 	distance int
 	count    int
 }
 
-func errGraphMode(method string) error {
-	return lexer.Errorf(lexer.InvalidSchema, "%s is a generic-profile call; this encoder is writing a graph payload", method)
-}
-
-// BeginGraph starts a streaming graph-profile payload (SPEC §8) by writing
-// its header `GCF profile=graph[ tool=T][ budget=N][ tokens=N]`; the
-// symbol and edge counts are not known yet and are omitted (SPEC §8.1).
-// It must be the first call on the encoder.
-//
-// Then WriteSymbol writes the symbols group by group, WriteEdge the edges
-// under `## edges [?]`, and Close the trailer
-// `##! summary symbols=N edges=M counts=...`: one count per non-empty
-// distance group in emission order, then the edge count, which is always
-// present (`counts=2,1,0`; labeled `counts=targets:2,related:1,edges:0`
-// when h.LabeledCounts is set; `counts=0` or `counts=edges:0` for an empty
-// graph).
-//
-// Memory does not grow with the payload except for the map from qualified
-// name to ID that WriteEdge needs to resolve endpoints (one entry per
-// distinct name; none with h.EdgesByID) and one small entry per distance
-// group. Lines go out through the pooled writer as they are produced.
-//
-// After BeginGraph the generic-profile methods (Encode, WriteField,
-// BeginTable, WriteRow, ...) fail, and BeginGraph fails once anything has
-// been written.
-func (e *Encoder) BeginGraph(h GraphHeader) error {
-	if e.closed {
-		return errClosed
-	}
-	if e.started || e.graph != nil {
-		return lexer.Errorf(lexer.InvalidSchema, "BeginGraph must be the first call: this encoder has already started a payload")
-	}
+// BeginStream writes the header `GCF profile=graph[ tool=T][ budget=N][
+// tokens=N]` (or the v1 graph header on stream.WireV1) to w under the
+// limits lim and returns the Stream that writes the rest; nothing is
+// written on error. gcf.Encoder.BeginGraph is the public entry.
+func BeginStream(w *encoder.Writer, lim stream.Limits, wire stream.Wire, h StreamHeader) (*Stream, error) {
 	if err := grCheckHeader(h.Tool, h.TokenBudget, h.TokensUsed); err != nil {
-		return err
+		return nil, err
 	}
+	e := &Stream{w: w, lim: encoder.NewLimiter(lim), wire: wire, labeled: h.LabeledCounts}
 	buf := e.w.Buf()
 	var b []byte
-	if e.wire == WireV1 {
+	if e.wire == stream.WireV1 {
 		if h.Tool == "" {
-			return lexer.Errorf(lexer.MissingProfile, "a v1 graph header requires tool= (SPEC-v1.1 §3): the header has no Tool")
+			return nil, lexer.Errorf(lexer.MissingProfile, "a v1 graph header requires tool= (SPEC-v1.1 §3): the header has no Tool")
 		}
 		b = v1AppendHeaderStart(buf, h.Tool, h.TokenBudget, h.TokensUsed)
 	} else {
@@ -89,14 +81,29 @@ func (e *Encoder) BeginGraph(h GraphHeader) error {
 	}
 	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
+		return nil, err
+	}
+	if !h.EdgesByID {
+		e.ids = map[string]int{}
+	}
+	return e, nil
+}
+
+// commit checks the whole lines b[len(buf):] that a call appended to the
+// pending output buf against the line and size limits and commits them.
+// On error nothing is committed and the pending output stays buf.
+func (e *Stream) commit(buf, b []byte) error {
+	added := b[len(buf):]
+	n, err := e.lim.LinesFrom(added, e.lines+1)
+	if err != nil {
 		return err
 	}
-	e.started = true
-	e.graph = &graphStream{labeled: h.LabeledCounts}
-	if !h.EdgesByID {
-		e.graph.ids = map[string]int{}
+	if err := e.lim.Total(e.total + int64(len(added))); err != nil {
+		return err
 	}
-	return nil
+	e.total += int64(len(added))
+	e.lines += n
+	return e.w.Commit(b)
 }
 
 // WriteSymbol writes s as the node line `@id kind qname score provenance`
@@ -112,34 +119,30 @@ func (e *Encoder) BeginGraph(h GraphHeader) error {
 // without BeginGraph, after the first WriteEdge, or when s.Distance is
 // lower than the current group's; the validation errors of Encode
 // (invalid_node_line, out_of_range).
-func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
+func (e *Stream) WriteSymbol(s Symbol) (id int, err error) {
 	if e.closed {
-		return -1, errClosed
+		return -1, ErrClosed
 	}
-	g := e.graph
-	if g == nil {
-		return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol before BeginGraph")
-	}
-	if g.inEdges {
+	if e.inEdges {
 		return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol(%q) after the first edge: symbols must precede edges", s.QualifiedName)
 	}
-	if err := grCheckSymbol(&s, g.symbols); err != nil {
+	if err := grCheckSymbol(&s, e.symbols); err != nil {
 		return -1, err
 	}
 	if n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind); !e.lim.LineOK(n) {
 		// Refused before it is buffered.
 		return -1, e.lim.Line(e.lines+1, n, []byte(s.QualifiedName))
 	}
-	newGroup := len(g.groups) == 0
+	newGroup := len(e.groups) == 0
 	if !newGroup {
-		cur := g.groups[len(g.groups)-1].distance
+		cur := e.groups[len(e.groups)-1].distance
 		if s.Distance < cur {
 			return -1, lexer.Errorf(lexer.InvalidSchema, "WriteSymbol(%q): distance %d after group distance %d; groups must be written in ascending distance order", s.QualifiedName, s.Distance, cur)
 		}
 		newGroup = s.Distance != cur
 	}
 	if !newGroup {
-		if err := e.lim.Elements(g.groups[len(g.groups)-1].count+1, "symbol group"); err != nil {
+		if err := e.lim.Elements(e.groups[len(e.groups)-1].count+1, "symbol group"); err != nil {
 			return -1, err
 		}
 	}
@@ -150,20 +153,20 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 		b = grAppendGroupName(b, s.Distance)
 		b = encoder.AppendLineEnd(b)
 	}
-	id = g.symbols
+	id = e.symbols
 	b = grAppendNode(b, id, &s)
 	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return -1, err
 	}
 	if newGroup {
-		g.groups = append(g.groups, gsGroup{distance: s.Distance})
+		e.groups = append(e.groups, gsGroup{distance: s.Distance})
 	}
-	g.groups[len(g.groups)-1].count++
-	g.symbols++
-	if g.ids != nil {
-		if _, ok := g.ids[s.QualifiedName]; !ok {
-			g.ids[s.QualifiedName] = id
+	e.groups[len(e.groups)-1].count++
+	e.symbols++
+	if e.ids != nil {
+		if _, ok := e.ids[s.QualifiedName]; !ok {
+			e.ids[s.QualifiedName] = id
 		}
 	}
 	return id, nil
@@ -178,25 +181,21 @@ func (e *Encoder) WriteSymbol(s Symbol) (id int, err error) {
 // Errors: invalid_schema without BeginGraph; unknown_edge_reference when
 // an endpoint names no symbol written so far (never dropped silently);
 // invalid_edge_syntax for an invalid edge type or status.
-func (e *Encoder) WriteEdge(ed Edge) error {
+func (e *Stream) WriteEdge(ed Edge) error {
 	if e.closed {
-		return errClosed
+		return ErrClosed
 	}
-	g := e.graph
-	if g == nil {
-		return lexer.Errorf(lexer.InvalidSchema, "WriteEdge before BeginGraph")
-	}
-	if g.ids == nil {
+	if e.ids == nil {
 		return lexer.Errorf(lexer.InvalidSchema, "WriteEdge: this graph was begun with EdgesByID; use WriteEdgeByID")
 	}
-	if err := grCheckEdge(&ed, g.edges); err != nil {
+	if err := grCheckEdge(&ed, e.edges); err != nil {
 		return err
 	}
-	src, ok := g.ids[ed.Source]
+	src, ok := e.ids[ed.Source]
 	if !ok {
 		return lexer.Errorf(lexer.UnknownEdgeReference, "edge %s -> %s: source %q has not been written", ed.Source, ed.Target, ed.Source)
 	}
-	tgt, ok := g.ids[ed.Target]
+	tgt, ok := e.ids[ed.Target]
 	if !ok {
 		return lexer.Errorf(lexer.UnknownEdgeReference, "edge %s -> %s: target %q has not been written", ed.Source, ed.Target, ed.Target)
 	}
@@ -208,34 +207,29 @@ func (e *Encoder) WriteEdge(ed Edge) error {
 // (see GraphHeader.EdgesByID). Errors: invalid_schema without BeginGraph;
 // unknown_edge_reference for an ID not yet written; invalid_edge_syntax
 // for an invalid edge type or status.
-func (e *Encoder) WriteEdgeByID(source, target int, edgeType, status string) error {
+func (e *Stream) WriteEdgeByID(source, target int, edgeType, status string) error {
 	if e.closed {
-		return errClosed
-	}
-	g := e.graph
-	if g == nil {
-		return lexer.Errorf(lexer.InvalidSchema, "WriteEdgeByID before BeginGraph")
+		return ErrClosed
 	}
 	if !grIsName(edgeType) || status != "" && !grIsName(status) {
 		ed := Edge{Source: "@" + strconv.Itoa(source), Target: "@" + strconv.Itoa(target), EdgeType: edgeType, Status: status}
-		return grCheckEdge(&ed, g.edges)
+		return grCheckEdge(&ed, e.edges)
 	}
 	for _, id := range [2]int{source, target} {
-		if id < 0 || id >= g.symbols {
+		if id < 0 || id >= e.symbols {
 			return lexer.Errorf(lexer.UnknownEdgeReference, "edge @%d -> @%d: symbol @%d has not been written", source, target, id)
 		}
 	}
 	return e.writeEdge(source, target, edgeType, status)
 }
 
-func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
-	g := e.graph
-	if err := e.lim.Elements(g.edges+1, "edge section"); err != nil {
+func (e *Stream) writeEdge(src, tgt int, typ, status string) error {
+	if err := e.lim.Elements(e.edges+1, "edge section"); err != nil {
 		return err
 	}
 	buf := e.w.Buf()
 	b := buf
-	if !g.inEdges {
+	if !e.inEdges {
 		b = encoder.AppendSection(b, "edges")
 		b = encoder.AppendCount(b, -1, false)
 		b = encoder.AppendLineEnd(b)
@@ -244,46 +238,52 @@ func (e *Encoder) writeEdge(src, tgt int, typ, status string) error {
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
-	g.inEdges = true
-	g.edges++
+	e.inEdges = true
+	e.edges++
 	return nil
 }
 
-// closeGraph writes the graph trailer (SPEC §8.4, §8.4.1), flushes and
-// releases the buffer.
-func (e *Encoder) closeGraph() error {
-	g := e.graph
+// Close writes the graph trailer (SPEC §8.4, §8.4.1), flushes and
+// releases the buffer; it does nothing on a closed stream. If the trailer
+// cannot be written, the stream stays open.
+func (e *Stream) Close() error {
+	if e.closed {
+		return nil
+	}
 	buf := e.w.Buf()
-	if e.wire == WireV1 {
-		b := v1AppendGraphSummary(buf, g)
+	if e.wire == stream.WireV1 {
+		b := v1AppendGraphSummary(buf, e.symbols, e.edges, e.groups)
 		if err := e.commit(buf, b); err != nil {
 			return err
 		}
 		e.closed = true
-		g.ids = nil
+		e.ids = nil
 		return e.w.Release()
 	}
 	b := encoder.AppendSummary(buf)
-	b = encoder.AppendHeaderInt(b, "symbols", int64(g.symbols))
-	b = encoder.AppendHeaderInt(b, "edges", int64(g.edges))
+	b = encoder.AppendHeaderInt(b, "symbols", int64(e.symbols))
+	b = encoder.AppendHeaderInt(b, "edges", int64(e.edges))
 	b = encoder.AppendTrailerList(b, "counts")
-	for i, gr := range g.groups {
+	for i, gr := range e.groups {
 		b = encoder.AppendListSep(b, i)
-		if g.labeled {
+		if e.labeled {
 			b = encoder.AppendLabelEnd(grAppendGroupName(b, gr.distance))
 		}
 		b = encoder.AppendInt(b, int64(gr.count))
 	}
-	b = encoder.AppendListSep(b, len(g.groups))
-	if g.labeled {
+	b = encoder.AppendListSep(b, len(e.groups))
+	if e.labeled {
 		b = encoder.AppendLabelEnd(append(b, "edges"...))
 	}
-	b = encoder.AppendInt(b, int64(g.edges))
+	b = encoder.AppendInt(b, int64(e.edges))
 	b = encoder.AppendLineEnd(b)
 	if err := e.commit(buf, b); err != nil {
 		return err
 	}
 	e.closed = true
-	g.ids = nil
+	e.ids = nil
 	return e.w.Release()
 }
+
+// Closed reports whether Close has closed the stream.
+func (e *Stream) Closed() bool { return e.closed }

@@ -1,4 +1,4 @@
-package gcf
+package graph
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
 // refEncodeGraph is a plain reference of Encode's ordering and edge
@@ -21,7 +22,7 @@ import (
 // name to its first symbol in emission order, a stable comparison sort of
 // the edges. It shares only the line writers with Encode, so the
 // differential test below checks the radix sorts and the name join.
-func refEncodeGraph(p *Payload, wire Wire) ([]byte, error) {
+func refEncodeGraph(p *Payload, wire stream.Wire) ([]byte, error) {
 	if err := grCheckHeader(p.Tool, p.TokenBudget, p.TokensUsed); err != nil {
 		return nil, err
 	}
@@ -57,21 +58,21 @@ func refEncodeGraph(p *Payload, wire Wire) ([]byte, error) {
 	for i := range p.Edges {
 		e := p.Edges[i]
 		status := e.Status
-		if wire == WireV1 && e.Status == "unchanged" {
+		if wire == stream.WireV1 && e.Status == "unchanged" {
 			e.Status = ""
 		}
 		if err := grCheckEdge(&e, i); err != nil {
 			return nil, err
 		}
 		src, ok := first[e.Source]
-		if !ok && wire == WireV1 {
+		if !ok && wire == stream.WireV1 {
 			continue
 		}
 		if !ok {
 			return nil, lexer.Errorf(lexer.UnknownEdgeReference, "edge %d: source %q is not a symbol of the payload", i, e.Source)
 		}
 		tgt, ok := first[e.Target]
-		if !ok && wire == WireV1 {
+		if !ok && wire == stream.WireV1 {
 			continue
 		}
 		if !ok {
@@ -80,20 +81,20 @@ func refEncodeGraph(p *Payload, wire Wire) ([]byte, error) {
 		edges = append(edges, refEdge{grEdge{src: src, tgt: tgt, typ: e.EdgeType, status: e.Status}, status})
 	}
 	slices.SortStableFunc(edges, func(a, b refEdge) int {
-		if wire == WireV1 { // v1: by target, then source
+		if wire == stream.WireV1 { // v1: by target, then source
 			a.src, a.tgt, b.src, b.tgt = a.tgt, a.src, b.tgt, b.src
 		}
 		return cmp.Or(cmp.Compare(a.src, b.src), cmp.Compare(a.tgt, b.tgt),
 			cmp.Compare(a.typ, b.typ), cmp.Compare(a.status, b.status))
 	})
 	var b []byte
-	if wire == WireV1 {
+	if wire == stream.WireV1 {
 		b = v1AppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
 	} else {
 		b = grAppendHeaderStart(b, p.Tool, p.TokenBudget, p.TokensUsed)
 	}
 	b = append(b, " symbols="+strconv.Itoa(len(p.Symbols))...)
-	if len(edges) > 0 || (wire == WireV1 && len(p.Edges) > 0) {
+	if len(edges) > 0 || (wire == stream.WireV1 && len(p.Edges) > 0) {
 		b = append(b, " edges="+strconv.Itoa(len(edges))...)
 	}
 	if p.PackRoot != "" {
@@ -109,7 +110,7 @@ func refEncodeGraph(p *Payload, wire Wire) ([]byte, error) {
 		}
 		b = append(grAppendNode(b, id, &p.Symbols[si]), '\n')
 	}
-	if len(edges) > 0 || (wire == WireV1 && len(p.Edges) > 0) {
+	if len(edges) > 0 || (wire == stream.WireV1 && len(p.Edges) > 0) {
 		b = append(encoder.AppendCount(append(b, "## edges "...), len(edges), false), '\n')
 		for i := range edges {
 			b = grAppendEdge(b, &edges[i].grEdge)
@@ -227,8 +228,8 @@ func TestGraphEncodeMatchesReference(t *testing.T) {
 		p := randomGraphPayload(r)
 		grJoinKeyBits = []uint{0, 0, 1, 3}[r.IntN(4)]   // few key bits: many names share a key
 		grPartBits = []uint{14, 14, 0, 2, 6}[r.IntN(5)] // many partitions of the identity join
-		for _, wire := range []Wire{WireV3, WireV1} {
-			if wire == WireV1 && r.IntN(3) > 0 {
+		for _, wire := range []stream.Wire{stream.WireV3, stream.WireV1} {
+			if wire == stream.WireV1 && r.IntN(3) > 0 {
 				for i := range p.Edges {
 					if r.IntN(4) == 0 {
 						p.Edges[i].Status = "unchanged"
@@ -236,7 +237,7 @@ func TestGraphEncodeMatchesReference(t *testing.T) {
 				}
 			}
 			want, werr := refEncodeGraph(p, wire)
-			got, gerr := Encode(p, WithWire(wire), WithMaxElements(1<<30))
+			got, gerr := Encode(p, withWire(wire), withMaxElements(1<<30))
 			if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
 				t.Fatalf("payload %d wire %v: error %v, reference %v", it, wire, gerr, werr)
 			}
@@ -303,9 +304,9 @@ func FuzzGraphEncodeReference(f *testing.F) {
 			p.Edges = append(p.Edges, Edge{Source: name(next()), Target: name(next()),
 				EdgeType: types[next()%len(types)], Status: statuses[next()%len(statuses)]})
 		}
-		for _, wire := range []Wire{WireV3, WireV1} {
+		for _, wire := range []stream.Wire{stream.WireV3, stream.WireV1} {
 			want, werr := refEncodeGraph(p, wire)
-			got, gerr := Encode(p, WithWire(wire))
+			got, gerr := Encode(p, withWire(wire))
 			if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
 				t.Fatalf("wire %v: error %v, reference %v", wire, gerr, werr)
 			}

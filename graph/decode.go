@@ -1,10 +1,11 @@
-package gcf
+package graph
 
 import (
 	"bytes"
 	"io"
 	"strconv"
 
+	"github.com/gcfkit/gcf/internal/options"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -20,22 +21,32 @@ import (
 // §9.4: the consumer requests a full payload). A delta payload is decoded
 // with DecodeDelta.
 func Decode(data []byte, opts ...Option) (*Payload, error) {
-	cfg := newConfig(opts)
-	b := builder{d: cfg.bytesDecoder(data)}
-	return decodeGraph(&b, data)
+	cfg := options.Resolve(opts)
+	return decodeGraph(bytesDecoder(&cfg, data), nil, data)
 }
 
-// decodeGraph reads a whole graph payload from b, header first. data is
-// the whole input when decoding from memory (names then share copied
-// chunks of it), or nil when reading from a stream.
-func decodeGraph(b *builder, data []byte) (*Payload, error) {
+// DecodeFrom reads a whole graph payload from d, whose header event is
+// header (already read from d), or the next event when header is nil. It
+// is Decode for a decoder that has already started, as gcf.Decoder.Decode
+// into a *Payload.
+func DecodeFrom(d *stream.Decoder, header *stream.Event) (*Payload, error) {
+	return decodeGraph(d, header, nil)
+}
+
+// decodeGraph reads a whole graph payload from d, header first (ev when
+// not nil). data is the whole input when decoding from memory (names then
+// share copied chunks of it), or nil when reading from a stream.
+func decodeGraph(d *stream.Decoder, ev *stream.Event, data []byte) (*Payload, error) {
 	g := graphBuilder{data: data}
 	p := &Payload{}
 	distance := int64(0)
 	group := ""
 	var refs map[int64]struct{} // v1 session references
-	for {
-		ev, err := b.read()
+	for ; ; ev = nil {
+		var err error
+		if ev == nil {
+			ev, err = d.Read()
+		}
 		if err == io.EOF {
 			if p.Symbols == nil {
 				p.Symbols = []Symbol{}
@@ -71,7 +82,7 @@ func decodeGraph(b *builder, data []byte) (*Payload, error) {
 					nedge, err = headerInt(ev, i)
 				case "delta":
 					if v == "true" {
-						return nil, &SyntaxError{Line: 1, Column: ev.Cells[i].Col, Category: lexer.MalformedDelta,
+						return nil, &lexer.SyntaxError{Line: 1, Column: ev.Cells[i].Col, Category: lexer.MalformedDelta,
 							Msg: "a delta payload is decoded with DecodeDelta"}
 					}
 				}
@@ -84,12 +95,12 @@ func decodeGraph(b *builder, data []byte) (*Payload, error) {
 			distance, group = ev.ID, string(ev.Key)
 		case stream.KindSymbol:
 			if distance < 0 {
-				return nil, &SyntaxError{Line: ev.Line, Column: 1, Category: lexer.InvalidNodeLine,
+				return nil, &lexer.SyntaxError{Line: ev.Line, Column: 1, Category: lexer.InvalidNodeLine,
 					Msg: "symbol in group " + lexer.Quote([]byte(group)) + ", which has no distance"}
 			}
 			score, err := lexer.ParseFloat(ev.Cells[2].Bytes)
 			if err != nil { // the stream decoder rejects such a score first
-				return nil, &SyntaxError{Line: ev.Line, Column: ev.Cells[2].Col, Category: lexer.OutOfRange, Msg: "score out of range"}
+				return nil, &lexer.SyntaxError{Line: ev.Line, Column: ev.Cells[2].Col, Category: lexer.OutOfRange, Msg: "score out of range"}
 			}
 			p.Symbols = append(p.Symbols, Symbol{
 				QualifiedName: g.qname(ev, &ev.Cells[1]),
@@ -104,7 +115,7 @@ func decodeGraph(b *builder, data []byte) (*Payload, error) {
 				g.qnames = append(g.qnames, p.Symbols[len(p.Symbols)-1].QualifiedName)
 			}
 		case stream.KindReference:
-			if b.d.Wire() == WireV1 {
+			if d.Wire() == stream.WireV1 {
 				// A v1 reference's id is local to its payload and names no
 				// symbol: it is skipped, with the edges that touch it
 				// (docs/legacy-v1.md).
@@ -114,7 +125,7 @@ func decodeGraph(b *builder, data []byte) (*Payload, error) {
 				refs[ev.ID] = struct{}{}
 				continue
 			}
-			return nil, &SyntaxError{Line: ev.Line, Column: 1, Category: lexer.InvalidNodeLine,
+			return nil, &lexer.SyntaxError{Line: ev.Line, Column: 1, Category: lexer.InvalidNodeLine,
 				Msg: "session reference @" + strconv.FormatInt(ev.ID, 10) + " cannot be resolved without the session's earlier payloads"}
 		case stream.KindEdge:
 			if refs != nil {
@@ -282,10 +293,10 @@ func requireGraph(ev *stream.Event, fn string) error {
 	}
 	if len(ev.Fields) == 0 && ev.Profile == "generic" {
 		// A v1 payload without a header line: the tabular profile.
-		return &SyntaxError{Line: 1, Column: 1, Category: lexer.MissingHeader,
+		return &lexer.SyntaxError{Line: 1, Column: 1, Category: lexer.MissingHeader,
 			Msg: fn + ": the first line must begin with GCF (a v1 payload without a header is a generic one: use DecodeGeneric)"}
 	}
-	return &SyntaxError{Line: 1, Column: profileCol(ev), Category: lexer.UnknownProfile,
+	return &lexer.SyntaxError{Line: 1, Column: profileCol(ev), Category: lexer.UnknownProfile,
 		Msg: fn + " needs profile=graph, got profile=" + ev.Profile + " (use DecodeGeneric)"}
 }
 
@@ -302,7 +313,7 @@ func headerInt(ev *stream.Event, i int) (int, error) {
 	c := ev.Cells[i]
 	v, err := strconv.Atoi(string(c.Bytes))
 	if err != nil || v < 0 {
-		return 0, &SyntaxError{Line: ev.Line, Column: c.Col, Category: lexer.MalformedHeaderField,
+		return 0, &lexer.SyntaxError{Line: ev.Line, Column: c.Col, Category: lexer.MalformedHeaderField,
 			Msg: "header field " + lexer.Excerpt(ev.Fields[i]) + " must be a non-negative integer"}
 	}
 	return v, nil
@@ -312,8 +323,8 @@ func headerInt(ev *stream.Event, i int) (int, error) {
 // say delta=true; only the sections removed, added, edges_removed and
 // edges_added may appear. Apply the result with ApplyDelta.
 func DecodeDelta(data []byte, opts ...Option) (*DeltaPayload, error) {
-	cfg := newConfig(opts)
-	d := cfg.bytesDecoder(data)
+	cfg := options.Resolve(opts)
+	d := bytesDecoder(&cfg, data)
 	dp := &DeltaPayload{Removed: []Symbol{}, Added: []Symbol{}, RemovedEdges: []Edge{}, AddedEdges: []Edge{}}
 	section := ""
 	isDelta := false
@@ -348,7 +359,7 @@ func DecodeDelta(data []byte, opts ...Option) (*DeltaPayload, error) {
 				}
 			}
 			if !isDelta {
-				return nil, &SyntaxError{Line: 1, Column: 1, Category: lexer.MalformedDelta, Msg: "the header does not say delta=true"}
+				return nil, &lexer.SyntaxError{Line: 1, Column: 1, Category: lexer.MalformedDelta, Msg: "the header does not say delta=true"}
 			}
 		case stream.KindGroup:
 			section = string(ev.Key)

@@ -1,52 +1,45 @@
-package gcf
+// Package legacy converts the legacy GCF v1.x wire (SPEC-v1.1 as amended by
+// SPEC-v1.4; docs/legacy-v1.md) to GCF v3: the line-by-line migration of
+// graph, session and delta payloads behind gcf.Migrate.
+//
+// Reading v1 is a mode of the pull decoder (stream.WireV1), writing it a
+// mode of the encoders (gcf.WithWire(gcf.WireV1)) and of the encoder
+// package's v1 formatting; validating it is ast.ValidateV1 over
+// grammar.ParseV1. This package holds what is v1's own and no mode of
+// another: the migration.
+package legacy
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"strconv"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/graph"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
 
-// Migrate reads a GCF v1.x payload from r (SPEC-v1.1 as amended by
-// SPEC-v1.4) and writes the equivalent v3 payload to w (spec v3.6.0, or
-// v3.5.3 given WithSpec(Spec353) in opts): decoding the
-// output with the v3 decoder gives the value that decoding the input with
-// WithWire(WireV1) gives.
-//
-// A graph payload (first line `GCF ...`), a session payload or a delta is
-// translated line by line as the v1 decoder validates it, in memory bounded
-// by the longest line (plus the symbol ids the decoder keeps for edge
-// checks). Its header gains `profile=graph` and keeps its fields (budget=0,
-// tokens=0 and edges=0 are dropped, as a canonical v3 header omits them);
-// scores are written with the two decimals v3 requires; a `## _summary`
-// trailer becomes `##! summary`, and an edges section or a header whose
-// counts v1 left out is written in the v3 streaming form (`## edges [?]`
-// and a `##! summary` trailer). A delta `## added` line gains the distance
-// v3 requires, 0, the distance the v1 decoder reports for it.
-//
-// A generic (headerless) payload is decoded whole and re-encoded with
-// EncodeGeneric, so its memory grows with the payload: bound it with
-// WithMaxBytes.
-//
-// What v1 carries that v3 cannot express is an error, never dropped: a
-// score with more than two significant decimals (invalid_score), a kind
-// that is not a v3 bare key (invalid_node_line). Every error is a
-// *SyntaxError with the input's line and column; on error w may hold a
-// partial payload (the CLI writes to a temporary file and renames it only
-// on success). opts are the decoder's limits.
-func Migrate(r io.Reader, w io.Writer, opts ...Option) error {
-	cfg := newConfig(opts)
-	br := bufio.NewReaderSize(r, 64<<10)
-	head, _ := br.Peek(5)
-	if !isGraphHead(head) {
-		return migrateGeneric(br, w, cfg.limits.MaxBytes, opts)
+// IsGraphHead reports whether a payload starting with head (its first 5
+// bytes, or all of a shorter payload) has a GCF header line, as the pull
+// decoder decides it: "GCF" then a space or the end of the line.
+func IsGraphHead(head []byte) bool {
+	if !bytes.HasPrefix(head, []byte("GCF")) {
+		return false
 	}
-	d := stream.NewDecoder(br, cfg.limits)
-	d.SetWire(WireV1)
+	rest := head[3:]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\n' ||
+		rest[0] == '\r' && (len(rest) == 1 || rest[1] == '\n')
+}
+
+// MigrateGraph reads a v1.x graph, session or delta payload (one whose
+// first line IsGraphHead accepts) from r under the decoder limits lim and
+// writes the equivalent v3.5.3 payload to w, line by line, as gcf.Migrate
+// documents; on error w may hold a partial payload.
+func MigrateGraph(r io.Reader, w io.Writer, lim stream.Limits) error {
+
+	d := stream.NewDecoder(r, lim)
+	d.SetWire(stream.WireV1)
 	m := migrator{out: encoder.NewWriter(w)}
 	defer m.out.Release()
 	for {
@@ -61,43 +54,6 @@ func Migrate(r io.Reader, w io.Writer, opts ...Option) error {
 			return err
 		}
 	}
-}
-
-// isGraphHead reports whether a payload starting with head (its first 5
-// bytes, or all of a shorter payload) has a GCF header line, as the pull
-// decoder decides it: "GCF" then a space or the end of the line.
-func isGraphHead(head []byte) bool {
-	if !bytes.HasPrefix(head, []byte("GCF")) {
-		return false
-	}
-	rest := head[3:]
-	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\n' ||
-		rest[0] == '\r' && (len(rest) == 1 || rest[1] == '\n')
-}
-
-// migrateGeneric moves a headerless v1 generic payload to v3 through the
-// value model.
-func migrateGeneric(r io.Reader, w io.Writer, maxBytes int64, opts []Option) error {
-	src := r
-	if maxBytes > 0 {
-		src = io.LimitReader(r, maxBytes+1)
-	}
-	data, err := io.ReadAll(src)
-	if err != nil {
-		return &SyntaxError{Category: lexer.ReadFailure, Msg: "reading the v1 payload: " + err.Error(), Err: err}
-	}
-	v1 := append(append([]Option(nil), opts...), WithWire(WireV1))
-	v, err := DecodeGeneric(data, v1...)
-	if err != nil {
-		return err
-	}
-	v3 := append(append([]Option(nil), opts...), WithWire(WireV3))
-	out, err := EncodeGeneric(v, v3...)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(out)
-	return err
 }
 
 // migrator writes the v3 lines of a v1 graph payload, one event at a time.
@@ -274,7 +230,7 @@ func parseHeaderCount(v []byte) (int64, bool) {
 func (m *migrator) symbol(b []byte, ev *stream.Event) ([]byte, error) {
 	kind, score := &ev.Cells[0], &ev.Cells[2]
 	if !lexer.IsBareKey(string(kind.Bytes)) {
-		return b, &SyntaxError{Line: ev.Line, Column: kind.Col, Offset: ev.Offset + int64(kind.Col-1), Category: lexer.InvalidNodeLine,
+		return b, &lexer.SyntaxError{Line: ev.Line, Column: kind.Col, Offset: ev.Offset + int64(kind.Col-1), Category: lexer.InvalidNodeLine,
 			Msg: "kind " + lexer.Quote(kind.Bytes) + " is not a v3 bare key: v3 cannot carry it"}
 	}
 	f, err := ev.Score()
@@ -289,9 +245,9 @@ func (m *migrator) symbol(b []byte, ev *stream.Event) ([]byte, error) {
 	b = append(encoder.AppendWordSep(b), ev.Cells[1].Bytes...)
 	b = encoder.AppendWordSep(b)
 	at := len(b)
-	b = grAppendScore(b, f)
+	b = graph.AppendScore(b, f)
 	if back, err := strconv.ParseFloat(string(b[at:]), 64); err != nil || back != f {
-		return b, &SyntaxError{Line: ev.Line, Column: score.Col, Offset: ev.Offset + int64(score.Col-1), Category: lexer.InvalidScore,
+		return b, &lexer.SyntaxError{Line: ev.Line, Column: score.Col, Offset: ev.Offset + int64(score.Col-1), Category: lexer.InvalidScore,
 			Msg: "score " + lexer.Quote(score.Bytes) + " has more precision than the two decimals of a v3 score"}
 	}
 	b = append(encoder.AppendWordSep(b), ev.Cells[3].Bytes...)
@@ -328,4 +284,16 @@ func countInt(n int64) int {
 		return -1
 	}
 	return int(n)
+}
+
+// headerInt returns header field i of ev as a non-negative int, as
+// graph.DecodeDelta reads it.
+func headerInt(ev *stream.Event, i int) (int, error) {
+	c := ev.Cells[i]
+	v, err := strconv.Atoi(string(c.Bytes))
+	if err != nil || v < 0 {
+		return 0, &lexer.SyntaxError{Line: ev.Line, Column: c.Col, Category: lexer.MalformedHeaderField,
+			Msg: "header field " + lexer.Excerpt(ev.Fields[i]) + " must be a non-negative integer"}
+	}
+	return v, nil
 }

@@ -1,8 +1,6 @@
-package gcf
+package graph
 
 import (
-	"bytes"
-	"cmp"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -10,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
 func TestGraphEncodeScoreRounding(t *testing.T) {
@@ -176,49 +177,49 @@ func TestGraphEncodeErrors(t *testing.T) {
 	cases := []struct {
 		name string
 		mut  func(p *Payload)
-		cat  Category
+		cat  lexer.Category
 	}{
-		{"qname with space", func(p *Payload) { p.Symbols[0].QualifiedName = "a A" }, InvalidNodeLine},
-		{"qname with tab", func(p *Payload) { p.Symbols[0].QualifiedName = "a\tA" }, InvalidNodeLine},
-		{"qname with no-break space", func(p *Payload) { p.Symbols[0].QualifiedName = "a\u00a0A" }, InvalidNodeLine},
-		{"qname with line separator", func(p *Payload) { p.Symbols[0].QualifiedName = "a\u2028A" }, InvalidNodeLine},
-		{"qname with C1 control", func(p *Payload) { p.Symbols[0].QualifiedName = "a\u0085A" }, InvalidNodeLine},
-		{"qname with DEL", func(p *Payload) { p.Symbols[0].QualifiedName = "a\x7fA" }, InvalidNodeLine},
-		{"qname invalid UTF-8", func(p *Payload) { p.Symbols[0].QualifiedName = "a.\xff" }, InvalidUTF8},
-		{"provenance invalid UTF-8", func(p *Payload) { p.Symbols[0].Provenance = "\xc3" }, InvalidUTF8},
-		{"edge type with ideographic space", func(p *Payload) { p.Edges[0].EdgeType = "calls\u3000x" }, InvalidEdgeSyntax},
-		{"empty qname", func(p *Payload) { p.Symbols[0].QualifiedName = "" }, InvalidNodeLine},
-		{"empty provenance", func(p *Payload) { p.Symbols[1].Provenance = "" }, InvalidNodeLine},
-		{"provenance with newline", func(p *Payload) { p.Symbols[1].Provenance = "a\nb" }, InvalidNodeLine},
-		{"empty kind", func(p *Payload) { p.Symbols[0].Kind = "" }, InvalidNodeLine},
-		{"kind with space", func(p *Payload) { p.Symbols[0].Kind = "my kind" }, InvalidNodeLine},
-		{"kind not a bare key", func(p *Payload) { p.Symbols[0].Kind = "my-kind" }, InvalidNodeLine},
-		{"NaN score", func(p *Payload) { p.Symbols[0].Score = math.NaN() }, OutOfRange},
-		{"+Inf score", func(p *Payload) { p.Symbols[0].Score = math.Inf(1) }, OutOfRange},
-		{"-Inf score", func(p *Payload) { p.Symbols[0].Score = math.Inf(-1) }, OutOfRange},
-		{"negative distance", func(p *Payload) { p.Symbols[1].Distance = -1 }, InvalidNodeLine},
-		{"tool with space", func(p *Payload) { p.Tool = "my tool" }, InvalidNodeLine},
-		{"tool non-ASCII", func(p *Payload) { p.Tool = "tööl" }, InvalidNodeLine},
-		{"pack root with space", func(p *Payload) { p.PackRoot = "sha256: x" }, InvalidNodeLine},
-		{"negative budget", func(p *Payload) { p.TokenBudget = -1 }, OutOfRange},
-		{"negative tokens", func(p *Payload) { p.TokensUsed = -1 }, OutOfRange},
-		{"unknown source", func(p *Payload) { p.Edges[0].Source = "a.Z" }, UnknownEdgeReference},
-		{"unknown target", func(p *Payload) { p.Edges[0].Target = "a.Z" }, UnknownEdgeReference},
-		{"status with space", func(p *Payload) { p.Edges[0].Status = "chan ged" }, InvalidEdgeSyntax},
-		{"status with control", func(p *Payload) { p.Edges[0].Status = "changed\x01" }, InvalidEdgeSyntax},
-		{"empty edge type", func(p *Payload) { p.Edges[0].EdgeType = "" }, InvalidEdgeSyntax},
-		{"edge type with space", func(p *Payload) { p.Edges[0].EdgeType = "calls x" }, InvalidEdgeSyntax},
+		{"qname with space", func(p *Payload) { p.Symbols[0].QualifiedName = "a A" }, lexer.InvalidNodeLine},
+		{"qname with tab", func(p *Payload) { p.Symbols[0].QualifiedName = "a\tA" }, lexer.InvalidNodeLine},
+		{"qname with no-break space", func(p *Payload) { p.Symbols[0].QualifiedName = "a\u00a0A" }, lexer.InvalidNodeLine},
+		{"qname with line separator", func(p *Payload) { p.Symbols[0].QualifiedName = "a\u2028A" }, lexer.InvalidNodeLine},
+		{"qname with C1 control", func(p *Payload) { p.Symbols[0].QualifiedName = "a\u0085A" }, lexer.InvalidNodeLine},
+		{"qname with DEL", func(p *Payload) { p.Symbols[0].QualifiedName = "a\x7fA" }, lexer.InvalidNodeLine},
+		{"qname invalid UTF-8", func(p *Payload) { p.Symbols[0].QualifiedName = "a.\xff" }, lexer.InvalidUTF8},
+		{"provenance invalid UTF-8", func(p *Payload) { p.Symbols[0].Provenance = "\xc3" }, lexer.InvalidUTF8},
+		{"edge type with ideographic space", func(p *Payload) { p.Edges[0].EdgeType = "calls\u3000x" }, lexer.InvalidEdgeSyntax},
+		{"empty qname", func(p *Payload) { p.Symbols[0].QualifiedName = "" }, lexer.InvalidNodeLine},
+		{"empty provenance", func(p *Payload) { p.Symbols[1].Provenance = "" }, lexer.InvalidNodeLine},
+		{"provenance with newline", func(p *Payload) { p.Symbols[1].Provenance = "a\nb" }, lexer.InvalidNodeLine},
+		{"empty kind", func(p *Payload) { p.Symbols[0].Kind = "" }, lexer.InvalidNodeLine},
+		{"kind with space", func(p *Payload) { p.Symbols[0].Kind = "my kind" }, lexer.InvalidNodeLine},
+		{"kind not a bare key", func(p *Payload) { p.Symbols[0].Kind = "my-kind" }, lexer.InvalidNodeLine},
+		{"NaN score", func(p *Payload) { p.Symbols[0].Score = math.NaN() }, lexer.OutOfRange},
+		{"+Inf score", func(p *Payload) { p.Symbols[0].Score = math.Inf(1) }, lexer.OutOfRange},
+		{"-Inf score", func(p *Payload) { p.Symbols[0].Score = math.Inf(-1) }, lexer.OutOfRange},
+		{"negative distance", func(p *Payload) { p.Symbols[1].Distance = -1 }, lexer.InvalidNodeLine},
+		{"tool with space", func(p *Payload) { p.Tool = "my tool" }, lexer.InvalidNodeLine},
+		{"tool non-ASCII", func(p *Payload) { p.Tool = "tööl" }, lexer.InvalidNodeLine},
+		{"pack root with space", func(p *Payload) { p.PackRoot = "sha256: x" }, lexer.InvalidNodeLine},
+		{"negative budget", func(p *Payload) { p.TokenBudget = -1 }, lexer.OutOfRange},
+		{"negative tokens", func(p *Payload) { p.TokensUsed = -1 }, lexer.OutOfRange},
+		{"unknown source", func(p *Payload) { p.Edges[0].Source = "a.Z" }, lexer.UnknownEdgeReference},
+		{"unknown target", func(p *Payload) { p.Edges[0].Target = "a.Z" }, lexer.UnknownEdgeReference},
+		{"status with space", func(p *Payload) { p.Edges[0].Status = "chan ged" }, lexer.InvalidEdgeSyntax},
+		{"status with control", func(p *Payload) { p.Edges[0].Status = "changed\x01" }, lexer.InvalidEdgeSyntax},
+		{"empty edge type", func(p *Payload) { p.Edges[0].EdgeType = "" }, lexer.InvalidEdgeSyntax},
+		{"edge type with space", func(p *Payload) { p.Edges[0].EdgeType = "calls x" }, lexer.InvalidEdgeSyntax},
 	}
 	for _, c := range cases {
 		p := good()
 		c.mut(&p)
 		out, err := Encode(&p)
-		if CategoryOf(err) != c.cat || out != nil {
+		if lexer.CategoryOf(err) != c.cat || out != nil {
 			t.Errorf("%s: got (%q, %v), want category %s", c.name, out, err, c.cat)
 		}
-		var se *SyntaxError
+		var se *lexer.SyntaxError
 		if err != nil && (!asSyntax(err, &se) || se.Line != 0) {
-			t.Errorf("%s: want a positionless *SyntaxError, got %#v", c.name, err)
+			t.Errorf("%s: want a positionless *lexer.SyntaxError, got %#v", c.name, err)
 		}
 		dst := []byte("prefix")
 		got, err := AppendEncode(dst, &p)
@@ -235,8 +236,8 @@ func TestGraphEncodeErrors(t *testing.T) {
 	}
 }
 
-func asSyntax(err error, se **SyntaxError) bool {
-	s, ok := err.(*SyntaxError)
+func asSyntax(err error, se **lexer.SyntaxError) bool {
+	s, ok := err.(*lexer.SyntaxError)
 	*se = s
 	return ok
 }
@@ -268,43 +269,6 @@ func BenchmarkGraphEncode(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// ---- Conformance fixtures (graph encode side) ----
-
-// gfxStream feeds a whole payload through the streaming graph encoder the
-// way the conformance runner does: symbols sorted by (distance, score
-// desc), stable, then the edges in input order.
-func gfxStream(p *Payload, labeled bool) (string, error) {
-	var buf bytes.Buffer
-	e := NewEncoder(&buf)
-	if err := e.BeginGraph(GraphHeader{Tool: p.Tool, TokenBudget: p.TokenBudget, TokensUsed: p.TokensUsed, LabeledCounts: labeled}); err != nil {
-		return "", err
-	}
-	syms := slices.Clone(p.Symbols)
-	slices.SortStableFunc(syms, func(a, b Symbol) int {
-		if c := cmp.Compare(a.Distance, b.Distance); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.Score, a.Score)
-	})
-	for _, s := range syms {
-		if _, err := e.WriteSymbol(s); err != nil {
-			return "", err
-		}
-	}
-	// Edges go in input order: a stream writes edges as they are produced,
-	// and fixtures 006/007 pin exactly that order (it is not sorted by
-	// source ID: @2<@1 follows @1<@3).
-	for _, ed := range p.Edges {
-		if err := e.WriteEdge(ed); err != nil {
-			return "", err
-		}
-	}
-	if err := e.Close(); err != nil {
-		return "", err
-	}
-	return buf.String(), nil
 }
 
 // TestScoreFastPathMatchesStrconv: the FMA fast path formats exactly as
@@ -353,19 +317,6 @@ func TestKindTableRoundTrip(t *testing.T) {
 	}
 }
 
-func TestIsTokenEveryByte(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		want := c >= 0x21 && c <= 0x7E
-		for pos := 0; pos < 19; pos++ {
-			b := []byte(strings.Repeat("x", 19))
-			b[pos] = byte(c)
-			if got := grIsToken(string(b)); got != want {
-				t.Fatalf("grIsToken with %#x at %d = %v, want %v", c, pos, got, want)
-			}
-		}
-	}
-}
-
 func TestDecodeKindTable(t *testing.T) {
 	var g graphBuilder
 	for _, k := range kindTable {
@@ -387,7 +338,7 @@ func TestEdgeTypeCheckedEveryTime(t *testing.T) {
 		{{Source: "a.A", Target: "a.A", EdgeType: "calls"}, {Source: "a.A", Target: "a.A", EdgeType: "bad type"}},
 		{{Source: "a.A", Target: "a.A", EdgeType: "calls"}, {Source: "a.A", Target: "a.A", EdgeType: "calls", Status: "may be"}},
 	} {
-		if _, err := Encode(&Payload{Symbols: syms, Edges: edges}); CategoryOf(err) != InvalidEdgeSyntax {
+		if _, err := Encode(&Payload{Symbols: syms, Edges: edges}); lexer.CategoryOf(err) != lexer.InvalidEdgeSyntax {
 			t.Errorf("edges %+v: want invalid_edge_syntax, got %v", edges, err)
 		}
 	}
@@ -405,7 +356,7 @@ func TestPooledScratchForgetsNames(t *testing.T) {
 		}
 		b := &Payload{Symbols: []Symbol{{QualifiedName: "both.B", Kind: "function", Score: 0.4, Provenance: "x"}},
 			Edges: []Edge{{Source: "only.InA", Target: "both.B", EdgeType: "calls"}}}
-		if _, err := Encode(b); CategoryOf(err) != UnknownEdgeReference {
+		if _, err := Encode(b); lexer.CategoryOf(err) != lexer.UnknownEdgeReference {
 			t.Fatalf("run %d: a stale name resolved: %v", i, err)
 		}
 	}
@@ -415,11 +366,11 @@ func TestPooledScratchForgetsNames(t *testing.T) {
 // is unknown_edge_reference (the name join once indexed an empty array).
 func TestGraphEncodeEdgesWithoutSymbols(t *testing.T) {
 	p := &Payload{Edges: []Edge{{Source: "a", Target: "b", EdgeType: "calls"}}}
-	if _, err := Encode(p); CategoryOf(err) != "unknown_edge_reference" {
+	if _, err := Encode(p); lexer.CategoryOf(err) != "unknown_edge_reference" {
 		t.Fatalf("Encode = %v, want unknown_edge_reference", err)
 	}
 	p.Tool = "t"
-	out, err := Encode(p, WithWire(WireV1))
+	out, err := Encode(p, withWire(stream.WireV1))
 	if err != nil || string(out) != "GCF tool=t budget=0 tokens=0 symbols=0 edges=0\n## edges [0]\n" {
 		t.Fatalf("v1 Encode = %q, %v", out, err)
 	}

@@ -1,10 +1,12 @@
-package gcf
+package graph
 
 import (
 	"sync"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/options"
 	"github.com/gcfkit/gcf/lexer"
+	"github.com/gcfkit/gcf/stream"
 )
 
 // DefaultMaxSessionSymbols is the default bound on the symbol identities a
@@ -224,15 +226,15 @@ func EncodeWithSession(p *Payload, s *Session, opts ...Option) ([]byte, error) {
 	}
 
 	plan := &sessPlan{s: s, next: s.next, fresh: make(map[sessKey]int, fresh)}
-	c := newConfig(opts)
-	wire := c.wire
-	if wire == WireV1 {
+	c := options.Resolve(opts)
+	wire := c.Wire
+	if wire == stream.WireV1 {
 		// v1 ids are local to each payload (sequential from 0, references
 		// included): the session only remembers what was transmitted.
 		plan.local = new(int)
 	}
 	buf := encoder.GetBuffer()
-	b, err := appendGraph(buf.B[:0], p, plan, c.limits, wire)
+	b, err := appendGraph(buf.B[:0], p, plan, c.Limits, wire)
 	var out []byte
 	if err == nil {
 		out = make([]byte, len(b))
