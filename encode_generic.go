@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/layout"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -20,7 +21,10 @@ func appendGenericHeader(dst []byte) []byte {
 // EncodeGeneric encodes any JSON-model value as a GCF generic-profile
 // payload in buffered mode and canonical form (SPEC §7): the header line
 // `GCF profile=generic`, LF line endings, no trailing whitespace, and the
-// container layout selected by SPEC §7.2a, §7.3, §7.4 and §7.11.
+// container layout selected by SPEC §7.2a, §7.3, §7.4 and §7.11. A table
+// column that holds the same scalar in every record is written once in
+// the field declaration, `name=value` (spec v3.6.0 §7.4.7; the scope is in
+// docs/spec-notes.md); WithSpec(Spec353) writes v3.5.3 output without it.
 //
 // v may be a canonical tree (nil, bool, int64, float64, string, Object,
 // []any), as returned by ParseJSON and DecodeGeneric, or any Go value that
@@ -73,26 +77,28 @@ func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 	if c.wire == WireV1 {
 		return appendGenericV1(dst, v, c.limits)
 	}
+	v353 := c.spec == Spec353
 	if c.size == Smallest {
-		return appendSmallest(dst, v, c.limits, c.cost)
+		return appendSmallest(dst, v, c.limits, c.cost, v353)
 	}
-	return appendGeneric(dst, v, c.limits)
+	return appendGeneric(dst, v, c.limits, v353)
 }
 
-// appendGeneric is AppendGeneric with the limits resolved.
-func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
-	if out, ok := appendStructs(dst, v, lim); ok {
+// appendGeneric is AppendGeneric with the limits resolved; v353 is
+// WithSpec(Spec353) (no constant columns).
+func appendGeneric(dst []byte, v any, lim Limits, v353 bool) ([]byte, error) {
+	if out, ok := appendStructs(dst, v, lim, v353); ok {
 		return out, nil // typed fast path (encode_structs.go)
 	}
-	if out, ok := appendMaps(dst, v, lim); ok {
+	if out, ok := appendMaps(dst, v, lim, v353); ok {
 		return out, nil // map[string]any / []any fast path (encode_maps.go)
 	}
-	return appendLayout(dst, v, lim, nil)
+	return appendLayout(dst, v, lim, nil, v353)
 }
 
 // appendLayout is appendGeneric with the layout decisions of sz (nil:
 // canonical).
-func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
+func appendLayout(dst []byte, v any, lim Limits, sz *sizer, v353 bool) ([]byte, error) {
 	slabs := getNormSlabs()
 	defer putNormSlabs(slabs) // nv is dead once this returns
 	nv, deepest, err := normalizeDepth(v, slabs)
@@ -102,6 +108,7 @@ func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
 	start := len(dst)
 	e := getGE()
 	e.lim.Begin(lim, start)
+	e.v353 = v353
 	if e.sz = sz; sz != nil {
 		sz.setRoot(nv)
 	}
@@ -236,20 +243,45 @@ const (
 	// schema of SPEC §7.4.5.1, `^{k1,k2,...}` in row 0 and `^` after it,
 	// each body one positional line (see inlineSchema for when).
 	geInline
+	// geConst: the field is a constant column, `name=value` in the
+	// declaration and no cell in the rows (spec v3.6.0 §7.4.7; see
+	// factor for when).
+	geConst
+)
+
+// tabHow is how a table is written: what its declaration may hold.
+type tabHow uint8
+
+const (
+	// tabOwn: with its own declaration, constant columns factored (spec
+	// v3.6.0 §7.4.7): the root table, `## name` sections, tables of
+	// expanded items, keyed maps.
+	tabOwn tabHow = iota
+	// tabAttached: an array attachment of a row, `.f [N]{fields}`, with
+	// its own declaration and no constants: such a declaration may set
+	// up the shared array schema of §7.4.5.3, whose later tables carry
+	// names only (docs/spec-notes.md).
+	tabAttached
+	// tabShared: an array attachment under row 0's shared array schema,
+	// `.f [N]` without a declaration.
+	tabShared
 )
 
 // geEncoder is the buffered generic encoder. All scratch stacks are reused
 // across encodes through geEncoderPool.
 type geEncoder struct {
 	buf   []byte
-	strs  []string       // field unions
-	kinds []int32        // field kinds per union entry
-	flags []uint8        // field flags per union entry (geShared, geInline)
-	att   []geAttachment // pending row attachments
-	objs  []Object       // flattening analysis
-	path  []byte         // flattened column path prefix (escaped, unquoted)
-	seen  map[string]int // union index for large unions
-	sz    *sizer         // layout chooser of the Smallest size (nil: canonical)
+	strs  []string        // field unions
+	kinds []int32         // field kinds per union entry
+	flags []uint8         // field flags per union entry (geShared, geInline)
+	att   []geAttachment  // pending row attachments
+	objs  []Object        // flattening analysis
+	path  []byte          // flattened column path prefix (escaped, unquoted)
+	seen  map[string]int  // union index for large unions
+	sz    *sizer          // layout chooser of the Smallest size (nil: canonical)
+	cols  []layout.Column // constant-column facts of the table being planned
+	fac   []bool          // layout.Factor's answer for cols
+	v353  bool            // WithSpec(Spec353): no v3.6-only forms (no constants)
 
 	// Limits (SPEC §12), checked at each line end by lim.LineDone.
 	lim     encoder.Limiter
@@ -271,6 +303,7 @@ func putGE(e *geEncoder) {
 	e.objs, e.path = e.objs[:0], e.path[:0]
 	e.seen = nil
 	e.sz = nil
+	e.v353 = false
 	e.invalid = false
 	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || cap(e.objs) > 1<<16 || cap(e.flags) > 1<<16 {
 		return // do not keep huge scratch space alive
@@ -287,12 +320,12 @@ func (e *geEncoder) root(v any) error {
 		}
 		if e.keyedOK(x) {
 			e.buf = encoder.AppendSectionMark(e.buf)
-			return e.table(geRows{obj: x, keyed: true}, 0, false)
+			return e.table(geRows{obj: x, keyed: true}, 0, tabOwn)
 		}
 		return e.members(x, 0)
 	case []any:
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return e.arrayTail(x, 0)
+		return e.arrayTail(x, 0, tabOwn)
 	default:
 		e.buf = encoder.AppendAssign(e.buf)
 		if err := e.scalar(v, encoder.Value); err != nil {
@@ -376,7 +409,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			e.key(m.Key)
 			if e.keyedOK(x) {
 				e.buf = encoder.AppendWordSep(e.buf)
-				if err := e.table(geRows{obj: x, keyed: true}, d, false); err != nil {
+				if err := e.table(geRows{obj: x, keyed: true}, d, tabOwn); err != nil {
 					return err
 				}
 				continue
@@ -400,7 +433,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(m.Key)
 			e.buf = encoder.AppendWordSep(e.buf)
-			if err := e.arrayTail(x, d); err != nil {
+			if err := e.arrayTail(x, d, tabOwn); err != nil {
 				return err
 			}
 		default:
@@ -436,8 +469,9 @@ func (e *geEncoder) inline(a []any) error {
 
 // arrayTail writes an array from its count bracket on (the caller has
 // written the `## name `, `@i ` or `.f ` prefix) and then its body at
-// indentation bi, choosing the form by SPEC §7.3.
-func (e *geEncoder) arrayTail(a []any, bi int) error {
+// indentation bi, choosing the form by SPEC §7.3; a table is written as
+// how says (tabOwn, or tabAttached after `.f `).
+func (e *geEncoder) arrayTail(a []any, bi int, how tabHow) error {
 	switch {
 	case len(a) == 0:
 		e.buf = encoder.AppendEmptyArray(e.buf)
@@ -445,7 +479,7 @@ func (e *geEncoder) arrayTail(a []any, bi int) error {
 	case geAllPrimitive(a):
 		return e.inline(a)
 	case e.tabularOK(a):
-		return e.table(geRows{arr: a}, bi, false)
+		return e.table(geRows{arr: a}, bi, how)
 	}
 	if err := e.count(len(a), false); err != nil {
 		return err
@@ -466,7 +500,7 @@ func (e *geEncoder) items(a []any, d int) error {
 		switch x := v.(type) {
 		case Object:
 			if e.keyedOK(x) {
-				err = e.table(geRows{obj: x, keyed: true}, d+1, false)
+				err = e.table(geRows{obj: x, keyed: true}, d+1, tabOwn)
 			} else {
 				e.buf = encoder.AppendEmptyObject(e.buf)
 				if err = e.nl(); err == nil {
@@ -474,7 +508,7 @@ func (e *geEncoder) items(a []any, d int) error {
 				}
 			}
 		case []any:
-			err = e.arrayTail(x, d+1)
+			err = e.arrayTail(x, d+1, tabOwn)
 		default:
 			e.buf = encoder.AppendAssign(e.buf)
 			if err = e.scalar(v, encoder.Value); err == nil {
@@ -716,6 +750,70 @@ func (e *geEncoder) newPlan(src geRows) gePlan {
 		}
 	}
 	return p
+}
+
+// factor marks the constant columns of p geConst, as layout.Factor
+// decides from the facts gathered here: a column is eligible when it is
+// one ordinary column (not flattened, '>'-named, nor set for inline or
+// shared schemas; a keyed map's label column never is), constant when
+// every row holds it with the same scalar (encoder.SameScalar). The scan
+// of a column stops at its first difference. The Smallest size may keep
+// the table unfactored (sizer.factor).
+func (e *geEncoder) factor(p *gePlan) {
+	n := p.src.len()
+	if n < 2 {
+		return
+	}
+	cols := e.cols[:0]
+	if p.src.keyed {
+		cols = append(cols, layout.Column{})
+	}
+	for fi := 0; fi < p.un; fi++ {
+		switch k := e.kinds[p.kb+fi]; {
+		case k == geExcluded:
+			continue // no column
+		case k == geColumn && e.flags[p.fb+fi] == 0:
+			f := e.strs[p.ub+fi]
+			cols = append(cols, layout.Column{Eligible: true, Constant: e.constant(p.src, f, fi)})
+		default:
+			cols = append(cols, layout.Column{})
+		}
+	}
+	fac, any := layout.Factor(n, cols, e.fac[:0])
+	e.cols, e.fac = cols[:0], fac[:0]
+	if !any || e.sz != nil && !e.sz.factor(p.src) {
+		return
+	}
+	c := 0
+	if p.src.keyed {
+		c++
+	}
+	for fi := 0; fi < p.un; fi++ {
+		if e.kinds[p.kb+fi] == geExcluded {
+			continue
+		}
+		if fac[c] {
+			e.flags[p.fb+fi] |= geConst
+		}
+		c++
+	}
+}
+
+// constant reports whether field f (union index fi) holds the same scalar
+// in every row of src.
+func (e *geEncoder) constant(src geRows, f string, fi int) bool {
+	v0, ok, _ := geLookup(src.at(0), f, fi)
+	if !ok || geIsContainer(v0) {
+		return false
+	}
+	n := src.len()
+	for i := 1; i < n; i++ {
+		v, ok, _ := geLookup(src.at(i), f, fi)
+		if !ok || !encoder.SameScalar(v0, v, appendScalar) {
+			return false // a container is never the same as a scalar
+		}
+	}
+	return true
 }
 
 // popPlan releases the scratch space of p.
@@ -1012,17 +1110,25 @@ func geNullTree(o Object) (allNull, bad bool) {
 
 // table writes a tabular array or keyed map from its count bracket on:
 // `[N]{fields}` or `[N:]{label,fields}`, the line end, then the rows at
-// indentation bi with their attachments. With shared, the array is an
+// indentation bi with their attachments. With tabShared, the array is an
 // attachment under the shared array schema of its field (see sharedArrays)
-// and is written `[N]` without its declaration, which row 0 has given.
-func (e *geEncoder) table(src geRows, bi int, shared bool) error {
+// and is written `[N]` without its declaration, which row 0 has given;
+// with tabOwn its constant columns are factored (see factor).
+func (e *geEncoder) table(src geRows, bi int, how tabHow) error {
 	p := e.newPlan(src)
+	if how == tabOwn && !e.v353 {
+		e.factor(&p)
+	}
 	if err := e.count(src.len(), src.keyed); err != nil {
 		e.popPlan(&p)
 		return err
 	}
-	if !shared {
-		if err := e.lim.Fields(e.decl(&p)); err != nil {
+	if how != tabShared {
+		n, err := e.decl(&p)
+		if err == nil {
+			err = e.lim.Fields(n)
+		}
+		if err != nil {
 			e.popPlan(&p)
 			return err
 		}
@@ -1036,10 +1142,10 @@ func (e *geEncoder) table(src geRows, bi int, shared bool) error {
 }
 
 // decl writes the field declaration `{...}` of p: the key-column label for
-// a keyed map, then each field in union order, flattened fields as their
-// quoted `"f>k"` path columns, '>'-named fields omitted. It returns the
-// number of fields declared.
-func (e *geEncoder) decl(p *gePlan) int {
+// a keyed map, then each field in union order, constant columns as
+// `name=value`, flattened fields as their quoted `"f>k"` path columns,
+// '>'-named fields omitted. It returns the number of fields declared.
+func (e *geEncoder) decl(p *gePlan) (int, error) {
 	e.buf = encoder.AppendDeclOpen(e.buf)
 	n := 0
 	if p.src.keyed {
@@ -1053,6 +1159,14 @@ func (e *geEncoder) decl(p *gePlan) int {
 		case k == geExcluded:
 		case k == geColumn:
 			e.key(f)
+			if e.flags[p.fb+fi]&geConst != 0 {
+				// Every row holds the same scalar: row 0's is the value.
+				v, _, _ := geLookup(p.src.at(0), f, fi)
+				e.buf = encoder.AppendAssign(e.buf)
+				if err := e.scalar(v, encoder.Const); err != nil {
+					return n, err
+				}
+			}
 			e.buf = encoder.AppendFieldSep(e.buf)
 			n++
 		default:
@@ -1069,7 +1183,7 @@ func (e *geEncoder) decl(p *gePlan) int {
 		}
 	}
 	e.buf = encoder.EndDecl(e.buf) // at least one column: replace the last ','
-	return n
+	return n, nil
 }
 
 // flatDecl writes the path columns below the prefix in e.path.
@@ -1186,6 +1300,8 @@ func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done b
 				e.att = append(e.att, geAttachment{fi, v})
 			}
 			continue
+		case e.flags[p.fb+fi]&geConst != 0:
+			continue // in the declaration
 		case k > 0:
 			switch {
 			case !ok:
@@ -1293,7 +1409,7 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 	switch x := v.(type) {
 	case Object:
 		if e.keyedOK(x) {
-			return e.table(geRows{obj: x, keyed: true}, d+2, false)
+			return e.table(geRows{obj: x, keyed: true}, d+2, tabAttached)
 		}
 		e.buf = encoder.AppendEmptyObject(e.buf)
 		if err := e.nl(); err != nil {
@@ -1303,9 +1419,9 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 	case []any:
 		if i > 0 && fl&geShared != 0 && (e.sz == nil || e.sz.sharedFits(p.src, e.strs[p.ub+fi], fi, x)) {
 			// Non-empty, tabular and with row 0's field union (sharedArrays).
-			return e.table(geRows{arr: x}, d+2, true)
+			return e.table(geRows{arr: x}, d+2, tabShared)
 		}
-		return e.arrayTail(x, d+2)
+		return e.arrayTail(x, d+2, tabAttached)
 	default:
 		e.buf = encoder.AppendAssign(e.buf)
 		if err := e.scalar(v, encoder.Value); err != nil {

@@ -59,12 +59,14 @@ const sizeTrialRows = 16
 type sizer struct {
 	cost     func(string) int
 	lim      Limits
+	v353     bool // WithSpec(Spec353): no constant columns
 	full     bool // price every alternative, whatever the table size (tests)
 	screen   bool // rank clearly different texts by the estimate (see cheaper)
 	tab      map[sizeKey]bool
 	keyedMap map[sizeKey]bool
 	flat     map[sizeKey]bool
 	inl      map[sizeKey]bool
+	fac      map[sizeKey]bool
 	empty    map[string]bool
 	deviated bool         // some decision differs from the canonical one
 	root     sizeKey      // the root container: its alternatives are priced unindented
@@ -95,7 +97,7 @@ func newSizer(lim Limits, cost func(string) int) *sizer {
 	}
 	lim.MaxBytes = 0 // checked on the result, not on the alternatives
 	return &sizer{cost: cost, lim: lim, tab: map[sizeKey]bool{}, keyedMap: map[sizeKey]bool{},
-		flat: map[sizeKey]bool{}, inl: map[sizeKey]bool{}, empty: map[string]bool{}, budget: trialBudget, screen: screen}
+		flat: map[sizeKey]bool{}, inl: map[sizeKey]bool{}, fac: map[sizeKey]bool{}, empty: map[string]bool{}, budget: trialBudget, screen: screen}
 }
 
 // setRoot records the root container of the value being encoded.
@@ -149,24 +151,25 @@ func (s *sizer) sharedFits(src geRows, f string, fi int, x []any) bool {
 }
 
 // appendSmallest is AppendGeneric for the Smallest size.
-func appendSmallest(dst []byte, v any, lim Limits, cost func(string) int) ([]byte, error) {
+func appendSmallest(dst []byte, v any, lim Limits, cost func(string) int, v353 bool) ([]byte, error) {
 	s := newSizer(lim, cost)
+	s.v353 = v353
 	return s.append(dst, v, lim)
 }
 
 func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 	start := len(dst)
-	out, err := appendLayout(dst, v, lim, s)
+	out, err := appendLayout(dst, v, lim, s, s.v353)
 	if err != nil {
 		// A limit the chosen layout breaks and the canonical one may not
 		// (a deeper nesting of sections, say): the canonical encoding, or
 		// its error.
-		return appendGeneric(out[:start], v, lim)
+		return appendGeneric(out[:start], v, lim, s.v353)
 	}
 	if !s.deviated {
 		return out, nil // every decision was the canonical one
 	}
-	canon, err := appendGeneric(nil, v, lim)
+	canon, err := appendGeneric(nil, v, lim, s.v353)
 	if err == nil && s.cheaper(string(canon), string(out[start:]), false) {
 		return append(out[:start], canon...), nil
 	}
@@ -177,7 +180,7 @@ func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 // or ok false if that fails (a limit, invalid UTF-8, the budget).
 func (s *sizer) render(write func(e *geEncoder) error) (text string, ok bool) {
 	e := getGE()
-	e.sz, e.lim = s, encoder.NewLimiter(s.lim)
+	e.sz, e.lim, e.v353 = s, encoder.NewLimiter(s.lim), s.v353
 	bb := encoder.GetBuffer()
 	e.buf = bb.B[:0]
 	e.lim.BeginBudget(0, max(s.budget, 0))
@@ -264,7 +267,7 @@ func (s *sizer) tabular(a []any) bool {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = encoder.AppendSectionMark(e.buf)
 		if s.tab[k] {
-			return e.table(geRows{arr: a}, d, false)
+			return e.table(geRows{arr: a}, d, tabOwn)
 		}
 		if err := e.count(len(a), false); err != nil {
 			return err
@@ -293,7 +296,7 @@ func (s *sizer) keyed(o Object) bool {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		if s.keyedMap[k] {
 			e.buf = encoder.AppendSectionMark(e.buf)
-			return e.table(geRows{obj: o, keyed: true}, d, false)
+			return e.table(geRows{obj: o, keyed: true}, d, tabOwn)
 		}
 		if d == 0 {
 			return e.members(o, 0) // the root object: no section line
@@ -326,7 +329,7 @@ func (s *sizer) flatten(src geRows, f string) bool {
 	return s.decide(s.flat, k, true, func(e *geEncoder) error {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return e.table(src, d, false)
+		return e.table(src, d, tabOwn)
 	})
 }
 
@@ -351,7 +354,33 @@ func (s *sizer) inline(src geRows, f string) bool {
 	return s.decide(s.inl, k, true, func(e *geEncoder) error {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return e.table(src, d, false)
+		return e.table(src, d, tabOwn)
+	})
+}
+
+// factor decides whether a table whose constant columns canonical output
+// factors (spec v3.6.0 §7.4.7) does, or keeps them in its rows, which
+// every v3.6 decoder reads alike. Above sizeTrialRows rows factoring is
+// settled: a value written once against a cell a row.
+func (s *sizer) factor(src geRows) bool {
+	k := sizeKey{n: src.len()}
+	if src.keyed {
+		k.o = &src.obj[0]
+	} else {
+		k.a = &src.arr[0]
+	}
+	if c, ok := s.fac[k]; ok {
+		return c
+	}
+	if !s.full && src.len() > sizeTrialRows {
+		s.fac[k] = true
+		return true
+	}
+	d := s.indent(k)
+	return s.decide(s.fac, k, true, func(e *geEncoder) error {
+		e.buf = encoder.AppendIndent(e.buf, d)
+		e.buf = encoder.AppendSectionMark(e.buf)
+		return e.table(src, d, tabOwn)
 	})
 }
 

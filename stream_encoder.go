@@ -47,6 +47,7 @@ type Encoder struct {
 	wire     Wire         // WithWire: WireV1 writes the legacy v1.x wire
 	names    []string     // v1: the names of the closed tables, for the ## _summary trailer
 	delta    *deltaStream // non-nil once BeginDelta has written the header
+	v353     bool         // WithSpec(Spec353): Encode writes no constant columns
 }
 
 // deltaStream is the state of a streamed generic delta (BeginDelta).
@@ -70,7 +71,7 @@ type streamTable struct {
 // WithMaxBytes; the decoder's defaults without them).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
 	c := newConfig(opts)
-	return &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.limits), keys: map[string]struct{}{}, wire: c.wire}
+	return &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.limits), keys: map[string]struct{}{}, wire: c.wire, v353: c.spec == Spec353}
 }
 
 // commit checks the whole lines b[len(buf):] that a call appended to the
@@ -116,11 +117,13 @@ func (e *Encoder) Encode(v any) error {
 		return lexer.Errorf(lexer.InvalidSchema, "Encode writes a whole payload; this encoder has already started one")
 	}
 	buf := e.w.Buf()
-	gen := appendGeneric
+	var out []byte
+	var err error
 	if e.wire == WireV1 {
-		gen = appendGenericV1
+		out, err = appendGenericV1(buf, v, e.lim.Limits)
+	} else {
+		out, err = appendGeneric(buf, v, e.lim.Limits, e.v353)
 	}
-	out, err := gen(buf, v, e.lim.Limits)
 	if err != nil {
 		return err
 	}

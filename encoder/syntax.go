@@ -2,7 +2,6 @@ package encoder
 
 import (
 	"strconv"
-	"strings"
 )
 
 // The syntax writer: append functions for each piece of a GCF line, the
@@ -132,16 +131,11 @@ func AppendKeyedFieldDecl(dst []byte, names []string, key string) []byte {
 }
 
 // AppendConstValue appends a string as the value of a constant column
-// (spec v3.6.0 §7.4.7): quoted where a cell would be, and also when it
-// holds '}' (which would end the declaration); "" is always quoted.
-// Numbers, booleans and null are written as in a cell (AppendInt,
-// AppendFloat, "true", "-").
-func AppendConstValue(dst []byte, s string) []byte {
-	if NeedsQuote(s, Cell) || strings.IndexByte(s, '}') >= 0 {
-		return AppendQuoted(dst, s)
-	}
-	return append(dst, s...)
-}
+// (spec v3.6.0 §7.4.7): AppendString in the Const context, quoted where a
+// cell would be and also when it holds '}' (which would end the
+// declaration); "" is always quoted. Numbers, booleans and null are
+// written as in a cell (AppendScalar with Const).
+func AppendConstValue(dst []byte, s string) []byte { return AppendString(dst, s, Const) }
 
 // AppendCellSep appends the row cell delimiter '|'.
 func AppendCellSep(dst []byte) []byte { return append(dst, '|') }

@@ -57,7 +57,7 @@ func runDocs(t *testing.T, run func([]request) []response, docs []any) []result 
 			t.Fatalf("doc %d: ToJSON: %v", i, err)
 		}
 		r.json = string(j)
-		out, err := gcf.EncodeGeneric(d)
+		out, err := gcf.EncodeGeneric(d, gcf.WithSpec(gcf.Spec353)) // the bundle reads v3.5.3 only
 		r.ours, r.oursErr = string(out), err
 		reqs = append(reqs, request{Op: "ge", In: r.json}, request{Op: "gd", In: r.ours})
 	}

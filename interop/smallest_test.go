@@ -19,9 +19,9 @@ func TestInteropSmallest(t *testing.T) {
 	reqs := make([]request, 0, total)
 	for len(docs) < total {
 		d := g.document()
-		out, err := gcf.EncodeGeneric(d, gcf.WithSize(gcf.Smallest))
+		out, err := gcf.EncodeGeneric(d, gcf.WithSize(gcf.Smallest), gcf.WithSpec(gcf.Spec353)) // the bundle reads v3.5.3 only
 		if err != nil {
-			if _, cerr := gcf.EncodeGeneric(d); cerr == nil {
+			if _, cerr := gcf.EncodeGeneric(d, gcf.WithSpec(gcf.Spec353)); cerr == nil {
 				t.Fatalf("Smallest refuses what canonical encodes: %v", err)
 			}
 			continue
