@@ -472,13 +472,13 @@ func (e *geEncoder) inline(a []any) error {
 // indentation bi, choosing the form by SPEC §7.3; a table is written as
 // how says (tabOwn, or tabAttached after `.f `).
 func (e *geEncoder) arrayTail(a []any, bi int, how tabHow) error {
-	switch {
-	case len(a) == 0:
+	switch layout.ArrayForm(len(a), geAllPrimitive(a), func() bool { return e.tabularOK(a) }) {
+	case layout.Empty:
 		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl()
-	case geAllPrimitive(a):
+	case layout.Inline:
 		return e.inline(a)
-	case e.tabularOK(a):
+	case layout.Table:
 		return e.table(geRows{arr: a}, bi, how)
 	}
 	if err := e.count(len(a), false); err != nil {
@@ -534,44 +534,50 @@ func geHasColumnKey(o Object) bool {
 }
 
 // tabularOK reports whether a non-empty array that is not all-primitive
-// takes tabular form (SPEC §7.3 rule 3): every element is an object, some
-// field can be a column, and the shared-schema check passes.
+// takes tabular form: layout.Tabular over its facts (every element an
+// object, some field usable as a column, rowZeroSafe), then the policy.
 func (e *geEncoder) tabularOK(a []any) bool {
-	cols := false
+	objects, cols := true, false
 	for _, v := range a {
 		o, ok := v.(Object)
 		if !ok {
-			return false
+			objects = false
+			break
 		}
 		if !cols {
 			cols = geHasColumnKey(o)
 		}
 	}
-	if !cols || !e.rowZeroSafe(geRows{arr: a}) {
+	if !layout.Tabular(objects, cols, func() bool { return e.rowZeroSafe(geRows{arr: a}) }) {
 		return false
 	}
 	return e.sz == nil || e.sz.tabular(a)
 }
 
-// keyedOK reports whether an object is encoded as a keyed table (SPEC
-// §7.2a.1): at least two members, every value an object, some value field
-// usable as a column (the values are not all empty, nor all fields
-// '>'-named), and the shared-schema check passes.
+// keyedOK reports whether an object is encoded as a keyed table:
+// layout.KeyedSize (the Smallest size allows one member) and
+// layout.Tabular over its values' facts (every value an object, some
+// value field usable as a column, rowZeroSafe), then the policy.
 func (e *geEncoder) keyedOK(o Object) bool {
-	if len(o) < 2 && (e.sz == nil || len(o) == 0) {
+	least := layout.MinKeyed
+	if e.sz != nil {
+		least = 1
+	}
+	if !layout.KeyedSize(len(o), least) {
 		return false
 	}
-	cols := false
+	objects, cols := true, false
 	for i := range o {
 		v, ok := o[i].Value.(Object)
 		if !ok {
-			return false
+			objects = false
+			break
 		}
 		if !cols {
 			cols = geHasColumnKey(v)
 		}
 	}
-	if !cols || !e.rowZeroSafe(geRows{obj: o, keyed: true}) {
+	if !layout.Tabular(objects, cols, func() bool { return e.rowZeroSafe(geRows{obj: o, keyed: true}) }) {
 		return false
 	}
 	return e.sz == nil || e.sz.keyed(o)
@@ -637,16 +643,6 @@ func geLookup(row Object, f string, cur int) (any, bool, int) {
 		}
 	}
 	return nil, false, cur
-}
-
-// unionHas reports whether the union of p contains name.
-func (e *geEncoder) unionHas(p *gePlan, name string) bool {
-	for _, s := range e.strs[p.ub : p.ub+p.un] {
-		if s == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Value classes of a field over all rows, gathered with the union.
@@ -744,10 +740,7 @@ func (e *geEncoder) newPlan(src geRows) gePlan {
 		e.flags = append(e.flags, fl)
 	}
 	if src.keyed {
-		p.label = "key"
-		for e.unionHas(&p, p.label) {
-			p.label = "_" + p.label
-		}
+		p.label = layout.KeyLabel(e.strs[p.ub : p.ub+p.un])
 	}
 	return p
 }
@@ -952,7 +945,7 @@ func (e *geEncoder) inlineSchema(src geRows, f string, fi int) bool {
 		return false
 	}
 	first, ok := v.(Object)
-	if !ok || len(first) < 3 {
+	if !ok || len(first) < layout.InlineSchemaMinKeys {
 		return false
 	}
 	for j := range first {
@@ -1459,10 +1452,13 @@ func (e *geEncoder) depth(v any, limit int) int {
 		}
 		return 1 + m
 	case []any:
-		if limit <= 0 || len(x) == 0 || geAllPrimitive(x) {
+		if limit <= 0 {
 			return 1
 		}
-		if e.tabularOK(x) {
+		switch layout.ArrayForm(len(x), geAllPrimitive(x), func() bool { return e.tabularOK(x) }) {
+		case layout.Empty, layout.Inline:
+			return 1
+		case layout.Table:
 			return 1 + e.rowsDepth(geRows{arr: x}, limit-1)
 		}
 		m := 0

@@ -189,7 +189,7 @@ func (w *gmWriter) root(v any) bool {
 // a keyed map if its values make a table (keyedOK), else a section, which
 // this path leaves to the general one.
 func gmAllMaps(m map[string]any) bool {
-	if len(m) < 2 {
+	if !layout.KeyedSize(len(m), layout.MinKeyed) {
 		return false
 	}
 	for _, v := range m {
@@ -363,15 +363,17 @@ func (w *gmWriter) arrayTail(a []any, bi, vd int, how tabHow) bool {
 	if !w.depthOK(vd) {
 		return false
 	}
-	if len(a) == 0 {
+	prim, ok := gmAllPrimitive(a)
+	if !ok {
+		return false
+	}
+	// The table's plan decides whether the elements make one (Tabular),
+	// and gives up where they do not.
+	switch layout.ArrayForm(len(a), prim, nil) {
+	case layout.Empty:
 		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl() == nil
-	}
-	prim, ok := gmAllPrimitive(a)
-	switch {
-	case !ok:
-		return false
-	case prim:
+	case layout.Inline:
 		return w.inline(a)
 	}
 	return w.table(a, bi, how, vd, 0, 0, nil)
@@ -425,7 +427,7 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 		hint = ks
 		w.rows = append(w.rows, gmRow{m: m, ks: ks, vb: vb})
 	}
-	if !cols {
+	if !layout.Tabular(true, cols, nil) {
 		return p, false // rows of empty objects: expanded
 	}
 	p.ub = len(w.strs)
@@ -473,10 +475,7 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 		w.fields = append(w.fields, fl)
 	}
 	if keys != nil {
-		p.label = "key"
-		for slices.Contains(w.strs[p.ub:p.ub+p.un], p.label) {
-			p.label = "_" + p.label
-		}
+		p.label = layout.KeyLabel(w.strs[p.ub : p.ub+p.un])
 	}
 	return p, true
 }

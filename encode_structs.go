@@ -387,8 +387,8 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 		}
 		r.cols = append(r.cols, c)
 	}
-	if len(r.cols) == 0 {
-		return nil
+	if !layout.Tabular(true, len(r.cols) > 0, nil) {
+		return nil // rows of empty objects: expanded
 	}
 	decl = encoder.EndDecl(decl)
 	r.decl = string(decl)
@@ -541,8 +541,8 @@ func (e *geEncoder) fsMembers(cols []fsCol, rv reflect.Value, d int) bool {
 			objs++
 		}
 	}
-	if !e.lim.ElementsOK(n) || n >= 2 && objs == n {
-		return false
+	if !e.lim.ElementsOK(n) || objs == n && layout.KeyedSize(n, layout.MinKeyed) {
+		return false // a keyed table if its members make one: the general path decides
 	}
 	for i := range cols {
 		c := &cols[i]
@@ -713,7 +713,7 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 // each followed by its attachments at bi, their bodies at bi+2.
 func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) bool {
 	n := sv.Len()
-	if n == 0 {
+	if layout.ArrayForm(n, false, nil) == layout.Empty {
 		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl() == nil
 	}

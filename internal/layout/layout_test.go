@@ -26,3 +26,36 @@ func TestFactor(t *testing.T) {
 		}
 	}
 }
+
+func TestRules(t *testing.T) {
+	yes := func() bool { return true }
+	no := func() bool { return false }
+	for _, c := range []struct {
+		got, want Form
+	}{
+		{ArrayForm(0, false, no), Empty},
+		{ArrayForm(0, true, yes), Empty},
+		{ArrayForm(2, true, no), Inline},
+		{ArrayForm(2, false, yes), Table},
+		{ArrayForm(2, false, nil), Table},
+		{ArrayForm(2, false, no), Expanded},
+	} {
+		if c.got != c.want {
+			t.Errorf("ArrayForm: %d, want %d", c.got, c.want)
+		}
+	}
+	if Tabular(false, true, nil) || Tabular(true, false, nil) || Tabular(true, true, no) || !Tabular(true, true, yes) {
+		t.Error("Tabular")
+	}
+	if KeyedSize(1, MinKeyed) || !KeyedSize(2, MinKeyed) || !KeyedSize(1, 1) || KeyedSize(0, 0) {
+		t.Error("KeyedSize")
+	}
+	for _, c := range []struct {
+		union []string
+		want  string
+	}{{nil, "key"}, {[]string{"a", "key"}, "_key"}, {[]string{"_key", "key"}, "__key"}, {[]string{"_key"}, "key"}} {
+		if got := KeyLabel(c.union); got != c.want {
+			t.Errorf("KeyLabel(%q) = %q, want %q", c.union, got, c.want)
+		}
+	}
+}
