@@ -109,7 +109,8 @@ func appendLayout(dst []byte, v any, lim Limits, sz *sizer, v353 bool) ([]byte, 
 	e := getGE()
 	e.lim.Begin(lim, start)
 	e.v353 = v353
-	if e.sz = sz; sz != nil {
+	if sz != nil {
+		e.pol = sz
 		sz.setRoot(nv)
 	}
 	if !e.lim.DepthOK(deepest) {
@@ -278,7 +279,7 @@ type geEncoder struct {
 	objs  []Object        // flattening analysis
 	path  []byte          // flattened column path prefix (escaped, unquoted)
 	seen  map[string]int  // union index for large unions
-	sz    *sizer          // layout chooser of the Smallest size (nil: canonical)
+	pol   layoutPolicy    // where the rules leave a choice: canonical or the Smallest size's
 	cols  []layout.Column // constant-column facts of the table being planned
 	fac   []bool          // layout.Factor's answer for cols
 	v353  bool            // WithSpec(Spec353): no v3.6-only forms (no constants)
@@ -288,7 +289,54 @@ type geEncoder struct {
 	invalid bool // a string was not valid UTF-8
 }
 
-var geEncoderPool = sync.Pool{New: func() any { return new(geEncoder) }}
+var geEncoderPool = sync.Pool{New: func() any { return &geEncoder{pol: canonical} }}
+
+// layoutPolicy picks, where the spec's rules (internal/layout) leave a
+// choice between forms every decoder reads alike, the one to write: the
+// canonical policy the form every conformant encoder writes (SPEC §7.11),
+// the Smallest size's sizer the one its cost model prices lowest. The
+// encoder asks it only after the rule has allowed the form.
+type layoutPolicy interface {
+	// minKeyed is the fewest members of a keyed table (layout.KeyedSize).
+	minKeyed() int
+	// tabular: an array that may be tabular is (else expanded).
+	tabular(a []any) bool
+	// keyed: an object that may be a keyed table is (else a section).
+	keyed(o Object) bool
+	// flatten: field f, which may flatten, becomes `>` path columns.
+	flatten(src geRows, f string) bool
+	// inline: field f, which may take the inline object schema, does.
+	inline(src geRows, f string) bool
+	// shared: field f's later array attachments use row 0's schema.
+	shared(e *geEncoder, src geRows, f string, fi int) bool
+	// sharedFits: a later row's array x for a shared field is written
+	// without its declaration.
+	sharedFits(src geRows, f string, fi int, x []any) bool
+	// factor: a table with constant columns factors them (§7.4.7).
+	factor(src geRows) bool
+	// emptyInline: an empty array member is written `key[0]:`.
+	emptyInline(key string) bool
+}
+
+// canonicalPolicy is the layout every conformant encoder writes.
+type canonicalPolicy struct{}
+
+var canonical layoutPolicy = canonicalPolicy{}
+
+func (canonicalPolicy) minKeyed() int                              { return layout.MinKeyed }
+func (canonicalPolicy) tabular([]any) bool                         { return true }
+func (canonicalPolicy) keyed(Object) bool                          { return true }
+func (canonicalPolicy) flatten(geRows, string) bool                { return true }
+func (canonicalPolicy) inline(geRows, string) bool                 { return true }
+func (canonicalPolicy) factor(geRows) bool                         { return true }
+func (canonicalPolicy) emptyInline(string) bool                    { return false }
+func (canonicalPolicy) sharedFits(geRows, string, int, []any) bool { return true }
+
+// shared: where the reference SDK shares, so both write the same bytes
+// (sharedArrays).
+func (canonicalPolicy) shared(e *geEncoder, src geRows, f string, fi int) bool {
+	return e.sharedArrays(src, f, fi)
+}
 
 func getGE() *geEncoder { return geEncoderPool.Get().(*geEncoder) }
 
@@ -302,7 +350,7 @@ func putGE(e *geEncoder) {
 	e.strs, e.kinds, e.flags, e.att = e.strs[:0], e.kinds[:0], e.flags[:0], e.att[:0]
 	e.objs, e.path = e.objs[:0], e.path[:0]
 	e.seen = nil
-	e.sz = nil
+	e.pol = canonical
 	e.v353 = false
 	e.invalid = false
 	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || cap(e.objs) > 1<<16 || cap(e.flags) > 1<<16 {
@@ -422,7 +470,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			}
 		case []any:
 			e.buf = encoder.AppendIndent(e.buf, d)
-			if len(x) > 0 && geAllPrimitive(x) || len(x) == 0 && e.sz != nil && e.sz.emptyInline(m.Key) {
+			if len(x) > 0 && geAllPrimitive(x) || len(x) == 0 && e.pol.emptyInline(m.Key) {
 				// Named inline primitive array: `key[N]: v1,v2` (SPEC §7.5).
 				e.key(m.Key)
 				if err := e.inline(x); err != nil {
@@ -551,19 +599,15 @@ func (e *geEncoder) tabularOK(a []any) bool {
 	if !layout.Tabular(objects, cols, func() bool { return e.rowZeroSafe(geRows{arr: a}) }) {
 		return false
 	}
-	return e.sz == nil || e.sz.tabular(a)
+	return e.pol.tabular(a)
 }
 
 // keyedOK reports whether an object is encoded as a keyed table:
-// layout.KeyedSize (the Smallest size allows one member) and
+// layout.KeyedSize (the policy's least count) and
 // layout.Tabular over its values' facts (every value an object, some
 // value field usable as a column, rowZeroSafe), then the policy.
 func (e *geEncoder) keyedOK(o Object) bool {
-	least := layout.MinKeyed
-	if e.sz != nil {
-		least = 1
-	}
-	if !layout.KeyedSize(len(o), least) {
+	if !layout.KeyedSize(len(o), e.pol.minKeyed()) {
 		return false
 	}
 	objects, cols := true, false
@@ -580,7 +624,7 @@ func (e *geEncoder) keyedOK(o Object) bool {
 	if !layout.Tabular(objects, cols, func() bool { return e.rowZeroSafe(geRows{obj: o, keyed: true}) }) {
 		return false
 	}
-	return e.sz == nil || e.sz.keyed(o)
+	return e.pol.keyed(o)
 }
 
 // rowZeroSafe reports whether the rows can be written as one tabular
@@ -723,7 +767,7 @@ func (e *geEncoder) newPlan(src geRows) gePlan {
 		case f != "" && e.kinds[p.kb+fi] == geHasObject:
 			// Only objects (and nulls): a flattening candidate.
 			k = int32(e.flatLeaves(src, f, fi))
-			if k > 0 && e.sz != nil && !e.sz.flatten(src, f) {
+			if k > 0 && !e.pol.flatten(src, f) {
 				k = geColumn
 			}
 		}
@@ -732,9 +776,9 @@ func (e *geEncoder) newPlan(src geRows) gePlan {
 		switch {
 		case k > 0:
 			// flattened: neither an array nor an attachment
-		case e.sz == nil && e.sharedArrays(src, f, fi), e.sz != nil && e.sz.shared(e, src, f, fi):
+		case e.pol.shared(e, src, f, fi):
 			fl = geShared
-		case k == geColumn && e.inlineSchema(src, f, fi) && (e.sz == nil || e.sz.inline(src, f)):
+		case k == geColumn && e.inlineSchema(src, f, fi) && e.pol.inline(src, f):
 			fl = geInline
 		}
 		e.flags = append(e.flags, fl)
@@ -774,7 +818,7 @@ func (e *geEncoder) factor(p *gePlan) {
 	}
 	fac, any := layout.Factor(n, cols, e.fac[:0])
 	e.cols, e.fac = cols[:0], fac[:0]
-	if !any || e.sz != nil && !e.sz.factor(p.src) {
+	if !any || !e.pol.factor(p.src) {
 		return
 	}
 	c := 0
@@ -1410,7 +1454,7 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 		}
 		return e.members(x, d+2)
 	case []any:
-		if i > 0 && fl&geShared != 0 && (e.sz == nil || e.sz.sharedFits(p.src, e.strs[p.ub+fi], fi, x)) {
+		if i > 0 && fl&geShared != 0 && e.pol.sharedFits(p.src, e.strs[p.ub+fi], fi, x) {
 			// Non-empty, tabular and with row 0's field union (sharedArrays).
 			return e.table(geRows{arr: x}, d+2, tabShared)
 		}

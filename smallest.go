@@ -50,8 +50,9 @@ func WithCost(cost func(string) int) Option { return func(c *config) { c.cost = 
 // test checks that it changes no choice on the corpus.
 const sizeTrialRows = 16
 
-// sizer makes the layout decisions of the Smallest size. The encoder asks
-// it through its hooks (keyedOK, tabularOK, newPlan, members); it prices
+// sizer makes the layout decisions of the Smallest size: it is the
+// encoder's layoutPolicy, asked through keyedOK, tabularOK, newPlan,
+// factor, members and attach; it prices
 // the alternatives by encoding each into a scratch buffer with a nested
 // encoder that asks the same sizer, and remembers every decision, keyed by
 // the container's identity, so that a container is decided once however
@@ -124,6 +125,10 @@ func (s *sizer) indent(k sizeKey) int {
 	return 1
 }
 
+// minKeyed: one member may make a keyed table (SPEC §7.2a; only `[0:]` is
+// an error), which keyed prices.
+func (s *sizer) minKeyed() int { return 1 }
+
 // shared decides whether field f of a table writes its later array
 // attachments under the shared array schema row 0 establishes (SPEC
 // §7.4.5.3). The canonical encoder shares only when every later array fits
@@ -180,7 +185,7 @@ func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 // or ok false if that fails (a limit, invalid UTF-8, the budget).
 func (s *sizer) render(write func(e *geEncoder) error) (text string, ok bool) {
 	e := getGE()
-	e.sz, e.lim, e.v353 = s, encoder.NewLimiter(s.lim), s.v353
+	e.pol, e.lim, e.v353 = s, encoder.NewLimiter(s.lim), s.v353
 	bb := encoder.GetBuffer()
 	e.buf = bb.B[:0]
 	e.lim.BeginBudget(0, max(s.budget, 0))
