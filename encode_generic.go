@@ -3,7 +3,6 @@ package gcf
 import (
 	"errors"
 	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -574,7 +573,7 @@ func (e *geEncoder) items(a []any, d int) error {
 // column, that is, does not contain '>' (SPEC §7.4.6.1 rule 4).
 func geHasColumnKey(o Object) bool {
 	for i := range o {
-		if strings.IndexByte(o[i].Key, '>') < 0 {
+		if layout.ColumnName(o[i].Key) {
 			return true
 		}
 	}
@@ -760,25 +759,31 @@ func (e *geEncoder) newPlan(src geRows) gePlan {
 	p.un = len(e.strs) - p.ub
 	for fi := 0; fi < p.un; fi++ {
 		f := e.strs[p.ub+fi]
-		k := geColumn
-		switch {
-		case strings.IndexByte(f, '>') >= 0:
-			k = geExcluded
-		case f != "" && e.kinds[p.kb+fi] == geHasObject:
-			// Only objects (and nulls): a flattening candidate.
-			k = int32(e.flatLeaves(src, f, fi))
-			if k > 0 && !e.pol.flatten(src, f) {
-				k = geColumn
-			}
-		}
-		e.kinds[p.kb+fi] = k
+		kind, leaves, att := layout.PlanField(layout.Field{
+			Name:    f,
+			Objects: e.kinds[p.kb+fi] == geHasObject, // only objects (and nulls)
+			Leaves: func() int {
+				if n := e.flatLeaves(src, f, fi); n > 0 && e.pol.flatten(src, f) {
+					return n
+				}
+				return 0
+			},
+			Shared: func() bool { return e.pol.shared(e, src, f, fi) },
+			Inline: func() bool { return e.inlineSchema(src, f, fi) && e.pol.inline(src, f) },
+		})
 		var fl uint8
-		switch {
-		case k > 0:
-			// flattened: neither an array nor an attachment
-		case e.pol.shared(e, src, f, fi):
+		switch kind {
+		case layout.NoColumn:
+			e.kinds[p.kb+fi] = geExcluded
+		case layout.Flattened:
+			e.kinds[p.kb+fi] = int32(leaves)
+		default:
+			e.kinds[p.kb+fi] = geColumn
+		}
+		switch att {
+		case layout.SharedSchema:
 			fl = geShared
-		case k == geColumn && e.inlineSchema(src, f, fi) && e.pol.inline(src, f):
+		case layout.InlineSchema:
 			fl = geInline
 		}
 		e.flags = append(e.flags, fl)
@@ -912,7 +917,7 @@ func geFlatRecords(a []any) bool {
 			return false
 		}
 		for i := range o {
-			if geIsContainer(o[i].Value) || strings.IndexByte(o[i].Key, '>') >= 0 {
+			if geIsContainer(o[i].Value) || !layout.ColumnName(o[i].Key) {
 				return false
 			}
 		}
@@ -1066,7 +1071,7 @@ func (e *geEncoder) flatLevel(base int, nullCheck bool) int {
 		return 0
 	}
 	for j := range first {
-		if k := first[j].Key; k == "" || strings.IndexByte(k, '>') >= 0 {
+		if !layout.FlatKey(first[j].Key) {
 			return 0
 		}
 	}

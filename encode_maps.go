@@ -3,7 +3,6 @@ package gcf
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/gcfkit/gcf/encoder"
@@ -220,7 +219,7 @@ func (w *gmWriter) resolve(m map[string]any, hint int) (ks, vb int) {
 	gt := false
 	for k := range m {
 		w.keys = append(w.keys, k)
-		gt = gt || strings.IndexByte(k, '>') >= 0
+		gt = gt || !layout.ColumnName(k)
 	}
 	keys := w.keys[off:]
 	slices.Sort(keys)
@@ -455,23 +454,35 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 				return p, false
 			}
 		}
-		var fl gmField
-		switch {
-		case hasObj && hasOther:
+		if hasObj && hasOther {
 			return p, false // objects as attachments
-		case hasObj:
-			fl.cur = len(w.vals)
-			if fl.leaves, fl.sub, ok = w.flatten(&p, fi, f); !ok {
-				return p, false
-			}
-		default:
-			fl.sb = len(w.strs)
-			fl.shared = w.shared(&p, fi, f)
-			fl.sn = len(w.strs) - fl.sb
-			if w.giveUp {
-				return p, false
-			}
 		}
+		// '>'-named fields have left already (resolve); an object that is
+		// not flattened would be an attachment: both are the general
+		// path's.
+		var fl gmField
+		kind, _, att := layout.PlanField(layout.Field{
+			Name:    f,
+			Objects: hasObj,
+			Leaves: func() int {
+				fl.cur = len(w.vals)
+				var ok bool
+				if fl.leaves, fl.sub, ok = w.flatten(&p, fi, f); !ok {
+					return 0
+				}
+				return fl.leaves
+			},
+			Shared: func() bool {
+				fl.sb = len(w.strs)
+				fl.shared = w.shared(&p, fi, f)
+				fl.sn = len(w.strs) - fl.sb
+				return fl.shared
+			},
+		})
+		if hasObj && kind != layout.Flattened || w.giveUp {
+			return p, false
+		}
+		fl.shared = att == layout.SharedSchema
 		w.fields = append(w.fields, fl)
 	}
 	if keys != nil {

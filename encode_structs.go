@@ -3,7 +3,6 @@ package gcf
 import (
 	"reflect"
 	"sort"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -355,7 +354,7 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	r := &fsRows{flat: true}
 	decl := []byte{'{'}
 	for _, f := range normCachedFields(et) {
-		if f.omitZero || !fsDirect(et, f.index) || strings.IndexByte(f.name, '>') >= 0 {
+		if f.omitZero || !fsDirect(et, f.index) || !layout.ColumnName(f.name) {
 			return nil
 		}
 		c := fsCol{name: f.name, index: f.index, off: fsOffset(et, f.index)}
@@ -428,7 +427,7 @@ func fsPlanLeaves(c *fsCol, t reflect.Type, off uintptr, path []byte, paths *[]b
 	defer delete(seen, t)
 	d := 0
 	for _, f := range fields {
-		if f.omitZero || f.name == "" || strings.IndexByte(f.name, '>') >= 0 || !fsDirect(t, f.index) {
+		if f.omitZero || !layout.FlatKey(f.name) || !fsDirect(t, f.index) {
 			return 0, false
 		}
 		ft := t.FieldByIndex(f.index).Type

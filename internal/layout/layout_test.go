@@ -59,3 +59,34 @@ func TestRules(t *testing.T) {
 		}
 	}
 }
+
+func TestPlanField(t *testing.T) {
+	yes := func() bool { return true }
+	three := func() int { return 3 }
+	none := func() int { return 0 }
+	asked := false
+	spy := func() bool { asked = true; return true }
+	for _, c := range []struct {
+		f    Field
+		want string
+	}{
+		{Field{Name: "a"}, "0 0 0"},
+		{Field{Name: "a>b", Objects: true, Leaves: three, Inline: yes}, "1 0 0"},           // no column, never flattened nor inline
+		{Field{Name: "a>b", Shared: yes}, "1 0 1"},                                         // its arrays may share
+		{Field{Name: "o", Objects: true, Leaves: three, Shared: spy}, "2 3 0"},             // flattened: nothing else asked
+		{Field{Name: "", Objects: true, Leaves: three, Inline: yes}, "0 0 2"},              // an empty name never flattens
+		{Field{Name: "o", Objects: true, Leaves: none, Inline: yes}, "0 0 2"},              // inline schema instead
+		{Field{Name: "o", Objects: true, Leaves: none, Shared: yes, Inline: yes}, "0 0 1"}, // shared first
+	} {
+		k, n, a := PlanField(c.f)
+		if got := fmt.Sprint(k, n, a); got != c.want {
+			t.Errorf("PlanField(%+v) = %s, want %s", c.f.Name, got, c.want)
+		}
+	}
+	if asked {
+		t.Error("Shared asked of a flattened field")
+	}
+	if !FlatKey("a") || FlatKey("") || FlatKey("a>b") || ColumnName("x>") || !ColumnName("") {
+		t.Error("FlatKey, ColumnName")
+	}
+}

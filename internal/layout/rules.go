@@ -1,5 +1,7 @@
 package layout
 
+import "strings"
+
 // Form is the body form of an array (SPEC §7.3).
 type Form uint8
 
@@ -79,3 +81,82 @@ func has(union []string, s string) bool {
 // one positional body line a row); we use it where the reference SDK
 // does.
 const InlineSchemaMinKeys = 3
+
+// ColumnName reports whether a field named name can have a column of a
+// table: its name holds no '>' (SPEC §7.4.6.1 rule 4; such a field's
+// values are row attachments).
+func ColumnName(name string) bool { return strings.IndexByte(name, '>') < 0 }
+
+// FlatKey reports whether a key may take part in a flattened path column
+// (SPEC §7.4.6): it is not empty and holds no '>'. Objects flatten
+// together when they share one non-empty ordered list of such keys, with
+// scalars or null, or objects that flatten in turn, under each key, and
+// none of them, at any level, has only null leaves (its columns would all
+// read `-`, a null object, SPEC §7.4.6.2 rule 5).
+func FlatKey(k string) bool { return k != "" && ColumnName(k) }
+
+// Kind is how one field of a table's union is written (SPEC §7.4).
+type Kind uint8
+
+const (
+	// OneColumn: one column of cells; a container value is a `^` cell and
+	// a row attachment (SPEC §7.4.4).
+	OneColumn Kind = iota
+	// NoColumn: the name holds '>' (ColumnName): no column, every value a
+	// row attachment (SPEC §7.4.6.1 rule 4).
+	NoColumn
+	// Flattened: `>` path columns, one per leaf (SPEC §7.4.6).
+	Flattened
+)
+
+// Attach is how a field's container values are attached to its rows.
+type Attach uint8
+
+const (
+	// OwnSchema: each with its own declaration.
+	OwnSchema Attach = iota
+	// SharedSchema: the arrays of rows after row 0 use row 0's declaration
+	// (SPEC §7.4.5.3).
+	SharedSchema
+	// InlineSchema: the objects take the inline object schema, `^{...}` in
+	// row 0 and one positional body line a row (SPEC §7.4.5.1).
+	InlineSchema
+)
+
+// Field is what a row source knows of one field of a table's union. The
+// func-valued facts are asked lazily, in PlanField's order (a nil one is
+// false); each answers with the policy's choice where the spec leaves one.
+type Field struct {
+	Name string
+	// Objects: every present non-null value is an object, and one is.
+	Objects bool
+	// Leaves: the number of leaves the objects flatten into (0: they do
+	// not, or the policy keeps attachments). Asked for a named Objects
+	// field that can have a column.
+	Leaves func() int
+	// Shared: the arrays share row 0's schema. Asked unless flattened.
+	Shared func() bool
+	// Inline: the objects take the inline schema. Asked for a OneColumn
+	// field that is not Shared.
+	Inline func() bool
+}
+
+// PlanField decides how field f of a table is written: its kind, its
+// leaf count when Flattened, and how its container values are attached.
+func PlanField(f Field) (k Kind, leaves int, a Attach) {
+	switch {
+	case !ColumnName(f.Name):
+		k = NoColumn
+	case f.Name != "" && f.Objects && f.Leaves != nil:
+		if leaves = f.Leaves(); leaves > 0 {
+			return Flattened, leaves, OwnSchema
+		}
+	}
+	switch {
+	case f.Shared != nil && f.Shared():
+		a = SharedSchema
+	case k == OneColumn && f.Inline != nil && f.Inline():
+		a = InlineSchema
+	}
+	return k, 0, a
+}
