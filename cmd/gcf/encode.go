@@ -82,6 +82,7 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	table := fs.String("table", "", "-stream: the table's `name` (default: the root array)")
 	showProgress := fs.Bool("progress", false, "-stream: report bytes and rows per second on stderr")
 	smallest := fs.Bool("smallest", false, "generic profile: per container, the valid layout with the fewest tokens instead of the canonical one")
+	spec := fs.String("spec", string(gcf.Spec36), "generic profile: the spec `version` written: 3.6.0 (constant columns factored into the declaration) or 3.5.3 (for readers that predate v3.6, such as the reference TypeScript SDK 2.6.1)")
 	tokenizer := fs.String("tokenizer", "o200k", "-smallest: the `vocabulary` whose tokens are counted: o200k (o200k_base) or cl100k (cl100k_base)")
 	lossy := fs.Bool("lossy", false, "-codec gcb1: where GCB version 1 cannot hold a value, write what the original GCF tools write (losing it) instead of refusing")
 	summary := fs.Bool("summary", false, "end the output with a ##! summary trailer, which decode -require-summary checks, so that a cut payload is noticed (-stream output always has it)")
@@ -146,6 +147,15 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 			return e.usageError(encodeCommand, "-summary applies to GCF v3 text (-codec gcf, -wire v3)")
 		}
 		opts := lim.options()
+		switch gcf.Spec(*spec) {
+		case gcf.Spec36, gcf.Spec353:
+			if set["spec"] && (*profile != "generic" || wireMode.value == "v1") {
+				return e.usageError(encodeCommand, "-spec applies to the generic profile of the v3 wire")
+			}
+			opts = append(opts, gcf.WithSpec(gcf.Spec(*spec)))
+		default:
+			return e.usageError(encodeCommand, "-spec: unknown version %q (3.6.0 or 3.5.3)", *spec)
+		}
 		if *smallest {
 			if *streaming || *profile != "generic" || wireMode.value == "v1" {
 				return e.usageError(encodeCommand, "-smallest applies to the generic profile of the v3 wire, without -stream")
