@@ -439,7 +439,7 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 	p.fb = len(w.fields)
 	for fi := 0; fi < p.un; fi++ {
 		f := w.strs[p.ub+fi]
-		hasObj, hasOther := false, false
+		hasObj, hasOther, hasArr := false, false, false
 		for r := 0; r < p.rn; r++ {
 			v, ok := w.get(&p, r, fi, f)
 			if !ok {
@@ -448,7 +448,9 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 			switch gmClass(v) {
 			case gmMap:
 				hasObj = true
-			case gmScalar, gmArr:
+			case gmArr:
+				hasOther, hasArr = true, true
+			case gmScalar:
 				hasOther = true
 			case gmBad:
 				return p, false
@@ -457,9 +459,14 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 		if hasObj && hasOther {
 			return p, false // objects as attachments
 		}
-		// '>'-named fields have left already (resolve); an object that is
-		// not flattened would be an attachment: both are the general
-		// path's.
+		// '>'-named fields have left already (resolve), so a field without
+		// containers is one column (PlanField is not asked); an object
+		// that is not flattened would be an attachment, which is the
+		// general path's.
+		if !layout.Containers(hasObj, hasArr) {
+			w.fields = append(w.fields, gmField{}) // one column of cells
+			continue
+		}
 		var fl gmField
 		kind, _, att := layout.PlanField(layout.Field{
 			Name:    f,
@@ -764,19 +771,19 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 			e.buf = encoder.AppendCellSep(e.buf)
 		}
 		for fi := 0; fi < p.un; fi++ {
-			if w.fields[p.fb+fi].cnst {
+			fl := &w.fields[p.fb+fi]
+			if fl.cnst {
 				continue // in the declaration
 			}
 			f := w.strs[p.ub+fi]
 			v, ok := w.get(p, r, fi, f)
-			if n := w.fields[p.fb+fi].leaves; n > 0 {
+			if n := fl.leaves; n > 0 {
 				switch {
 				case !ok:
 					e.repeatCell('~', n)
 				case gmClass(v) == gmNull:
 					e.repeatCell('-', n)
 				default:
-					fl := &w.fields[p.fb+fi]
 					for _, x := range w.vals[fl.cur : fl.cur+n] {
 						if !w.scalar(x, encoder.Cell) {
 							return false

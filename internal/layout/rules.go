@@ -123,6 +123,11 @@ const (
 	InlineSchema
 )
 
+// Containers reports whether a field whose values include objects
+// (objects) or arrays (arrays) needs PlanField's decisions at all: one
+// that holds only scalars and null is one column of cells (SPEC §7.4.2).
+func Containers(objects, arrays bool) bool { return objects || arrays }
+
 // Field is what a row source knows of one field of a table's union. The
 // func-valued facts are asked lazily, in PlanField's order (a nil one is
 // false); each answers with the policy's choice where the spec leaves one.
@@ -143,6 +148,8 @@ type Field struct {
 
 // PlanField decides how field f of a table is written: its kind, its
 // leaf count when Flattened, and how its container values are attached.
+// A field that holds no container (Containers false) and can have a
+// column is OneColumn with OwnSchema: a source may skip the call for it.
 func PlanField(f Field) (k Kind, leaves int, a Attach) {
 	switch {
 	case !ColumnName(f.Name):
