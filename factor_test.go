@@ -62,6 +62,10 @@ var factorCases = []struct {
 		"## [2]{id,\"o>x\",\"o>y\"}\n1|1|2\n2|1|2\n"},
 	{"'>'-named fields have no column", `[{"c":5,"x>y":1},{"c":5,"x>y":1}]`,
 		"## [2]{c}\n@0 5\n.\"x>y\" =1\n@1 5\n.\"x>y\" =1\n"},
+	{"quoted names", `[{"a=b":1,"@x":"y","z":1},{"a=b":1,"@x":"y","z":2}]`,
+		"## [2]{\"a=b\"=1,\"@x\"=y,z}\n1\n2\n"},
+	{"keyed label beside a constant key field", `{"m":{"k":{"key":1,"_key":2},"l":{"key":1,"_key":3}}}`,
+		"## m [2:]{__key,key=1,_key}\nk|2\nl|3\n"},
 	{"a column holding an object in some row", `[{"a":1,"o":1},{"a":2,"o":{"x":1}}]`,
 		"## [2]{a,o}\n1|1\n@1 2|^\n.o {}\n    x=1\n"},
 }
