@@ -868,39 +868,31 @@ func (e *geEncoder) popPlan(p *gePlan) {
 
 // sharedArrays reports whether field f (union index fi) of a tabular
 // container omits `{fields}` from its array attachments after row 0, under
-// the shared array schema row 0 establishes (SPEC §7.4.5.3, a MAY). We
-// omit exactly where the reference SDK does, so that both write the same
-// bytes: row 0 holds f, and every row that holds f with a non-null value
-// holds a non-empty array of objects (a null value is a `-` cell) whose
-// members are all scalars or null, with the same ordered field union as
-// row 0's. Such arrays are tabular with flat rows, so the rows written
-// under the shared schema are the rows their own declaration would have
-// had. One condition is ours: no field of the union contains '>'. A
+// the shared array schema row 0 establishes: layout.SharedArrays over its
+// rows, flat records being geFlatRecords with row 0's union (geSameUnion).
+// One condition is ours: no field of the union contains '>'. A
 // '>'-named field has no column of the declaration (SPEC §7.4.6.1 rule 4),
 // so those arrays keep their complete declaration (the reference writes
 // the '>' field as an extra cell, a row wider than the schema:
 // docs/interop.md).
 func (e *geEncoder) sharedArrays(src geRows, f string, fi int) bool {
-	v, ok, _ := geLookup(src.at(0), f, fi)
-	if !ok {
-		return false
-	}
-	first, ok := v.([]any)
-	if !ok || !geFlatRecords(first) {
-		return false
-	}
-	n := src.len()
-	for i := 1; i < n; i++ {
+	var first []any
+	return layout.SharedArrays(src.len(), func(i int) layout.ArrayRow {
 		v, ok, _ := geLookup(src.at(i), f, fi)
 		if !ok || v == nil {
-			continue
+			return layout.NoArray
 		}
 		a, ok := v.([]any)
-		if !ok || !geFlatRecords(a) || !geSameUnion(first, a) {
-			return false
+		switch {
+		case !ok || !geFlatRecords(a):
+			return layout.OtherArray
+		case i == 0:
+			first = a
+		case !geSameUnion(first, a):
+			return layout.OtherArray
 		}
-	}
-	return true
+		return layout.FlatArray
+	})
 }
 
 // geFlatRecords reports whether a is a non-empty array of objects whose

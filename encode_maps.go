@@ -597,43 +597,40 @@ func (w *gmWriter) flatten(p *gmPlan, fi int, f string) (leaves, sub int, ok boo
 }
 
 // shared reports whether field f's array attachments after row 0 omit
-// their declaration (sharedArrays): row 0 holds flat records for f, and so
-// does every row holding f with a non-null value, with row 0's union. Row
-// 0's union stays on w.strs. Later rows are only checked to hold non-empty
-// arrays of maps here: the rest (scalar values, the same union) is checked
-// as each is written (table with shared), and the path gives up there if
-// it fails.
+// their declaration (layout.SharedArrays, as sharedArrays asks it): row 0
+// holds flat records for f, and so does every row holding f with a
+// non-null value, with row 0's union. Row 0's union stays on w.strs.
+// Later rows are only checked to hold non-empty arrays of maps here: the
+// rest (scalar values, the same union) is checked as each is written
+// (table with tabShared), and the path gives up there if it fails.
 func (w *gmWriter) shared(p *gmPlan, fi int, f string) bool {
-	v, ok := w.get(p, 0, fi, f)
-	if !ok {
-		return false
-	}
-	a0, isArr := v.([]any)
-	if !isArr {
-		return false
-	}
-	ub := len(w.strs)
-	if !w.flatUnion(a0) {
-		clear(w.strs[ub:])
-		w.strs = w.strs[:ub]
-		return false
-	}
-	for r := 1; r < p.rn; r++ {
+	return layout.SharedArrays(p.rn, func(r int) layout.ArrayRow {
 		v, ok := w.get(p, r, fi, f)
 		if !ok || gmClass(v) == gmNull {
-			continue
+			return layout.NoArray
 		}
 		a, isArr := v.([]any)
-		if !isArr || len(a) == 0 {
-			return false
-		}
-		for _, x := range a {
-			if gmClass(x) != gmMap {
-				return false
+		switch {
+		case !isArr:
+			return layout.OtherArray
+		case r == 0:
+			ub := len(w.strs)
+			if !w.flatUnion(a) {
+				clear(w.strs[ub:])
+				w.strs = w.strs[:ub]
+				return layout.OtherArray
+			}
+		case len(a) == 0:
+			return layout.OtherArray
+		default:
+			for _, x := range a {
+				if gmClass(x) != gmMap {
+					return layout.OtherArray
+				}
 			}
 		}
-	}
-	return true
+		return layout.FlatArray
+	})
 }
 
 // flatUnion pushes the ordered field union of a on w.strs if a is flat

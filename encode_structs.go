@@ -795,13 +795,23 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
 				if !fv.IsNil() {
 					st[j] |= fsAny
 				}
-			case c.op != fsTable || !c.rows.flat:
-			case i == 0:
-				if (c.array || !fv.IsNil()) && fv.Len() > 0 {
-					st[j] |= fsShared
+			case c.op != fsTable:
+			default:
+				// layout.SharedArrays, folded row by row: a sequence of
+				// row structs whose fields are all cells (rows.flat) is
+				// flat records with the type's union when not empty.
+				r := layout.OtherArray
+				switch {
+				case !c.array && fv.IsNil():
+					r = layout.NoArray
+				case c.rows.flat && fv.Len() > 0:
+					r = layout.FlatArray
 				}
-			case (c.array || !fv.IsNil()) && fv.Len() == 0:
-				st[j] &^= fsShared
+				if layout.SharedStep(i, r, i == 0 || st[j]&fsShared != 0) {
+					st[j] |= fsShared
+				} else {
+					st[j] &^= fsShared
+				}
 			}
 		}
 	}

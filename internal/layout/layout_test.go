@@ -90,3 +90,40 @@ func TestPlanField(t *testing.T) {
 		t.Error("FlatKey, ColumnName")
 	}
 }
+
+func TestSharedArrays(t *testing.T) {
+	rows := func(rs ...ArrayRow) func(int) ArrayRow {
+		return func(i int) ArrayRow {
+			if i >= len(rs) {
+				t.Fatalf("row %d asked after a misfit", i)
+			}
+			return rs[i]
+		}
+	}
+	for _, c := range []struct {
+		rs   []ArrayRow
+		want bool
+	}{
+		{nil, false},
+		{[]ArrayRow{FlatArray}, true},
+		{[]ArrayRow{NoArray, FlatArray}, false}, // row 0 establishes no schema
+		{[]ArrayRow{FlatArray, NoArray, FlatArray}, true},
+		{[]ArrayRow{FlatArray, OtherArray}, false},
+		{[]ArrayRow{OtherArray, FlatArray}, false},
+	} {
+		n := len(c.rs)
+		rs := c.rs
+		if !c.want && n > 0 {
+			// stop at the misfit: later rows are never asked
+			for i, r := range rs {
+				if r == OtherArray || i == 0 && r != FlatArray {
+					rs = rs[:i+1]
+					break
+				}
+			}
+		}
+		if got := SharedArrays(n, rows(rs...)); got != c.want {
+			t.Errorf("SharedArrays(%v) = %v, want %v", c.rs, got, c.want)
+		}
+	}
+}

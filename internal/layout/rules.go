@@ -167,3 +167,46 @@ func PlanField(f Field) (k Kind, leaves int, a Attach) {
 	}
 	return k, 0, a
 }
+
+// ArrayRow is one row's value of a field as the shared array schema rule
+// sees it (SharedArrays).
+type ArrayRow uint8
+
+const (
+	// NoArray: the row lacks the field or holds null (a `-` cell, no
+	// attachment).
+	NoArray ArrayRow = iota
+	// FlatArray: flat records, a non-empty array of objects whose members
+	// are all scalars or null and whose union of names is non-empty and
+	// free of '>'; after row 0, with row 0's union.
+	FlatArray
+	// OtherArray: any other value: an empty array, another shape or
+	// union, a value that is no array.
+	OtherArray
+)
+
+// SharedArrays reports whether a field's array attachments after row 0
+// omit their declaration under the schema row 0 establishes (SPEC
+// §7.4.5.3, a MAY, taken exactly where the reference SDK takes it, so
+// that both write the same bytes): row 0 holds flat records, and every
+// later row flat records with row 0's union or no array. Such arrays are
+// tabular with flat rows, so the rows written under the shared schema are
+// those their own declaration would have had. row classifies row i of n;
+// the scan stops at the first misfit.
+func SharedArrays(n int, row func(i int) ArrayRow) bool {
+	ok := true
+	for i := 0; i < n && ok; i++ {
+		ok = SharedStep(i, row(i), ok)
+	}
+	return n > 0 && ok
+}
+
+// SharedStep folds row i's ArrayRow into the SharedArrays answer so far
+// (ok, true before row 0), for a source that classifies its rows in a
+// pass of its own.
+func SharedStep(i int, r ArrayRow, ok bool) bool {
+	if i == 0 {
+		return r == FlatArray
+	}
+	return ok && r != OtherArray
+}
