@@ -6,22 +6,14 @@ import (
 	"testing"
 
 	"github.com/gcfkit/gcf/internal/conformance"
-	"github.com/gcfkit/gcf/stream"
 )
-
-// v36EncodePending is why a v3.6.0 encode fixture that our encoder does
-// not yet match is skipped: canonical output factors constant columns
-// (§7.4.7), and that rule is written in the layout engine, not here.
-const v36EncodePending = "v3.6 canonical factoring: encode side pending the layout engine (issue 24)"
 
 // TestConformanceV36 runs the fixtures spec v3.6.0 adds (constant-column,
 // value-grouping; ../shared/reference/v3.6/conformance or
 // $GCF_CONFORMANCE_V36_DIR). Decode and error fixtures run as in
-// TestConformance and must pass. An encode fixture runs too: when our
-// bytes match it passes, and when they do not it is skipped with
-// v36EncodePending (its mismatch in the log) and counted on the
-// `v3.6-encode-pending:` line, so the gap stays visible until the encoder
-// side lands.
+// TestConformance and must pass; an encode fixture passes when
+// EncodeGeneric writes its bytes exactly (constant columns factored,
+// §7.4.7) and they decode back to its input.
 func TestConformanceV36(t *testing.T) {
 	dir := conformance.DirV36(t)
 	fixtures := loadFixtures(t, dir)
@@ -29,7 +21,6 @@ func TestConformanceV36(t *testing.T) {
 		t.Fatalf("no fixtures under %s", dir)
 	}
 	results := make([]result, 0, len(fixtures))
-	var pending []string
 	for _, f := range fixtures {
 		f.ordered = true
 		r := result{path: f.path, op: "v3.6-" + f.Operation}
@@ -45,16 +36,8 @@ func TestConformanceV36(t *testing.T) {
 				}
 			}()
 			if f.Operation == "encode" {
-				mismatch, factoring := v36Encode(f)
-				switch {
-				case mismatch == "":
-				case !factoring:
+				if mismatch := v36Encode(f); mismatch != "" {
 					t.Fatal(mismatch)
-				default:
-					pending = append(pending, f.path)
-					r.reason = v36EncodePending
-					t.Log(mismatch)
-					t.Skip(v36EncodePending)
 				}
 				return
 			}
@@ -65,53 +48,31 @@ func TestConformanceV36(t *testing.T) {
 	}
 	// Printed directly so the summary is visible with and without -v.
 	fmt.Print(summarizeAs(results, "conformance-v3.6"))
-	fmt.Printf("v3.6-encode-pending: %d failed without the gate, reported as skipped (%s)\n", len(pending), v36EncodePending)
 }
 
 // v36Encode encodes an encode fixture's input and returns "" when the
 // bytes match and the result decodes back to the input, or what differs.
-// factoring reports that the only thing missing is the constant columns
-// the expected text declares: our bytes decode to the input, the expected
-// bytes decode to it too, and the expected declaration has constants.
-// Any other mismatch is a failure, never a pending skip.
-func v36Encode(f fixture) (mismatch string, factoring bool) {
+func v36Encode(f fixture) (mismatch string) {
 	in, err := ParseJSON(f.Input)
 	if err != nil {
-		return "input: " + err.Error(), false
+		return "input: " + err.Error()
 	}
 	var want string
 	if err := jsonUnmarshalString(f.Expected, &want); err != nil {
-		return "expected: " + err.Error(), false
+		return "expected: " + err.Error()
 	}
 	got, err := EncodeGeneric(in)
 	if err != nil {
-		return "encode error: " + err.Error(), false
+		return "encode error: " + err.Error()
 	}
 	back, err := DecodeGeneric(got)
 	if err != nil || !jsonEqual(back, in) {
-		return fmt.Sprintf("decode(encode(input)) != input: %v", err), false
+		return fmt.Sprintf("decode(encode(input)) != input: %v", err)
 	}
-	if string(got) == want {
-		return "", false
+	if string(got) != want {
+		return fmt.Sprintf("%s\nencode mismatch\n--- got\n%s--- want\n%s", f.Description, got, want)
 	}
-	mismatch = fmt.Sprintf("%s\nencode mismatch\n--- got\n%s--- want\n%s", f.Description, got, want)
-	wantBack, err := DecodeGeneric([]byte(want))
-	return mismatch, err == nil && jsonEqual(wantBack, in) && declaresConstants(want)
-}
-
-// declaresConstants reports whether a table declaration in text has a
-// constant column (v3.6.0 §7.4.7), as the pull decoder reads it.
-func declaresConstants(text string) bool {
-	d := stream.NewBytesDecoder([]byte(text), stream.Limits{})
-	for {
-		ev, err := d.Next()
-		if err != nil {
-			return false
-		}
-		if len(ev.Consts) > 0 {
-			return true
-		}
-	}
+	return ""
 }
 
 func jsonUnmarshalString(raw []byte, s *string) error {

@@ -3,11 +3,11 @@ package gcf
 import (
 	"errors"
 	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/layout"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -20,7 +20,10 @@ func appendGenericHeader(dst []byte) []byte {
 // EncodeGeneric encodes any JSON-model value as a GCF generic-profile
 // payload in buffered mode and canonical form (SPEC §7): the header line
 // `GCF profile=generic`, LF line endings, no trailing whitespace, and the
-// container layout selected by SPEC §7.2a, §7.3, §7.4 and §7.11.
+// container layout selected by SPEC §7.2a, §7.3, §7.4 and §7.11. A table
+// column that holds the same scalar in every record is written once in
+// the field declaration, `name=value` (spec v3.6.0 §7.4.7; the scope is in
+// docs/spec-notes.md); WithSpec(Spec353) writes v3.5.3 output without it.
 //
 // v may be a canonical tree (nil, bool, int64, float64, string, Object,
 // []any), as returned by ParseJSON and DecodeGeneric, or any Go value that
@@ -76,26 +79,28 @@ func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 	if c.Wire == WireV1 {
 		return appendGenericV1(dst, v, c.Limits)
 	}
+	v353 := c.Spec == Spec353
 	if c.Size == Smallest {
-		return appendSmallest(dst, v, c.Limits, c.Cost)
+		return appendSmallest(dst, v, c.Limits, c.Cost, v353)
 	}
-	return appendGeneric(dst, v, c.Limits)
+	return appendGeneric(dst, v, c.Limits, v353)
 }
 
-// appendGeneric is AppendGeneric with the limits resolved.
-func appendGeneric(dst []byte, v any, lim Limits) ([]byte, error) {
-	if out, ok := appendStructs(dst, v, lim); ok {
+// appendGeneric is AppendGeneric with the limits resolved; v353 is
+// WithSpec(Spec353) (no constant columns).
+func appendGeneric(dst []byte, v any, lim Limits, v353 bool) ([]byte, error) {
+	if out, ok := appendStructs(dst, v, lim, v353); ok {
 		return out, nil // typed fast path (encode_structs.go)
 	}
-	if out, ok := appendMaps(dst, v, lim); ok {
+	if out, ok := appendMaps(dst, v, lim, v353); ok {
 		return out, nil // map[string]any / []any fast path (encode_maps.go)
 	}
-	return appendLayout(dst, v, lim, nil)
+	return appendLayout(dst, v, lim, nil, v353)
 }
 
 // appendLayout is appendGeneric with the layout decisions of sz (nil:
 // canonical).
-func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
+func appendLayout(dst []byte, v any, lim Limits, sz *sizer, v353 bool) ([]byte, error) {
 	slabs := getNormSlabs()
 	defer putNormSlabs(slabs) // nv is dead once this returns
 	nv, deepest, err := normalizeDepth(v, slabs)
@@ -105,7 +110,9 @@ func appendLayout(dst []byte, v any, lim Limits, sz *sizer) ([]byte, error) {
 	start := len(dst)
 	e := getGE()
 	e.lim.Begin(lim, start)
-	if e.sz = sz; sz != nil {
+	e.v353 = v353
+	if sz != nil {
+		e.pol = sz
 		sz.setRoot(nv)
 	}
 	if !e.lim.DepthOK(deepest) {
@@ -241,27 +248,99 @@ const (
 	// schema of SPEC §7.4.5.1, `^{k1,k2,...}` in row 0 and `^` after it,
 	// each body one positional line (see inlineSchema for when).
 	geInline
+	// geConst: the field is a constant column, `name=value` in the
+	// declaration and no cell in the rows (spec v3.6.0 §7.4.7; see
+	// factor for when).
+	geConst
+)
+
+// tabHow is how a table is written: what its declaration may hold.
+type tabHow uint8
+
+const (
+	// tabOwn: with its own declaration, constant columns factored (spec
+	// v3.6.0 §7.4.7): the root table, `## name` sections, tables of
+	// expanded items, keyed maps.
+	tabOwn tabHow = iota
+	// tabAttached: an array attachment of a row, `.f [N]{fields}`, with
+	// its own declaration and no constants: such a declaration may set
+	// up the shared array schema of §7.4.5.3, whose later tables carry
+	// names only (docs/spec-notes.md).
+	tabAttached
+	// tabShared: an array attachment under row 0's shared array schema,
+	// `.f [N]` without a declaration.
+	tabShared
 )
 
 // geEncoder is the buffered generic encoder. All scratch stacks are reused
 // across encodes through geEncoderPool.
 type geEncoder struct {
 	buf   []byte
-	strs  []string       // field unions
-	kinds []int32        // field kinds per union entry
-	flags []uint8        // field flags per union entry (geShared, geInline)
-	att   []geAttachment // pending row attachments
-	objs  []Object       // flattening analysis
-	path  []byte         // flattened column path prefix (escaped, unquoted)
-	seen  map[string]int // union index for large unions
-	sz    *sizer         // layout chooser of the Smallest size (nil: canonical)
+	strs  []string        // field unions
+	kinds []int32         // field kinds per union entry
+	flags []uint8         // field flags per union entry (geShared, geInline)
+	att   []geAttachment  // pending row attachments
+	objs  []Object        // flattening analysis
+	path  []byte          // flattened column path prefix (escaped, unquoted)
+	seen  map[string]int  // union index for large unions
+	pol   layoutPolicy    // where the rules leave a choice: canonical or the Smallest size's
+	cols  []layout.Column // constant-column facts of the table being planned
+	fac   []bool          // layout.Factor's answer for cols
+	v353  bool            // WithSpec(Spec353): no v3.6-only forms (no constants)
 
 	// Limits (SPEC §12), checked at each line end by lim.LineDone.
 	lim     encoder.Limiter
 	invalid bool // a string was not valid UTF-8
 }
 
-var geEncoderPool = sync.Pool{New: func() any { return new(geEncoder) }}
+var geEncoderPool = sync.Pool{New: func() any { return &geEncoder{pol: canonical} }}
+
+// layoutPolicy picks, where the spec's rules (internal/layout) leave a
+// choice between forms every decoder reads alike, the one to write: the
+// canonical policy the form every conformant encoder writes (SPEC §7.11),
+// the Smallest size's sizer the one its cost model prices lowest. The
+// encoder asks it only after the rule has allowed the form.
+type layoutPolicy interface {
+	// minKeyed is the fewest members of a keyed table (layout.KeyedSize).
+	minKeyed() int
+	// tabular: an array that may be tabular is (else expanded).
+	tabular(a []any) bool
+	// keyed: an object that may be a keyed table is (else a section).
+	keyed(o Object) bool
+	// flatten: field f, which may flatten, becomes `>` path columns.
+	flatten(src geRows, f string) bool
+	// inline: field f, which may take the inline object schema, does.
+	inline(src geRows, f string) bool
+	// shared: field f's later array attachments use row 0's schema.
+	shared(e *geEncoder, src geRows, f string, fi int) bool
+	// sharedFits: a later row's array x for a shared field is written
+	// without its declaration.
+	sharedFits(src geRows, f string, fi int, x []any) bool
+	// factor: a table with constant columns factors them (§7.4.7).
+	factor(src geRows) bool
+	// emptyInline: an empty array member is written `key[0]:`.
+	emptyInline(key string) bool
+}
+
+// canonicalPolicy is the layout every conformant encoder writes.
+type canonicalPolicy struct{}
+
+var canonical layoutPolicy = canonicalPolicy{}
+
+func (canonicalPolicy) minKeyed() int                              { return layout.MinKeyed }
+func (canonicalPolicy) tabular([]any) bool                         { return true }
+func (canonicalPolicy) keyed(Object) bool                          { return true }
+func (canonicalPolicy) flatten(geRows, string) bool                { return true }
+func (canonicalPolicy) inline(geRows, string) bool                 { return true }
+func (canonicalPolicy) factor(geRows) bool                         { return true }
+func (canonicalPolicy) emptyInline(string) bool                    { return false }
+func (canonicalPolicy) sharedFits(geRows, string, int, []any) bool { return true }
+
+// shared: where the reference SDK shares, so both write the same bytes
+// (sharedArrays).
+func (canonicalPolicy) shared(e *geEncoder, src geRows, f string, fi int) bool {
+	return e.sharedArrays(src, f, fi)
+}
 
 func getGE() *geEncoder { return geEncoderPool.Get().(*geEncoder) }
 
@@ -275,7 +354,8 @@ func putGE(e *geEncoder) {
 	e.strs, e.kinds, e.flags, e.att = e.strs[:0], e.kinds[:0], e.flags[:0], e.att[:0]
 	e.objs, e.path = e.objs[:0], e.path[:0]
 	e.seen = nil
-	e.sz = nil
+	e.pol = canonical
+	e.v353 = false
 	e.invalid = false
 	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || cap(e.objs) > 1<<16 || cap(e.flags) > 1<<16 {
 		return // do not keep huge scratch space alive
@@ -292,12 +372,12 @@ func (e *geEncoder) root(v any) error {
 		}
 		if e.keyedOK(x) {
 			e.buf = encoder.AppendSectionMark(e.buf)
-			return e.table(geRows{obj: x, keyed: true}, 0, false)
+			return e.table(geRows{obj: x, keyed: true}, 0, tabOwn)
 		}
 		return e.members(x, 0)
 	case []any:
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return e.arrayTail(x, 0)
+		return e.arrayTail(x, 0, tabOwn)
 	default:
 		e.buf = encoder.AppendAssign(e.buf)
 		if err := e.scalar(v, encoder.Value); err != nil {
@@ -381,7 +461,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			e.key(m.Key)
 			if e.keyedOK(x) {
 				e.buf = encoder.AppendWordSep(e.buf)
-				if err := e.table(geRows{obj: x, keyed: true}, d, false); err != nil {
+				if err := e.table(geRows{obj: x, keyed: true}, d, tabOwn); err != nil {
 					return err
 				}
 				continue
@@ -394,7 +474,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			}
 		case []any:
 			e.buf = encoder.AppendIndent(e.buf, d)
-			if len(x) > 0 && geAllPrimitive(x) || len(x) == 0 && e.sz != nil && e.sz.emptyInline(m.Key) {
+			if len(x) > 0 && geAllPrimitive(x) || len(x) == 0 && e.pol.emptyInline(m.Key) {
 				// Named inline primitive array: `key[N]: v1,v2` (SPEC §7.5).
 				e.key(m.Key)
 				if err := e.inline(x); err != nil {
@@ -405,7 +485,7 @@ func (e *geEncoder) members(o Object, d int) error {
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(m.Key)
 			e.buf = encoder.AppendWordSep(e.buf)
-			if err := e.arrayTail(x, d); err != nil {
+			if err := e.arrayTail(x, d, tabOwn); err != nil {
 				return err
 			}
 		default:
@@ -441,16 +521,17 @@ func (e *geEncoder) inline(a []any) error {
 
 // arrayTail writes an array from its count bracket on (the caller has
 // written the `## name `, `@i ` or `.f ` prefix) and then its body at
-// indentation bi, choosing the form by SPEC §7.3.
-func (e *geEncoder) arrayTail(a []any, bi int) error {
-	switch {
-	case len(a) == 0:
+// indentation bi, choosing the form by SPEC §7.3; a table is written as
+// how says (tabOwn, or tabAttached after `.f `).
+func (e *geEncoder) arrayTail(a []any, bi int, how tabHow) error {
+	switch layout.ArrayForm(len(a), geAllPrimitive(a), func() bool { return e.tabularOK(a) }) {
+	case layout.Empty:
 		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl()
-	case geAllPrimitive(a):
+	case layout.Inline:
 		return e.inline(a)
-	case e.tabularOK(a):
-		return e.table(geRows{arr: a}, bi, false)
+	case layout.Table:
+		return e.table(geRows{arr: a}, bi, how)
 	}
 	if err := e.count(len(a), false); err != nil {
 		return err
@@ -471,7 +552,7 @@ func (e *geEncoder) items(a []any, d int) error {
 		switch x := v.(type) {
 		case Object:
 			if e.keyedOK(x) {
-				err = e.table(geRows{obj: x, keyed: true}, d+1, false)
+				err = e.table(geRows{obj: x, keyed: true}, d+1, tabOwn)
 			} else {
 				e.buf = encoder.AppendEmptyObject(e.buf)
 				if err = e.nl(); err == nil {
@@ -479,7 +560,7 @@ func (e *geEncoder) items(a []any, d int) error {
 				}
 			}
 		case []any:
-			err = e.arrayTail(x, d+1)
+			err = e.arrayTail(x, d+1, tabOwn)
 		default:
 			e.buf = encoder.AppendAssign(e.buf)
 			if err = e.scalar(v, encoder.Value); err == nil {
@@ -497,7 +578,7 @@ func (e *geEncoder) items(a []any, d int) error {
 // column, that is, does not contain '>' (SPEC §7.4.6.1 rule 4).
 func geHasColumnKey(o Object) bool {
 	for i := range o {
-		if strings.IndexByte(o[i].Key, '>') < 0 {
+		if layout.ColumnName(o[i].Key) {
 			return true
 		}
 	}
@@ -505,47 +586,49 @@ func geHasColumnKey(o Object) bool {
 }
 
 // tabularOK reports whether a non-empty array that is not all-primitive
-// takes tabular form (SPEC §7.3 rule 3): every element is an object, some
-// field can be a column, and the shared-schema check passes.
+// takes tabular form: layout.Tabular over its facts (every element an
+// object, some field usable as a column, rowZeroSafe), then the policy.
 func (e *geEncoder) tabularOK(a []any) bool {
-	cols := false
+	objects, cols := true, false
 	for _, v := range a {
 		o, ok := v.(Object)
 		if !ok {
-			return false
+			objects = false
+			break
 		}
 		if !cols {
 			cols = geHasColumnKey(o)
 		}
 	}
-	if !cols || !e.rowZeroSafe(geRows{arr: a}) {
+	if !layout.Tabular(objects, cols, func() bool { return e.rowZeroSafe(geRows{arr: a}) }) {
 		return false
 	}
-	return e.sz == nil || e.sz.tabular(a)
+	return e.pol.tabular(a)
 }
 
-// keyedOK reports whether an object is encoded as a keyed table (SPEC
-// §7.2a.1): at least two members, every value an object, some value field
-// usable as a column (the values are not all empty, nor all fields
-// '>'-named), and the shared-schema check passes.
+// keyedOK reports whether an object is encoded as a keyed table:
+// layout.KeyedSize (the policy's least count) and
+// layout.Tabular over its values' facts (every value an object, some
+// value field usable as a column, rowZeroSafe), then the policy.
 func (e *geEncoder) keyedOK(o Object) bool {
-	if len(o) < 2 && (e.sz == nil || len(o) == 0) {
+	if !layout.KeyedSize(len(o), e.pol.minKeyed()) {
 		return false
 	}
-	cols := false
+	objects, cols := true, false
 	for i := range o {
 		v, ok := o[i].Value.(Object)
 		if !ok {
-			return false
+			objects = false
+			break
 		}
 		if !cols {
 			cols = geHasColumnKey(v)
 		}
 	}
-	if !cols || !e.rowZeroSafe(geRows{obj: o, keyed: true}) {
+	if !layout.Tabular(objects, cols, func() bool { return e.rowZeroSafe(geRows{obj: o, keyed: true}) }) {
 		return false
 	}
-	return e.sz == nil || e.sz.keyed(o)
+	return e.pol.keyed(o)
 }
 
 // rowZeroSafe reports whether the rows can be written as one tabular
@@ -608,16 +691,6 @@ func geLookup(row Object, f string, cur int) (any, bool, int) {
 		}
 	}
 	return nil, false, cur
-}
-
-// unionHas reports whether the union of p contains name.
-func (e *geEncoder) unionHas(p *gePlan, name string) bool {
-	for _, s := range e.strs[p.ub : p.ub+p.un] {
-		if s == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Value classes of a field over all rows, gathered with the union.
@@ -691,36 +764,103 @@ func (e *geEncoder) newPlan(src geRows) gePlan {
 	p.un = len(e.strs) - p.ub
 	for fi := 0; fi < p.un; fi++ {
 		f := e.strs[p.ub+fi]
-		k := geColumn
-		switch {
-		case strings.IndexByte(f, '>') >= 0:
-			k = geExcluded
-		case f != "" && e.kinds[p.kb+fi] == geHasObject:
-			// Only objects (and nulls): a flattening candidate.
-			k = int32(e.flatLeaves(src, f, fi))
-			if k > 0 && e.sz != nil && !e.sz.flatten(src, f) {
-				k = geColumn
-			}
-		}
-		e.kinds[p.kb+fi] = k
+		kind, leaves, att := layout.PlanField(layout.Field{
+			Name:    f,
+			Objects: e.kinds[p.kb+fi] == geHasObject, // only objects (and nulls)
+			Leaves: func() int {
+				if n := e.flatLeaves(src, f, fi); n > 0 && e.pol.flatten(src, f) {
+					return n
+				}
+				return 0
+			},
+			Shared: func() bool { return e.pol.shared(e, src, f, fi) },
+			Inline: func() bool { return e.inlineSchema(src, f, fi) && e.pol.inline(src, f) },
+		})
 		var fl uint8
-		switch {
-		case k > 0:
-			// flattened: neither an array nor an attachment
-		case e.sz == nil && e.sharedArrays(src, f, fi), e.sz != nil && e.sz.shared(e, src, f, fi):
+		switch kind {
+		case layout.NoColumn:
+			e.kinds[p.kb+fi] = geExcluded
+		case layout.Flattened:
+			e.kinds[p.kb+fi] = int32(leaves)
+		default:
+			e.kinds[p.kb+fi] = geColumn
+		}
+		switch att {
+		case layout.SharedSchema:
 			fl = geShared
-		case k == geColumn && e.inlineSchema(src, f, fi) && (e.sz == nil || e.sz.inline(src, f)):
+		case layout.InlineSchema:
 			fl = geInline
 		}
 		e.flags = append(e.flags, fl)
 	}
 	if src.keyed {
-		p.label = "key"
-		for e.unionHas(&p, p.label) {
-			p.label = "_" + p.label
-		}
+		p.label = layout.KeyLabel(e.strs[p.ub : p.ub+p.un])
 	}
 	return p
+}
+
+// factor marks the constant columns of p geConst, as layout.Factor
+// decides from the facts gathered here: a column is eligible when it is
+// one ordinary column (not flattened, '>'-named, nor set for inline or
+// shared schemas; a keyed map's label column never is), constant when
+// every row holds it with the same scalar (encoder.SameScalar). The scan
+// of a column stops at its first difference. The Smallest size may keep
+// the table unfactored (sizer.factor).
+func (e *geEncoder) factor(p *gePlan) {
+	n := p.src.len()
+	if n < 2 {
+		return
+	}
+	cols := e.cols[:0]
+	if p.src.keyed {
+		cols = append(cols, layout.Column{})
+	}
+	for fi := 0; fi < p.un; fi++ {
+		switch k := e.kinds[p.kb+fi]; {
+		case k == geExcluded:
+			continue // no column
+		case k == geColumn && e.flags[p.fb+fi] == 0:
+			f := e.strs[p.ub+fi]
+			cols = append(cols, layout.Column{Eligible: true, Constant: e.constant(p.src, f, fi)})
+		default:
+			cols = append(cols, layout.Column{})
+		}
+	}
+	fac, any := layout.Factor(n, cols, e.fac[:0])
+	e.cols, e.fac = cols[:0], fac[:0]
+	if !any || !e.pol.factor(p.src) {
+		return
+	}
+	c := 0
+	if p.src.keyed {
+		c++
+	}
+	for fi := 0; fi < p.un; fi++ {
+		if e.kinds[p.kb+fi] == geExcluded {
+			continue
+		}
+		if fac[c] {
+			e.flags[p.fb+fi] |= geConst
+		}
+		c++
+	}
+}
+
+// constant reports whether field f (union index fi) holds the same scalar
+// in every row of src.
+func (e *geEncoder) constant(src geRows, f string, fi int) bool {
+	v0, ok, _ := geLookup(src.at(0), f, fi)
+	if !ok || geIsContainer(v0) {
+		return false
+	}
+	n := src.len()
+	for i := 1; i < n; i++ {
+		v, ok, _ := geLookup(src.at(i), f, fi)
+		if !ok || !encoder.SameScalar(v0, v, appendScalar) {
+			return false // a container is never the same as a scalar
+		}
+	}
+	return true
 }
 
 // popPlan releases the scratch space of p.
@@ -733,39 +873,31 @@ func (e *geEncoder) popPlan(p *gePlan) {
 
 // sharedArrays reports whether field f (union index fi) of a tabular
 // container omits `{fields}` from its array attachments after row 0, under
-// the shared array schema row 0 establishes (SPEC §7.4.5.3, a MAY). We
-// omit exactly where the reference SDK does, so that both write the same
-// bytes: row 0 holds f, and every row that holds f with a non-null value
-// holds a non-empty array of objects (a null value is a `-` cell) whose
-// members are all scalars or null, with the same ordered field union as
-// row 0's. Such arrays are tabular with flat rows, so the rows written
-// under the shared schema are the rows their own declaration would have
-// had. One condition is ours: no field of the union contains '>'. A
+// the shared array schema row 0 establishes: layout.SharedArrays over its
+// rows, flat records being geFlatRecords with row 0's union (geSameUnion).
+// One condition is ours: no field of the union contains '>'. A
 // '>'-named field has no column of the declaration (SPEC §7.4.6.1 rule 4),
 // so those arrays keep their complete declaration (the reference writes
 // the '>' field as an extra cell, a row wider than the schema:
 // docs/interop.md).
 func (e *geEncoder) sharedArrays(src geRows, f string, fi int) bool {
-	v, ok, _ := geLookup(src.at(0), f, fi)
-	if !ok {
-		return false
-	}
-	first, ok := v.([]any)
-	if !ok || !geFlatRecords(first) {
-		return false
-	}
-	n := src.len()
-	for i := 1; i < n; i++ {
+	var first []any
+	return layout.SharedArrays(src.len(), func(i int) layout.ArrayRow {
 		v, ok, _ := geLookup(src.at(i), f, fi)
 		if !ok || v == nil {
-			continue
+			return layout.NoArray
 		}
 		a, ok := v.([]any)
-		if !ok || !geFlatRecords(a) || !geSameUnion(first, a) {
-			return false
+		switch {
+		case !ok || !geFlatRecords(a):
+			return layout.OtherArray
+		case i == 0:
+			first = a
+		case !geSameUnion(first, a):
+			return layout.OtherArray
 		}
-	}
-	return true
+		return layout.FlatArray
+	})
 }
 
 // geFlatRecords reports whether a is a non-empty array of objects whose
@@ -782,7 +914,7 @@ func geFlatRecords(a []any) bool {
 			return false
 		}
 		for i := range o {
-			if geIsContainer(o[i].Value) || strings.IndexByte(o[i].Key, '>') >= 0 {
+			if geIsContainer(o[i].Value) || !layout.ColumnName(o[i].Key) {
 				return false
 			}
 		}
@@ -859,7 +991,7 @@ func (e *geEncoder) inlineSchema(src geRows, f string, fi int) bool {
 		return false
 	}
 	first, ok := v.(Object)
-	if !ok || len(first) < 3 {
+	if !ok || len(first) < layout.InlineSchemaMinKeys {
 		return false
 	}
 	for j := range first {
@@ -936,7 +1068,7 @@ func (e *geEncoder) flatLevel(base int, nullCheck bool) int {
 		return 0
 	}
 	for j := range first {
-		if k := first[j].Key; k == "" || strings.IndexByte(k, '>') >= 0 {
+		if !layout.FlatKey(first[j].Key) {
 			return 0
 		}
 	}
@@ -1017,17 +1149,25 @@ func geNullTree(o Object) (allNull, bad bool) {
 
 // table writes a tabular array or keyed map from its count bracket on:
 // `[N]{fields}` or `[N:]{label,fields}`, the line end, then the rows at
-// indentation bi with their attachments. With shared, the array is an
+// indentation bi with their attachments. With tabShared, the array is an
 // attachment under the shared array schema of its field (see sharedArrays)
-// and is written `[N]` without its declaration, which row 0 has given.
-func (e *geEncoder) table(src geRows, bi int, shared bool) error {
+// and is written `[N]` without its declaration, which row 0 has given;
+// with tabOwn its constant columns are factored (see factor).
+func (e *geEncoder) table(src geRows, bi int, how tabHow) error {
 	p := e.newPlan(src)
+	if how == tabOwn && !e.v353 {
+		e.factor(&p)
+	}
 	if err := e.count(src.len(), src.keyed); err != nil {
 		e.popPlan(&p)
 		return err
 	}
-	if !shared {
-		if err := e.lim.Fields(e.decl(&p)); err != nil {
+	if how != tabShared {
+		n, err := e.decl(&p)
+		if err == nil {
+			err = e.lim.Fields(n)
+		}
+		if err != nil {
 			e.popPlan(&p)
 			return err
 		}
@@ -1041,10 +1181,11 @@ func (e *geEncoder) table(src geRows, bi int, shared bool) error {
 }
 
 // decl writes the field declaration `{...}` of p: the key-column label for
-// a keyed map, then each field in union order, flattened fields as their
-// quoted `"f>k"` path columns, '>'-named fields omitted. It returns the
-// number of fields declared.
-func (e *geEncoder) decl(p *gePlan) int {
+// a keyed map, then each field in union order, constant columns as
+// `name=value`, flattened fields as their quoted `"f>k"` path columns,
+// '>'-named fields omitted. It returns the number of fields declared.
+func (e *geEncoder) decl(p *gePlan) (int, error) {
+	open := len(e.buf)
 	e.buf = encoder.AppendDeclOpen(e.buf)
 	n := 0
 	if p.src.keyed {
@@ -1058,6 +1199,14 @@ func (e *geEncoder) decl(p *gePlan) int {
 		case k == geExcluded:
 		case k == geColumn:
 			e.key(f)
+			if e.flags[p.fb+fi]&geConst != 0 {
+				// Every row holds the same scalar: row 0's is the value.
+				v, _, _ := geLookup(p.src.at(0), f, fi)
+				e.buf = encoder.AppendAssign(e.buf)
+				if err := e.scalar(v, encoder.Const); err != nil {
+					return n, err
+				}
+			}
 			e.buf = encoder.AppendFieldSep(e.buf)
 			n++
 		default:
@@ -1073,8 +1222,8 @@ func (e *geEncoder) decl(p *gePlan) int {
 			}
 		}
 	}
-	e.buf = encoder.EndDecl(e.buf) // at least one column: replace the last ','
-	return n
+	e.buf = encoder.EndConstDecl(e.buf, open) // at least one column: replace the last ','
+	return n, nil
 }
 
 // flatDecl writes the path columns below the prefix in e.path.
@@ -1191,6 +1340,8 @@ func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done b
 				e.att = append(e.att, geAttachment{fi, v})
 			}
 			continue
+		case e.flags[p.fb+fi]&geConst != 0:
+			continue // in the declaration
 		case k > 0:
 			switch {
 			case !ok:
@@ -1298,7 +1449,7 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 	switch x := v.(type) {
 	case Object:
 		if e.keyedOK(x) {
-			return e.table(geRows{obj: x, keyed: true}, d+2, false)
+			return e.table(geRows{obj: x, keyed: true}, d+2, tabAttached)
 		}
 		e.buf = encoder.AppendEmptyObject(e.buf)
 		if err := e.nl(); err != nil {
@@ -1306,11 +1457,11 @@ func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 		}
 		return e.members(x, d+2)
 	case []any:
-		if i > 0 && fl&geShared != 0 && (e.sz == nil || e.sz.sharedFits(p.src, e.strs[p.ub+fi], fi, x)) {
+		if i > 0 && fl&geShared != 0 && e.pol.sharedFits(p.src, e.strs[p.ub+fi], fi, x) {
 			// Non-empty, tabular and with row 0's field union (sharedArrays).
-			return e.table(geRows{arr: x}, d+2, true)
+			return e.table(geRows{arr: x}, d+2, tabShared)
 		}
-		return e.arrayTail(x, d+2)
+		return e.arrayTail(x, d+2, tabAttached)
 	default:
 		e.buf = encoder.AppendAssign(e.buf)
 		if err := e.scalar(v, encoder.Value); err != nil {
@@ -1348,10 +1499,13 @@ func (e *geEncoder) depth(v any, limit int) int {
 		}
 		return 1 + m
 	case []any:
-		if limit <= 0 || len(x) == 0 || geAllPrimitive(x) {
+		if limit <= 0 {
 			return 1
 		}
-		if e.tabularOK(x) {
+		switch layout.ArrayForm(len(x), geAllPrimitive(x), func() bool { return e.tabularOK(x) }) {
+		case layout.Empty, layout.Inline:
+			return 1
+		case layout.Table:
 			return 1 + e.rowsDepth(geRows{arr: x}, limit-1)
 		}
 		m := 0

@@ -3,10 +3,10 @@ package gcf
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/layout"
 )
 
 // The map fast path of the canonical generic encoder: the map[string]any
@@ -77,6 +77,7 @@ type gmField struct {
 	sub    int  // flattened: the key set of the field's objects
 	cur    int  // flattened: the next object's values on w.vals
 	shared bool // array attachments share row 0's schema (sharedArrays)
+	cnst   bool // a constant column (geEncoder.factor)
 	sb, sn int  // shared: row 0's array union, w.strs[sb : sb+sn]
 }
 
@@ -132,7 +133,7 @@ func putGM(w *gmWriter) {
 
 // appendMaps is the map fast path of appendGeneric; ok false means v is
 // left to the general path (dst may have been written past its length).
-func appendMaps(dst []byte, v any, lim Limits) (out []byte, ok bool) {
+func appendMaps(dst []byte, v any, lim Limits, v353 bool) (out []byte, ok bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		if x == nil {
@@ -144,6 +145,7 @@ func appendMaps(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 	}
 	e := getGE()
 	e.lim.Begin(lim, len(dst))
+	e.v353 = v353
 	e.buf = appendGenericHeader(dst)
 	w := gmPool.Get().(*gmWriter)
 	w.e = e
@@ -177,7 +179,7 @@ func (w *gmWriter) root(v any) bool {
 		return w.members(x, 0, 0)
 	case []any:
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return w.arrayTail(x, 0, 0)
+		return w.arrayTail(x, 0, 0, tabOwn)
 	}
 	return false
 }
@@ -186,7 +188,7 @@ func (w *gmWriter) root(v any) bool {
 // a keyed map if its values make a table (keyedOK), else a section, which
 // this path leaves to the general one.
 func gmAllMaps(m map[string]any) bool {
-	if len(m) < 2 {
+	if !layout.KeyedSize(len(m), layout.MinKeyed) {
 		return false
 	}
 	for _, v := range m {
@@ -217,7 +219,7 @@ func (w *gmWriter) resolve(m map[string]any, hint int) (ks, vb int) {
 	gt := false
 	for k := range m {
 		w.keys = append(w.keys, k)
-		gt = gt || strings.IndexByte(k, '>') >= 0
+		gt = gt || !layout.ColumnName(k)
 	}
 	keys := w.keys[off:]
 	slices.Sort(keys)
@@ -302,7 +304,7 @@ func (w *gmWriter) members(m map[string]any, d, vd int) bool {
 			e.buf = encoder.AppendSectionMark(e.buf)
 			e.key(k)
 			e.buf = encoder.AppendWordSep(e.buf)
-			if !w.arrayTail(x, d, vd+1) {
+			if !w.arrayTail(x, d, vd+1, tabOwn) {
 				return false
 			}
 		case gmBad:
@@ -353,24 +355,27 @@ func (w *gmWriter) inline(a []any) bool {
 }
 
 // arrayTail writes an array at value depth vd from its count bracket on,
-// its body at indentation bi: empty, inline, or a table of maps.
-func (w *gmWriter) arrayTail(a []any, bi, vd int) bool {
+// its body at indentation bi: empty, inline, or a table of maps written as
+// how says.
+func (w *gmWriter) arrayTail(a []any, bi, vd int, how tabHow) bool {
 	e := w.e
 	if !w.depthOK(vd) {
 		return false
 	}
-	if len(a) == 0 {
+	prim, ok := gmAllPrimitive(a)
+	if !ok {
+		return false
+	}
+	// The table's plan decides whether the elements make one (Tabular),
+	// and gives up where they do not.
+	switch layout.ArrayForm(len(a), prim, nil) {
+	case layout.Empty:
 		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl() == nil
-	}
-	prim, ok := gmAllPrimitive(a)
-	switch {
-	case !ok:
-		return false
-	case prim:
+	case layout.Inline:
 		return w.inline(a)
 	}
-	return w.table(a, bi, false, vd, 0, 0, nil)
+	return w.table(a, bi, how, vd, 0, 0, nil)
 }
 
 // keyed writes the map m, whose values are all maps, as a keyed map from
@@ -385,7 +390,7 @@ func (w *gmWriter) keyed(m map[string]any, bi, vd int) bool {
 	// The values, in key order, are the rows; they stay on w.vals below
 	// the table's own values until it is written.
 	rows := w.vals[vb : vb+len(m) : vb+len(m)]
-	if !w.table(rows, bi, false, vd, 0, 0, w.keysOf(ks)) {
+	if !w.table(rows, bi, tabOwn, vd, 0, 0, w.keysOf(ks)) {
 		return false
 	}
 	w.popVals(vb)
@@ -421,7 +426,7 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 		hint = ks
 		w.rows = append(w.rows, gmRow{m: m, ks: ks, vb: vb})
 	}
-	if !cols {
+	if !layout.Tabular(true, cols, nil) {
 		return p, false // rows of empty objects: expanded
 	}
 	p.ub = len(w.strs)
@@ -434,7 +439,7 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 	p.fb = len(w.fields)
 	for fi := 0; fi < p.un; fi++ {
 		f := w.strs[p.ub+fi]
-		hasObj, hasOther := false, false
+		hasObj, hasOther, hasArr := false, false, false
 		for r := 0; r < p.rn; r++ {
 			v, ok := w.get(&p, r, fi, f)
 			if !ok {
@@ -443,36 +448,52 @@ func (w *gmWriter) plan(a []any, vd int, keys []string) (p gmPlan, ok bool) {
 			switch gmClass(v) {
 			case gmMap:
 				hasObj = true
-			case gmScalar, gmArr:
+			case gmArr:
+				hasOther, hasArr = true, true
+			case gmScalar:
 				hasOther = true
 			case gmBad:
 				return p, false
 			}
 		}
-		var fl gmField
-		switch {
-		case hasObj && hasOther:
+		if hasObj && hasOther {
 			return p, false // objects as attachments
-		case hasObj:
-			fl.cur = len(w.vals)
-			if fl.leaves, fl.sub, ok = w.flatten(&p, fi, f); !ok {
-				return p, false
-			}
-		default:
-			fl.sb = len(w.strs)
-			fl.shared = w.shared(&p, fi, f)
-			fl.sn = len(w.strs) - fl.sb
-			if w.giveUp {
-				return p, false
-			}
 		}
+		// '>'-named fields have left already (resolve), so a field without
+		// containers is one column (PlanField is not asked); an object
+		// that is not flattened would be an attachment, which is the
+		// general path's.
+		if !layout.Containers(hasObj, hasArr) {
+			w.fields = append(w.fields, gmField{}) // one column of cells
+			continue
+		}
+		var fl gmField
+		kind, _, att := layout.PlanField(layout.Field{
+			Name:    f,
+			Objects: hasObj,
+			Leaves: func() int {
+				fl.cur = len(w.vals)
+				var ok bool
+				if fl.leaves, fl.sub, ok = w.flatten(&p, fi, f); !ok {
+					return 0
+				}
+				return fl.leaves
+			},
+			Shared: func() bool {
+				fl.sb = len(w.strs)
+				fl.shared = w.shared(&p, fi, f)
+				fl.sn = len(w.strs) - fl.sb
+				return fl.shared
+			},
+		})
+		if hasObj && kind != layout.Flattened || w.giveUp {
+			return p, false
+		}
+		fl.shared = att == layout.SharedSchema
 		w.fields = append(w.fields, fl)
 	}
 	if keys != nil {
-		p.label = "key"
-		for slices.Contains(w.strs[p.ub:p.ub+p.un], p.label) {
-			p.label = "_" + p.label
-		}
+		p.label = layout.KeyLabel(w.strs[p.ub : p.ub+p.un])
 	}
 	return p, true
 }
@@ -576,43 +597,40 @@ func (w *gmWriter) flatten(p *gmPlan, fi int, f string) (leaves, sub int, ok boo
 }
 
 // shared reports whether field f's array attachments after row 0 omit
-// their declaration (sharedArrays): row 0 holds flat records for f, and so
-// does every row holding f with a non-null value, with row 0's union. Row
-// 0's union stays on w.strs. Later rows are only checked to hold non-empty
-// arrays of maps here: the rest (scalar values, the same union) is checked
-// as each is written (table with shared), and the path gives up there if
-// it fails.
+// their declaration (layout.SharedArrays, as sharedArrays asks it): row 0
+// holds flat records for f, and so does every row holding f with a
+// non-null value, with row 0's union. Row 0's union stays on w.strs.
+// Later rows are only checked to hold non-empty arrays of maps here: the
+// rest (scalar values, the same union) is checked as each is written
+// (table with tabShared), and the path gives up there if it fails.
 func (w *gmWriter) shared(p *gmPlan, fi int, f string) bool {
-	v, ok := w.get(p, 0, fi, f)
-	if !ok {
-		return false
-	}
-	a0, isArr := v.([]any)
-	if !isArr {
-		return false
-	}
-	ub := len(w.strs)
-	if !w.flatUnion(a0) {
-		clear(w.strs[ub:])
-		w.strs = w.strs[:ub]
-		return false
-	}
-	for r := 1; r < p.rn; r++ {
+	return layout.SharedArrays(p.rn, func(r int) layout.ArrayRow {
 		v, ok := w.get(p, r, fi, f)
 		if !ok || gmClass(v) == gmNull {
-			continue
+			return layout.NoArray
 		}
 		a, isArr := v.([]any)
-		if !isArr || len(a) == 0 {
-			return false
-		}
-		for _, x := range a {
-			if gmClass(x) != gmMap {
-				return false
+		switch {
+		case !isArr:
+			return layout.OtherArray
+		case r == 0:
+			ub := len(w.strs)
+			if !w.flatUnion(a) {
+				clear(w.strs[ub:])
+				w.strs = w.strs[:ub]
+				return layout.OtherArray
+			}
+		case len(a) == 0:
+			return layout.OtherArray
+		default:
+			for _, x := range a {
+				if gmClass(x) != gmMap {
+					return layout.OtherArray
+				}
 			}
 		}
-	}
-	return true
+		return layout.FlatArray
+	})
 }
 
 // flatUnion pushes the ordered field union of a on w.strs if a is flat
@@ -657,19 +675,22 @@ func (w *gmWriter) flatUnion(a []any) bool {
 }
 
 // table writes a tabular array of maps from its count bracket on, its rows
-// at indentation bi (see geEncoder.table); shared: without its
-// declaration, under row 0's shared array schema.
+// at indentation bi, as how says (see geEncoder.table); tabShared: without
+// its declaration, under row 0's shared array schema.
 //
 // Under a shared schema the rows must be flat records with the union
 // w.strs[sb : sb+sn], as shared assumed; if they are not, the path gives
 // up.
-func (w *gmWriter) table(a []any, bi int, shared bool, vd, sb, sn int, keys []string) bool {
+func (w *gmWriter) table(a []any, bi int, how tabHow, vd, sb, sn int, keys []string) bool {
 	e := w.e
 	p, ok := w.plan(a, vd, keys)
 	if !ok || e.count(len(a), keys != nil) != nil {
 		return false
 	}
-	if shared {
+	if how == tabOwn && !e.v353 {
+		w.factor(&p)
+	}
+	if how == tabShared {
 		if !slices.Equal(w.strs[p.ub:p.ub+p.un], w.strs[sb:sb+sn]) {
 			return false
 		}
@@ -678,7 +699,7 @@ func (w *gmWriter) table(a []any, bi int, shared bool, vd, sb, sn int, keys []st
 				return false
 			}
 		}
-	} else if !e.lim.FieldsOK(w.decl(&p)) {
+	} else if n, ok := w.decl(&p); !ok || !e.lim.FieldsOK(n) {
 		return false
 	}
 	if e.nl() != nil || !w.rowsOut(&p, bi, vd) {
@@ -693,9 +714,11 @@ func (w *gmWriter) table(a []any, bi int, shared bool, vd, sb, sn int, keys []st
 	return true
 }
 
-// decl writes `{fields}` and returns the number of fields declared.
-func (w *gmWriter) decl(p *gmPlan) int {
+// decl writes `{fields}` and returns the number of fields declared; false
+// if a constant's value cannot be written.
+func (w *gmWriter) decl(p *gmPlan) (int, bool) {
 	e := w.e
+	open := len(e.buf)
 	e.buf = encoder.AppendDeclOpen(e.buf)
 	n := 0
 	if p.keys != nil {
@@ -708,6 +731,13 @@ func (w *gmWriter) decl(p *gmPlan) int {
 		fl := &w.fields[p.fb+fi]
 		if fl.leaves == 0 {
 			e.key(f)
+			if fl.cnst {
+				v, _ := w.get(p, 0, fi, f)
+				e.buf = encoder.AppendAssign(e.buf)
+				if !w.scalar(v, encoder.Const) {
+					return n, false
+				}
+			}
 			e.buf = encoder.AppendFieldSep(e.buf)
 			n++
 			continue
@@ -723,8 +753,8 @@ func (w *gmWriter) decl(p *gmPlan) int {
 			e.buf = append(e.buf, '"', ',')
 		}
 	}
-	e.buf = encoder.EndDecl(e.buf)
-	return n
+	e.buf = encoder.EndConstDecl(e.buf, open)
+	return n, true
 }
 
 // rowsOut writes the rows of p and their array attachments.
@@ -739,16 +769,19 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 			e.buf = encoder.AppendCellSep(e.buf)
 		}
 		for fi := 0; fi < p.un; fi++ {
+			fl := &w.fields[p.fb+fi]
+			if fl.cnst {
+				continue // in the declaration
+			}
 			f := w.strs[p.ub+fi]
 			v, ok := w.get(p, r, fi, f)
-			if n := w.fields[p.fb+fi].leaves; n > 0 {
+			if n := fl.leaves; n > 0 {
 				switch {
 				case !ok:
 					e.repeatCell('~', n)
 				case gmClass(v) == gmNull:
 					e.repeatCell('-', n)
 				default:
-					fl := &w.fields[p.fb+fi]
 					for _, x := range w.vals[fl.cur : fl.cur+n] {
 						if !w.scalar(x, encoder.Cell) {
 							return false
@@ -787,9 +820,9 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 			e.buf = encoder.AppendWordSep(e.buf)
 			var ok bool
 			if fl := &w.fields[p.fb+at.fi]; r > 0 && fl.shared {
-				ok = w.table(at.a, bi+2, true, vd+2, fl.sb, fl.sn, nil)
+				ok = w.table(at.a, bi+2, tabShared, vd+2, fl.sb, fl.sn, nil)
 			} else {
-				ok = w.arrayTail(at.a, bi+2, vd+2)
+				ok = w.arrayTail(at.a, bi+2, vd+2, tabAttached)
 			}
 			if !ok {
 				return false
@@ -797,6 +830,65 @@ func (w *gmWriter) rowsOut(p *gmPlan, bi, vd int) bool {
 		}
 		clear(w.att[ab:])
 		w.att = w.att[:ab]
+	}
+	return true
+}
+
+// factor marks the constant columns of p (cnst), as geEncoder.factor
+// does: layout.Factor over the facts of each column, eligible when it is
+// not flattened, constant when every row holds it with the same scalar.
+func (w *gmWriter) factor(p *gmPlan) {
+	if p.rn < 2 {
+		return
+	}
+	e := w.e
+	cols := e.cols[:0]
+	if p.keys != nil {
+		cols = append(cols, layout.Column{})
+	}
+	for fi := 0; fi < p.un; fi++ {
+		if w.fields[p.fb+fi].leaves > 0 {
+			cols = append(cols, layout.Column{})
+			continue
+		}
+		cols = append(cols, layout.Column{Eligible: true, Constant: w.constant(p, fi)})
+	}
+	fac, any := layout.Factor(p.rn, cols, e.fac[:0])
+	e.cols, e.fac = cols[:0], fac[:0]
+	if !any {
+		return
+	}
+	c := 0
+	if p.keys != nil {
+		c++
+	}
+	for fi := 0; fi < p.un; fi++ {
+		w.fields[p.fb+fi].cnst = fac[c+fi]
+	}
+}
+
+// constant reports whether field fi of p holds the same scalar (or null)
+// in every row, stopping at the first row that differs.
+func (w *gmWriter) constant(p *gmPlan, fi int) bool {
+	f := w.strs[p.ub+fi]
+	v0, ok := w.get(p, 0, fi, f)
+	if !ok {
+		return false
+	}
+	c0 := gmClass(v0)
+	if c0 != gmScalar && c0 != gmNull {
+		return false
+	}
+	for r := 1; r < p.rn; r++ {
+		v, ok := w.get(p, r, fi, f)
+		if !ok {
+			return false
+		}
+		switch c := gmClass(v); {
+		case c == gmNull && c0 == gmNull:
+		case c != c0 || !encoder.SameScalar(v0, v, appendScalar):
+			return false
+		}
 	}
 	return true
 }

@@ -119,10 +119,13 @@ func (g *gmGen) table(depth int) []any {
 	for i := 2 + g.r.Intn(4); i > 0; i-- {
 		keys = append(keys, g.key())
 	}
-	// Per field: scalars, nested maps, arrays of records, or a mix.
+	// Per field: scalars, nested maps, arrays of records, a mix, or one
+	// scalar in every row (a constant column, spec v3.6.0 §7.4.7).
 	kinds := map[string]int{}
+	consts := map[string]any{}
 	for _, k := range keys {
-		kinds[k] = g.r.Intn(5)
+		kinds[k] = g.r.Intn(6)
+		consts[k] = g.scalar()
 	}
 	subKeys := []string{"a", "b", "c"}[:1+g.r.Intn(3)]
 	n := 1 + g.r.Intn(6)
@@ -162,6 +165,11 @@ func (g *gmGen) table(depth int) []any {
 					return g.value(depth - 1)
 				}
 				return g.scalar()
+			case 5:
+				if g.r.Intn(10) == 0 {
+					return g.scalar() // not quite constant
+				}
+				return consts[k]
 			}
 			return g.scalar()
 		})
@@ -230,14 +238,21 @@ func (g *gmGen) root() any {
 // back the entry point's result (bytes or error) is the general path's.
 func TestMapFastPathSameBytes(t *testing.T) {
 	g := &gmGen{fsGen: fsGen{r: rand.New(rand.NewSource(1717))}}
-	fast, fell, tables := 0, 0, 0
+	fast, fell, tables, consts := 0, 0, 0, 0
 	for i := 0; i < 30000; i++ {
 		v := g.root()
 		lim := g.limits()
-		want, werr := appendLayout([]byte("pre"), v, lim, nil)
-		got, ok := appendMaps([]byte("pre"), v, lim)
+		v353 := i%5 == 4 // WithSpec(Spec353): no constant columns
+		want, werr := appendLayout([]byte("pre"), v, lim, nil, v353)
+		got, ok := appendMaps([]byte("pre"), v, lim, v353)
 		if ok {
 			fast++
+			if declaresConstants(got[len("pre"):]) {
+				if v353 {
+					t.Fatalf("case %d: constant columns under Spec353:\n%s", i, got)
+				}
+				consts++
+			}
 			if bytes.Contains(got, []byte("\n## ")) || bytes.HasPrefix(got[len("pre"+"GCF profile=generic\n"):], []byte("## ")) {
 				if bytes.Contains(got, []byte("]{")) {
 					tables++
@@ -252,7 +267,7 @@ func TestMapFastPathSameBytes(t *testing.T) {
 		} else {
 			fell++
 		}
-		out, err := appendGeneric([]byte("pre"), v, lim)
+		out, err := appendGeneric([]byte("pre"), v, lim, v353)
 		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
 			t.Fatalf("case %d: error %v, general path %v", i, err, werr)
 		}
@@ -260,10 +275,10 @@ func TestMapFastPathSameBytes(t *testing.T) {
 			t.Fatalf("case %d: entry point\n%s\ngeneral path\n%s", i, out, want)
 		}
 	}
-	if fast < 5000 || fell < 5000 || tables < 2000 {
-		t.Fatalf("fast path took %d values (%d with tables), fell back on %d: the generator does not exercise both", fast, tables, fell)
+	if fast < 5000 || fell < 5000 || tables < 2000 || consts < 300 {
+		t.Fatalf("fast path took %d values (%d with tables, %d with constant columns), fell back on %d: the generator does not exercise both", fast, tables, consts, fell)
 	}
-	t.Logf("fast path: %d (%d with tables), fallback: %d", fast, tables, fell)
+	t.Logf("fast path: %d (%d with tables, %d with constant columns), fallback: %d", fast, tables, consts, fell)
 }
 
 // FuzzMapFastPath: on the value json.Unmarshal gives for the input (with
@@ -280,9 +295,18 @@ func FuzzMapFastPath(f *testing.F) {
 		`[{"a":{"b":{"c":1}}},{"a":{"b":{"c":2}}}]`,
 		`{"a":[{"p":[{"q":1}]},{"p":[]},{"p":[{"q":"-"}]}]}`,
 		`{"m":{"a":{"x":1},"b":{"x":2}},"s":"\u00e9|,\"","f":1e300,"g":-0.0,"h":12345678901234567890}`,
+		// Constant columns (spec v3.6.0 §7.4.7): in a section, a keyed map,
+		// an item table, null, quoted values, all constant, 1 against 1.0.
+		`{"a":{"rows":[{"id":1,"r":"x","n":null},{"id":2,"r":"x","n":null}]}}`,
+		`{"m":{"k1":{"a":1,"b":"x}"},"k2":{"a":2,"b":"x}"}}}`,
+		`[[{"a":1,"b":2},{"a":1,"b":3}],5]`,
+		`[{"a":"","b":"^","c":"^{x}","d":"a,b","e":"true","f":"a=b","g":1.0,"z":1},{"a":"","b":"^","c":"^{x}","d":"a,b","e":"true","f":"a=b","g":1,"z":2}]`,
+		`[{"a":1,"b":2},{"a":1,"b":2}]`,
+		`[{"id":1,"f":[{"a":1,"b":2},{"a":1,"b":3}]},{"id":2,"f":[{"a":1,"b":2},{"a":1,"b":4}]}]`,
 	} {
 		f.Add(byte(0), byte(0), s)
 		f.Add(byte(1), byte(3), s)
+		f.Add(byte(0), byte(0x80), s)
 	}
 	f.Fuzz(func(t *testing.T, mode, lims byte, s string) {
 		d := json.NewDecoder(bytes.NewReader([]byte(s)))
@@ -306,11 +330,12 @@ func FuzzMapFastPath(f *testing.F) {
 		case 5:
 			lim.MaxBytes = int64(30 + int(mode))
 		}
-		want, werr := appendLayout(nil, v, lim, nil)
-		if got, ok := appendMaps(nil, v, lim); ok && (werr != nil || !bytes.Equal(got, want)) {
+		v353 := lims&0x80 != 0 // WithSpec(Spec353)
+		want, werr := appendLayout(nil, v, lim, nil, v353)
+		if got, ok := appendMaps(nil, v, lim, v353); ok && (werr != nil || !bytes.Equal(got, want)) {
 			t.Fatalf("fast path\n%s\ngeneral path (%v)\n%s", got, werr, want)
 		}
-		out, err := appendGeneric(nil, v, lim)
+		out, err := appendGeneric(nil, v, lim, v353)
 		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() || werr == nil && !bytes.Equal(out, want) {
 			t.Fatalf("entry point %q, %v; general path %q, %v", out, err, want, werr)
 		}
@@ -346,8 +371,8 @@ func TestMapFastPathDocuments(t *testing.T) {
 			continue
 		}
 		lim := defaultLimits
-		want, werr := appendLayout(nil, v, lim, nil)
-		got, ok := appendMaps(nil, v, lim)
+		want, werr := appendLayout(nil, v, lim, nil, false)
+		got, ok := appendMaps(nil, v, lim, false)
 		if !ok {
 			continue
 		}
@@ -398,18 +423,18 @@ func TestMapFastPathWide(t *testing.T) {
 		{"distinct key sets in row 0's attachment", attached, false},
 	} {
 		lim := defaultLimits
-		want, werr := appendLayout(nil, c.v, lim, nil)
+		want, werr := appendLayout(nil, c.v, lim, nil, false)
 		if werr != nil {
 			t.Fatalf("%s: %v", c.name, werr)
 		}
-		got, ok := appendMaps(nil, c.v, lim)
+		got, ok := appendMaps(nil, c.v, lim, false)
 		if ok != c.fast {
 			t.Errorf("%s: fast path taken %v, want %v", c.name, ok, c.fast)
 		}
 		if ok && !bytes.Equal(got, want) {
 			t.Errorf("%s: fast path differs from the general path", c.name)
 		}
-		if out, err := appendGeneric(nil, c.v, lim); err != nil || !bytes.Equal(out, want) {
+		if out, err := appendGeneric(nil, c.v, lim, false); err != nil || !bytes.Equal(out, want) {
 			t.Errorf("%s: entry point differs from the general path (%v)", c.name, err)
 		}
 	}
@@ -429,8 +454,8 @@ func TestMapFastPathManyKeySets(t *testing.T) {
 	}
 	v := map[string]any{"rows": rows, "again": rows[:3]}
 	lim := defaultLimits
-	want, werr := appendLayout(nil, v, lim, nil)
-	got, ok := appendMaps(nil, v, lim)
+	want, werr := appendLayout(nil, v, lim, nil, false)
+	got, ok := appendMaps(nil, v, lim, false)
 	if werr != nil || !ok || !bytes.Equal(got, want) {
 		t.Fatalf("fast path %v:\n%s\ngeneral path (%v):\n%s", ok, got, werr, want)
 	}

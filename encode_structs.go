@@ -3,12 +3,12 @@ package gcf
 import (
 	"reflect"
 	"sort"
-	"strings"
 	"sync"
 	"unsafe"
 
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/internal/box"
+	"github.com/gcfkit/gcf/internal/layout"
 )
 
 // The typed fast path of the canonical generic encoder: a slice (or array)
@@ -116,11 +116,12 @@ var fsPlans sync.Map // reflect.Type -> *fsPlan
 const (
 	fsAny    uint8 = 1 << iota // fsPtrNested: some row holds a struct
 	fsShared                   // fsTable: rows after row 0 use its array schema
+	fsConst                    // a constant column (fsFactor)
 )
 
 // appendStructs is the fast path of appendGeneric; ok false means v is
 // left to the general path (dst may have been written past its length).
-func appendStructs(dst []byte, v any, lim Limits) (out []byte, ok bool) {
+func appendStructs(dst []byte, v any, lim Limits, v353 bool) (out []byte, ok bool) {
 	if v == nil {
 		return dst, false
 	}
@@ -143,6 +144,7 @@ func appendStructs(dst []byte, v any, lim Limits) (out []byte, ok bool) {
 		putGE(e)
 		return dst, false
 	}
+	e.v353 = v353
 	e.buf = appendGenericHeader(dst)
 	ok = e.lineDone() == nil && e.fsRoot(p, rv)
 	out = e.buf
@@ -352,7 +354,7 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	r := &fsRows{flat: true}
 	decl := []byte{'{'}
 	for _, f := range normCachedFields(et) {
-		if f.omitZero || !fsDirect(et, f.index) || strings.IndexByte(f.name, '>') >= 0 {
+		if f.omitZero || !fsDirect(et, f.index) || !layout.ColumnName(f.name) {
 			return nil
 		}
 		c := fsCol{name: f.name, index: f.index, off: fsOffset(et, f.index)}
@@ -384,8 +386,8 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 		}
 		r.cols = append(r.cols, c)
 	}
-	if len(r.cols) == 0 {
-		return nil
+	if !layout.Tabular(true, len(r.cols) > 0, nil) {
+		return nil // rows of empty objects: expanded
 	}
 	decl = encoder.EndDecl(decl)
 	r.decl = string(decl)
@@ -425,7 +427,7 @@ func fsPlanLeaves(c *fsCol, t reflect.Type, off uintptr, path []byte, paths *[]b
 	defer delete(seen, t)
 	d := 0
 	for _, f := range fields {
-		if f.omitZero || f.name == "" || strings.IndexByte(f.name, '>') >= 0 || !fsDirect(t, f.index) {
+		if f.omitZero || !layout.FlatKey(f.name) || !fsDirect(t, f.index) {
 			return 0, false
 		}
 		ft := t.FieldByIndex(f.index).Type
@@ -517,7 +519,7 @@ func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
 			return false
 		}
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return e.fsTable(p.elem.rows, rv, 0, false)
+		return e.fsTable(p.elem.rows, rv, 0, tabOwn)
 	}
 }
 
@@ -538,8 +540,8 @@ func (e *geEncoder) fsMembers(cols []fsCol, rv reflect.Value, d int) bool {
 			objs++
 		}
 	}
-	if !e.lim.ElementsOK(n) || n >= 2 && objs == n {
-		return false
+	if !e.lim.ElementsOK(n) || objs == n && layout.KeyedSize(n, layout.MinKeyed) {
+		return false // a keyed table if its members make one: the general path decides
 	}
 	for i := range cols {
 		c := &cols[i]
@@ -584,7 +586,7 @@ func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool
 			e.buf = encoder.AppendEmptyArray(e.buf)
 			return e.nl() == nil
 		}
-		return e.fsTable(c.rows, fv, d, false)
+		return e.fsTable(c.rows, fv, d, tabOwn)
 	case fsPtrCell:
 		if fv.IsNil() {
 			break
@@ -705,12 +707,12 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 
 // fsTable writes a sequence of row structs of plan r from its count
 // bracket on, as geEncoder.arrayTail and table do: `[0]`, or `[N]{fields}`
-// (`[N]` alone with shared, under its field's shared array schema) and the
-// rows at indentation bi, each followed by its attachments at bi, their
-// bodies at bi+2.
-func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bool {
+// (`[N]` alone with tabShared, under its field's shared array schema;
+// constant columns factored with tabOwn) and the rows at indentation bi,
+// each followed by its attachments at bi, their bodies at bi+2.
+func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) bool {
 	n := sv.Len()
-	if n == 0 {
+	if layout.ArrayForm(n, false, nil) == layout.Empty {
 		e.buf = encoder.AppendEmptyArray(e.buf)
 		return e.nl() == nil
 	}
@@ -724,8 +726,16 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 	if (r.omit || r.scan) && !e.fsScan(r, sv) {
 		return false
 	}
+	var data unsafe.Pointer
+	if sv.Kind() == reflect.Slice {
+		data = sv.UnsafePointer()
+	} else {
+		data = sv.Addr().UnsafePointer()
+	}
+	esz := sv.Type().Elem().Size()
+	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, sv, data, esz, sb)
 	e.buf = encoder.AppendCount(e.buf, n, false)
-	if !shared && !e.fsDecl(r, sb) {
+	if how != tabShared && !e.fsDecl(r, sb, consts, data) {
 		return false
 	}
 	if e.nl() != nil {
@@ -737,19 +747,12 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, shared bool) bo
 	// field's own kind (fsCellAt), at an offset reflect gave for the row's
 	// type, through no pointer but the nil-checked ones of fsPtrCell and
 	// fsPtrNested; the memory stays reachable through sv.
-	var data unsafe.Pointer
-	if sv.Kind() == reflect.Slice {
-		data = sv.UnsafePointer()
-	} else {
-		data = sv.Addr().UnsafePointer()
-	}
-	esz := sv.Type().Elem().Size()
 	for i := 0; i < n; i++ {
 		var row reflect.Value
 		if r.atts {
 			row = sv.Index(i)
 		}
-		b, ok := e.fsRow(e.buf, r, i, unsafe.Add(data, uintptr(i)*esz), row, bi, sb)
+		b, ok := e.fsRow(e.buf, r, i, unsafe.Add(data, uintptr(i)*esz), row, bi, sb, consts)
 		if e.buf = b; !ok || e.lineDone() != nil {
 			return false
 		}
@@ -792,13 +795,23 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
 				if !fv.IsNil() {
 					st[j] |= fsAny
 				}
-			case c.op != fsTable || !c.rows.flat:
-			case i == 0:
-				if (c.array || !fv.IsNil()) && fv.Len() > 0 {
-					st[j] |= fsShared
+			case c.op != fsTable:
+			default:
+				// layout.SharedArrays, folded row by row: a sequence of
+				// row structs whose fields are all cells (rows.flat) is
+				// flat records with the type's union when not empty.
+				r := layout.OtherArray
+				switch {
+				case !c.array && fv.IsNil():
+					r = layout.NoArray
+				case c.rows.flat && fv.Len() > 0:
+					r = layout.FlatArray
 				}
-			case (c.array || !fv.IsNil()) && fv.Len() == 0:
-				st[j] &^= fsShared
+				if layout.SharedStep(i, r, i == 0 || st[j]&fsShared != 0) {
+					st[j] |= fsShared
+				} else {
+					st[j] &^= fsShared
+				}
 			}
 		}
 	}
@@ -808,14 +821,14 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
 // fsRow appends row i (at rp; row is its Value when r has attachments) at
 // indentation bi to b, up to its line end: `@i ` when it has attachments,
 // then its cells (see writeRows). The column states are at e.flags[sb:].
-func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) ([]byte, bool) {
+func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int, consts bool) ([]byte, bool) {
 	b = encoder.AppendIndent(b, bi)
 	if r.atts && fsHasAtts(r, row) {
 		b = encoder.AppendItemIndex(b, i)
 		b = encoder.AppendWordSep(b)
 	}
 	ok := true
-	if r.cells {
+	if r.cells && !consts {
 		for j := range r.cols {
 			c := &r.cols[j]
 			if b, ok = fsCellAt(b, c.kind, unsafe.Add(rp, c.off)); !ok {
@@ -828,6 +841,9 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 	}
 	for j := range r.cols {
 		c := &r.cols[j]
+		if consts && e.flags[sb+j]&fsConst != 0 {
+			continue // in the declaration
+		}
 		fp := unsafe.Add(rp, c.off)
 		switch c.op {
 		case fsCell:
@@ -895,7 +911,11 @@ func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb in
 		e.buf = encoder.AppendWordSep(e.buf)
 		switch {
 		case c.op == fsTable:
-			if !e.fsTable(c.rows, fv, bi+2, i > 0 && e.flags[sb+j]&fsShared != 0) {
+			how := tabAttached
+			if i > 0 && e.flags[sb+j]&fsShared != 0 {
+				how = tabShared
+			}
+			if !e.fsTable(c.rows, fv, bi+2, how) {
 				return false
 			}
 		case fv.Len() == 0:
@@ -913,16 +933,19 @@ func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb in
 }
 
 // fsDecl writes the field declaration of r (as geEncoder.decl does),
-// taking fsPtrNested columns from the column states at e.flags[sb:]; false
-// if it declares more than MaxFields fields.
-func (e *geEncoder) fsDecl(r *fsRows, sb int) bool {
-	if !r.dyn {
+// taking fsPtrNested columns and, with consts, the constant columns (their
+// values read from row 0 at data) from the column states at e.flags[sb:];
+// false if it declares more than MaxFields fields or a constant cannot be
+// written.
+func (e *geEncoder) fsDecl(r *fsRows, sb int, consts bool, data unsafe.Pointer) bool {
+	if !r.dyn && !consts {
 		if !e.lim.FieldsOK(r.nf) {
 			return false
 		}
 		e.buf = append(e.buf, r.decl...)
 		return true
 	}
+	open := len(e.buf)
 	e.buf = encoder.AppendDeclOpen(e.buf)
 	nf := 0
 	for j := range r.cols {
@@ -931,13 +954,22 @@ func (e *geEncoder) fsDecl(r *fsRows, sb int) bool {
 		case c.op == fsNested || c.op == fsPtrNested && e.flags[sb+j]&fsAny != 0:
 			e.buf = append(e.buf, c.paths...)
 			nf += len(c.leaves)
+		case consts && e.flags[sb+j]&fsConst != 0:
+			e.buf = append(e.buf, c.key...)
+			e.buf = encoder.AppendAssign(e.buf)
+			var ok bool
+			if e.buf, ok = fsConstAt(e.buf, c, unsafe.Add(data, c.off)); !ok {
+				return false
+			}
+			e.buf = encoder.AppendFieldSep(e.buf)
+			nf++
 		default:
 			e.buf = append(e.buf, c.key...)
 			e.buf = encoder.AppendFieldSep(e.buf)
 			nf++
 		}
 	}
-	e.buf = encoder.EndDecl(e.buf)
+	e.buf = encoder.EndConstDecl(e.buf, open)
 	return e.lim.FieldsOK(nf)
 }
 
@@ -968,4 +1000,141 @@ func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
 		b = encoder.AppendCellSep(b)
 	}
 	return b, true
+}
+
+// fsFactor marks the constant columns of the table of r over the rows of
+// sv (at data, esz apart) fsConst in the column states at e.flags[sb:],
+// pushing them if fsScan has not, as geEncoder.factor does: layout.Factor
+// over the facts of each column. A scalar column (or pointer to one) is
+// eligible, and so is a column every row of which makes null (a nil
+// pointer-to-struct column no row fills, a nil slice); flattened columns
+// and sequences are not. Typed fields are compared directly; each column's
+// scan stops at its first difference. It reports whether any column is
+// constant.
+func (e *geEncoder) fsFactor(r *fsRows, sv reflect.Value, data unsafe.Pointer, esz uintptr, sb int) bool {
+	if len(e.flags) == sb {
+		for range r.cols {
+			e.flags = append(e.flags, 0)
+		}
+	}
+	n := sv.Len()
+	cols := e.cols[:0]
+	for j := range r.cols {
+		c := &r.cols[j]
+		var k layout.Column
+		switch c.op {
+		case fsCell, fsPtrCell:
+			k = layout.Column{Eligible: true, Constant: fsConstant(c, data, esz, n)}
+		case fsPtrNested:
+			if e.flags[sb+j]&fsAny != 0 {
+				break // flattened
+			}
+			k = layout.Column{Eligible: true, Constant: true} // null in every row
+		case fsTable, fsInline:
+			if c.array {
+				break // `^` in every row
+			}
+			k = layout.Column{Eligible: true, Constant: true}
+			for i := 0; i < n; i++ {
+				if !fsField(sv.Index(i), c).IsNil() {
+					k.Constant = false
+					break
+				}
+			}
+		}
+		cols = append(cols, k)
+	}
+	fac, any := layout.Factor(n, cols, e.fac[:0])
+	e.cols, e.fac = cols[:0], fac[:0]
+	if !any {
+		return false
+	}
+	for j := range r.cols {
+		if fac[j] {
+			e.flags[sb+j] |= fsConst
+		}
+	}
+	return true
+}
+
+// fsConstant reports whether scalar column c (fsCell or fsPtrCell) holds
+// the same value in the n rows at data, esz apart: the same cell text, as
+// encoder.SameScalar decides for the values normalize makes of them.
+func fsConstant(c *fsCol, data unsafe.Pointer, esz uintptr, n int) bool {
+	p0 := unsafe.Add(data, c.off)
+	if c.op == fsPtrCell {
+		p0 = *(*unsafe.Pointer)(p0)
+	}
+	for i := 1; i < n; i++ {
+		p := unsafe.Add(data, uintptr(i)*esz+c.off)
+		if c.op == fsPtrCell {
+			p = *(*unsafe.Pointer)(p)
+			if p == nil || p0 == nil {
+				if p != p0 {
+					return false
+				}
+				continue
+			}
+		}
+		if !fsSameAt(c.kind, p0, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// fsSameAt reports whether the scalars of kind k at a and b are written as
+// the same cell. Equal floats are (either zero is 0); NaN is never the
+// same, and is rejected when written.
+func fsSameAt(k reflect.Kind, a, b unsafe.Pointer) bool {
+	switch k {
+	case reflect.String:
+		return *(*string)(a) == *(*string)(b)
+	case reflect.Bool:
+		return *(*bool)(a) == *(*bool)(b)
+	case reflect.Int:
+		return *(*int)(a) == *(*int)(b)
+	case reflect.Int8:
+		return *(*int8)(a) == *(*int8)(b)
+	case reflect.Int16:
+		return *(*int16)(a) == *(*int16)(b)
+	case reflect.Int32:
+		return *(*int32)(a) == *(*int32)(b)
+	case reflect.Int64:
+		return *(*int64)(a) == *(*int64)(b)
+	case reflect.Uint:
+		return *(*uint)(a) == *(*uint)(b)
+	case reflect.Uint8:
+		return *(*uint8)(a) == *(*uint8)(b)
+	case reflect.Uint16:
+		return *(*uint16)(a) == *(*uint16)(b)
+	case reflect.Uint32:
+		return *(*uint32)(a) == *(*uint32)(b)
+	case reflect.Uint64:
+		return *(*uint64)(a) == *(*uint64)(b)
+	case reflect.Float64:
+		return *(*float64)(a) == *(*float64)(b)
+	case reflect.Float32:
+		return *(*float32)(a) == *(*float32)(b)
+	}
+	return false
+}
+
+// fsConstAt appends the value of constant column c, at p in row 0, in the
+// Const context: `-` for a null one, else its scalar (fsCellAt's rules).
+func fsConstAt(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
+	switch c.op {
+	case fsCell:
+	case fsPtrCell:
+		if p = *(*unsafe.Pointer)(p); p == nil {
+			return encoder.AppendNull(b), true
+		}
+	default:
+		return encoder.AppendNull(b), true // null in every row
+	}
+	if c.kind == reflect.String {
+		out, bad := encoder.AppendStringValid(b, *(*string)(p), encoder.Const)
+		return out, bad < 0
+	}
+	return fsCellAt(b, c.kind, p)
 }

@@ -206,14 +206,21 @@ func TestStructFastPathSameBytes(t *testing.T) {
 		t.Skip("built with -tags purego: the typed fast path is off (it reads fields through unsafe), every value takes the general path")
 	}
 	g := fsGen{r: rand.New(rand.NewSource(17))}
-	fast, fell := 0, 0
+	fast, fell, consts := 0, 0, 0
 	for i := 0; i < 6000; i++ {
 		v := g.value()
 		lim := g.limits()
-		want, werr := appendLayout([]byte("pre"), v, lim, nil)
-		got, ok := appendStructs([]byte("pre"), v, lim)
+		v353 := i%5 == 4 // WithSpec(Spec353): no constant columns
+		want, werr := appendLayout([]byte("pre"), v, lim, nil, v353)
+		got, ok := appendStructs([]byte("pre"), v, lim, v353)
 		if ok {
 			fast++
+			if declaresConstants(got[len("pre"):]) {
+				if v353 {
+					t.Fatalf("case %d: constant columns under Spec353:\n%s", i, got)
+				}
+				consts++
+			}
 			if werr != nil {
 				t.Fatalf("case %d: fast path wrote %q, general path failed: %v (%#v, %+v)", i, got, werr, v, lim)
 			}
@@ -224,13 +231,16 @@ func TestStructFastPathSameBytes(t *testing.T) {
 			fell++
 		}
 		// The entry point gives the general path's result either way.
-		out, err := appendGeneric([]byte("pre"), v, lim)
+		out, err := appendGeneric([]byte("pre"), v, lim, v353)
 		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
 			t.Fatalf("case %d: error %v, general path %v", i, err, werr)
 		}
 		if !bytes.Equal(out, want) && werr == nil {
 			t.Fatalf("case %d: entry point\n%s\ngeneral path\n%s", i, out, want)
 		}
+	}
+	if consts < 300 {
+		t.Fatalf("%d fast-path encodings with constant columns: the generator does not exercise factoring", consts)
 	}
 	if fast < 1000 || fell < 500 {
 		t.Fatalf("fast path took %d values, fell back on %d: the generator does not exercise both", fast, fell)
@@ -527,8 +537,14 @@ func (g fsGen) nested() any {
 // path took the value.
 func fsSame(t *testing.T, i int, v any, lim Limits) bool {
 	t.Helper()
-	want, werr := appendLayout([]byte("pre"), v, lim, nil)
-	got, ok := appendStructs([]byte("pre"), v, lim)
+	return fsSameSpec(t, i, v, lim, false)
+}
+
+// fsSameSpec is fsSame, with v353 for WithSpec(Spec353).
+func fsSameSpec(t *testing.T, i int, v any, lim Limits, v353 bool) bool {
+	t.Helper()
+	want, werr := appendLayout([]byte("pre"), v, lim, nil, v353)
+	got, ok := appendStructs([]byte("pre"), v, lim, v353)
 	if ok {
 		if werr != nil {
 			t.Fatalf("case %d: fast path wrote\n%s\ngeneral path failed: %v (%+v)", i, got, werr, lim)
@@ -537,7 +553,7 @@ func fsSame(t *testing.T, i int, v any, lim Limits) bool {
 			t.Fatalf("case %d: fast path\n%s\ngeneral path\n%s", i, got, want)
 		}
 	}
-	out, err := appendGeneric([]byte("pre"), v, lim)
+	out, err := appendGeneric([]byte("pre"), v, lim, v353)
 	if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
 		t.Fatalf("case %d: error %v, general path %v", i, err, werr)
 	}
@@ -576,6 +592,7 @@ func FuzzStructFastPath(f *testing.F) {
 	for _, seed := range []int64{0, 1, 17, 18, 1 << 40} {
 		f.Add(seed, uint8(0))
 		f.Add(seed, uint8(7))
+		f.Add(seed, uint8(0x47)) // WithSpec(Spec353)
 	}
 	f.Fuzz(func(t *testing.T, seed int64, calm uint8) {
 		g := fsGen{r: rand.New(rand.NewSource(seed)), calm: int(calm % 16)}
@@ -585,7 +602,7 @@ func FuzzStructFastPath(f *testing.F) {
 		} else {
 			v = g.nested()
 		}
-		fsSame(t, 0, v, g.limits())
+		fsSameSpec(t, 0, v, g.limits(), calm&0x40 != 0)
 	})
 }
 

@@ -51,8 +51,9 @@ func WithCost(cost func(string) int) Option { return func(c *options.Config) { c
 // test checks that it changes no choice on the corpus.
 const sizeTrialRows = 16
 
-// sizer makes the layout decisions of the Smallest size. The encoder asks
-// it through its hooks (keyedOK, tabularOK, newPlan, members); it prices
+// sizer makes the layout decisions of the Smallest size: it is the
+// encoder's layoutPolicy, asked through keyedOK, tabularOK, newPlan,
+// factor, members and attach; it prices
 // the alternatives by encoding each into a scratch buffer with a nested
 // encoder that asks the same sizer, and remembers every decision, keyed by
 // the container's identity, so that a container is decided once however
@@ -60,12 +61,14 @@ const sizeTrialRows = 16
 type sizer struct {
 	cost     func(string) int
 	lim      Limits
+	v353     bool // WithSpec(Spec353): no constant columns
 	full     bool // price every alternative, whatever the table size (tests)
 	screen   bool // rank clearly different texts by the estimate (see cheaper)
 	tab      map[sizeKey]bool
 	keyedMap map[sizeKey]bool
 	flat     map[sizeKey]bool
 	inl      map[sizeKey]bool
+	fac      map[sizeKey]bool
 	empty    map[string]bool
 	deviated bool         // some decision differs from the canonical one
 	root     sizeKey      // the root container: its alternatives are priced unindented
@@ -96,7 +99,7 @@ func newSizer(lim Limits, cost func(string) int) *sizer {
 	}
 	lim.MaxBytes = 0 // checked on the result, not on the alternatives
 	return &sizer{cost: cost, lim: lim, tab: map[sizeKey]bool{}, keyedMap: map[sizeKey]bool{},
-		flat: map[sizeKey]bool{}, inl: map[sizeKey]bool{}, empty: map[string]bool{}, budget: trialBudget, screen: screen}
+		flat: map[sizeKey]bool{}, inl: map[sizeKey]bool{}, fac: map[sizeKey]bool{}, empty: map[string]bool{}, budget: trialBudget, screen: screen}
 }
 
 // setRoot records the root container of the value being encoded.
@@ -122,6 +125,10 @@ func (s *sizer) indent(k sizeKey) int {
 	}
 	return 1
 }
+
+// minKeyed: one member may make a keyed table (SPEC §7.2a; only `[0:]` is
+// an error), which keyed prices.
+func (s *sizer) minKeyed() int { return 1 }
 
 // shared decides whether field f of a table writes its later array
 // attachments under the shared array schema row 0 establishes (SPEC
@@ -150,24 +157,25 @@ func (s *sizer) sharedFits(src geRows, f string, fi int, x []any) bool {
 }
 
 // appendSmallest is AppendGeneric for the Smallest size.
-func appendSmallest(dst []byte, v any, lim Limits, cost func(string) int) ([]byte, error) {
+func appendSmallest(dst []byte, v any, lim Limits, cost func(string) int, v353 bool) ([]byte, error) {
 	s := newSizer(lim, cost)
+	s.v353 = v353
 	return s.append(dst, v, lim)
 }
 
 func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 	start := len(dst)
-	out, err := appendLayout(dst, v, lim, s)
+	out, err := appendLayout(dst, v, lim, s, s.v353)
 	if err != nil {
 		// A limit the chosen layout breaks and the canonical one may not
 		// (a deeper nesting of sections, say): the canonical encoding, or
 		// its error.
-		return appendGeneric(out[:start], v, lim)
+		return appendGeneric(out[:start], v, lim, s.v353)
 	}
 	if !s.deviated {
 		return out, nil // every decision was the canonical one
 	}
-	canon, err := appendGeneric(nil, v, lim)
+	canon, err := appendGeneric(nil, v, lim, s.v353)
 	if err == nil && s.cheaper(string(canon), string(out[start:]), false) {
 		return append(out[:start], canon...), nil
 	}
@@ -178,7 +186,7 @@ func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 // or ok false if that fails (a limit, invalid UTF-8, the budget).
 func (s *sizer) render(write func(e *geEncoder) error) (text string, ok bool) {
 	e := getGE()
-	e.sz, e.lim = s, encoder.NewLimiter(s.lim)
+	e.pol, e.lim, e.v353 = s, encoder.NewLimiter(s.lim), s.v353
 	bb := encoder.GetBuffer()
 	e.buf = bb.B[:0]
 	e.lim.BeginBudget(0, max(s.budget, 0))
@@ -265,7 +273,7 @@ func (s *sizer) tabular(a []any) bool {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = encoder.AppendSectionMark(e.buf)
 		if s.tab[k] {
-			return e.table(geRows{arr: a}, d, false)
+			return e.table(geRows{arr: a}, d, tabOwn)
 		}
 		if err := e.count(len(a), false); err != nil {
 			return err
@@ -294,7 +302,7 @@ func (s *sizer) keyed(o Object) bool {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		if s.keyedMap[k] {
 			e.buf = encoder.AppendSectionMark(e.buf)
-			return e.table(geRows{obj: o, keyed: true}, d, false)
+			return e.table(geRows{obj: o, keyed: true}, d, tabOwn)
 		}
 		if d == 0 {
 			return e.members(o, 0) // the root object: no section line
@@ -327,7 +335,7 @@ func (s *sizer) flatten(src geRows, f string) bool {
 	return s.decide(s.flat, k, true, func(e *geEncoder) error {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return e.table(src, d, false)
+		return e.table(src, d, tabOwn)
 	})
 }
 
@@ -352,7 +360,33 @@ func (s *sizer) inline(src geRows, f string) bool {
 	return s.decide(s.inl, k, true, func(e *geEncoder) error {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return e.table(src, d, false)
+		return e.table(src, d, tabOwn)
+	})
+}
+
+// factor decides whether a table whose constant columns canonical output
+// factors (spec v3.6.0 §7.4.7) does, or keeps them in its rows, which
+// every v3.6 decoder reads alike. Above sizeTrialRows rows factoring is
+// settled: a value written once against a cell a row.
+func (s *sizer) factor(src geRows) bool {
+	k := sizeKey{n: src.len()}
+	if src.keyed {
+		k.o = &src.obj[0]
+	} else {
+		k.a = &src.arr[0]
+	}
+	if c, ok := s.fac[k]; ok {
+		return c
+	}
+	if !s.full && src.len() > sizeTrialRows {
+		s.fac[k] = true
+		return true
+	}
+	d := s.indent(k)
+	return s.decide(s.fac, k, true, func(e *geEncoder) error {
+		e.buf = encoder.AppendIndent(e.buf, d)
+		e.buf = encoder.AppendSectionMark(e.buf)
+		return e.table(src, d, tabOwn)
 	})
 }
 

@@ -48,6 +48,7 @@ type Encoder struct {
 	names    []string      // v1: the names of the closed tables, for the ## _summary trailer
 	delta    *deltaStream  // non-nil once BeginDelta has written the header
 	grouped  *config       // GroupBy: Encode writes a value-grouped table (encode_grouped.go)
+	v353     bool          // WithSpec(Spec353): Encode writes no constant columns
 }
 
 // deltaStream is the state of a streamed generic delta (BeginDelta).
@@ -73,7 +74,7 @@ type streamTable struct {
 // writes; streamed tables cannot be grouped (a group needs its exact count).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
 	c := newConfig(opts)
-	e := &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.Limits), keys: map[string]struct{}{}, wire: c.Wire}
+	e := &Encoder{w: encoder.NewWriter(w), lim: encoder.NewLimiter(c.Limits), keys: map[string]struct{}{}, wire: c.Wire, v353: c.Spec == Spec353}
 	if c.Group.On {
 		e.grouped = &c
 	}
@@ -132,14 +133,16 @@ func (e *Encoder) Encode(v any) error {
 		return lexer.Errorf(lexer.InvalidSchema, "Encode writes a whole payload; this encoder has already started one")
 	}
 	buf := e.w.Buf()
-	gen := appendGeneric
-	if e.wire == WireV1 {
-		gen = appendGenericV1
+	var out []byte
+	var err error
+	switch {
+	case e.wire == WireV1:
+		out, err = appendGenericV1(buf, v, e.lim.Limits)
+	case e.grouped != nil:
+		out, err = appendGrouped(buf, v, e.grouped)
+	default:
+		out, err = appendGeneric(buf, v, e.lim.Limits, e.v353)
 	}
-	if e.grouped != nil {
-		gen = func(dst []byte, v any, _ Limits) ([]byte, error) { return appendGrouped(dst, v, e.grouped) }
-	}
-	out, err := gen(buf, v, e.lim.Limits)
 	if err != nil {
 		return err
 	}

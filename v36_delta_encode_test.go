@@ -84,7 +84,7 @@ func TestGenericDeltaFactoredEqualsPlain(t *testing.T) {
 			} else if string(enc) != string(wantBytes) {
 				t.Errorf("%s at %s: delta bytes\n%s\nwant\n%s", f.name, spec, enc, wantBytes)
 			}
-			if declaresConstants(string(enc)) {
+			if declaresConstants(enc) {
 				t.Errorf("%s at %s: the delta payload factors a column:\n%s", f.name, spec, enc)
 			}
 		}
@@ -103,7 +103,7 @@ func TestGenericDeltaFactoredEqualsPlain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if declaresConstants(string(full)) || !strings.Contains(string(full), "{@id,status,region,total}") {
+	if declaresConstants(full) || !strings.Contains(string(full), "{@id,status,region,total}") {
 		t.Errorf("EncodeTable factors or reorders:\n%s", full)
 	}
 	if old, _ := EncodeTable(nexts[0], WithSpec(Spec353)); string(old) != string(full) {

@@ -12,6 +12,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -29,6 +30,10 @@ const (
 	Cell
 	// Element is a primitive-array element, delimited by ','.
 	Element
+	// Const is the value of a constant column in a field declaration,
+	// `name=value` (spec v3.6.0 §7.4.7.2): quoted where a cell would be,
+	// and also when it holds '}', which would end the declaration.
+	Const
 )
 
 // AppendInt appends the canonical form of an integer: plain decimal digits.
@@ -175,7 +180,9 @@ func appendDecimal(dst []byte, neg bool, m uint64, k int) []byte {
 // NeedsQuote reports whether the string s must be quoted in ctx under the
 // encoder quoting obligation of SPEC §2.4. The delimiters '|' and ',' are
 // quoted in every context (a superset of §2.4 that the conformance
-// fixtures require for byte-exact output).
+// fixtures require for byte-exact output); in Const, '}' is quoted too
+// (spec v3.6.0 §7.4.7.2: the declaration ends at the first '}' outside
+// quotes). "", "^" and a complete "^{...}" are quoted in every context.
 func NeedsQuote(s string, ctx Context) bool {
 	n := len(s)
 	if n == 0 {
@@ -266,7 +273,7 @@ func NeedsQuote(s string, ctx Context) bool {
 		}
 		i += size - 1
 	}
-	return false
+	return ctx == Const && strings.IndexByte(s, '}') >= 0
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -94,3 +94,49 @@ func IsInvalidUTF8(err error) bool {
 	se, ok := err.(*lexer.SyntaxError)
 	return ok && se.Category == lexer.InvalidUTF8
 }
+
+// SameScalar reports whether the scalars a and b are written as the same
+// cell: the sameness of constant-column factoring (spec v3.6.0 §7.4.7,
+// the reference compares canonical text), so 1 and 1.0 are the same and
+// 1 and "1" are not. Values of one common type are compared directly;
+// others are formatted by format (nil: AppendScalar), which knows the
+// caller's model, and their texts compared. A value format does not write
+// or rejects (a non-finite float, invalid UTF-8, a uint above int64) is
+// the same as nothing.
+func SameScalar(a, b any, format func(dst []byte, v any, ctx Context) ([]byte, bool, error)) bool {
+	switch x := a.(type) {
+	case string:
+		if y, ok := b.(string); ok {
+			return x == y
+		}
+	case int64:
+		if y, ok := b.(int64); ok {
+			return x == y
+		}
+	case float64:
+		if y, ok := b.(float64); ok {
+			return x == y // either zero is 0; NaN is never the same
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			return x == y
+		}
+	case nil:
+		if b == nil {
+			return true
+		}
+	}
+	if format == nil {
+		format = AppendScalar
+	}
+	var ab, bb [40]byte
+	ta, ok, err := format(ab[:0], a, Cell)
+	if !ok || err != nil {
+		return false
+	}
+	tb, ok, err := format(bb[:0], b, Cell)
+	if !ok || err != nil {
+		return false
+	}
+	return string(ta) == string(tb)
+}

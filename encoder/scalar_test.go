@@ -59,3 +59,51 @@ func TestAppendV1Scalar(t *testing.T) {
 		t.Error("AppendV1Scalar(struct{}{}) ok; want not ok")
 	}
 }
+
+// SameScalar is the sameness of constant-column factoring: the same
+// canonical cell text.
+func TestSameScalar(t *testing.T) {
+	for _, c := range []struct {
+		a, b any
+		want bool
+	}{
+		{"x", "x", true},
+		{"x", "y", false},
+		{int64(1), float64(1), true}, // 1 and 1.0
+		{int64(1), "1", false},
+		{"-", nil, false},
+		{nil, nil, true},
+		{float64(0), math.Copysign(0, -1), true}, // either zero is 0
+		{math.NaN(), math.NaN(), false},
+		{true, "true", false},
+		{true, true, true},
+		{int(3), int64(3), true},
+		{uint8(3), int32(3), true},
+		{int64(1 << 60), float64(1 << 60), false}, // 1152921504606846976 against 1.152921504606847e+18
+		{[]int{1}, []int{1}, false},               // not a scalar
+		{uint64(math.MaxUint64), uint64(math.MaxUint64), false},
+	} {
+		if got := SameScalar(c.a, c.b, nil); got != c.want {
+			t.Errorf("SameScalar(%#v, %#v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// The Const context quotes what a cell does, and '}'.
+func TestConstContext(t *testing.T) {
+	for in, want := range map[string]string{
+		"us-east": "us-east", "a=b": "a=b", "^{abc": "^{abc", "x y": "x y",
+		"": `""`, "^": `"^"`, "^{x}": `"^{x}"`, "a,b": `"a,b"`, "x}y": `"x}y"`, "a|b": `"a|b"`,
+		"true": `"true"`, "12": `"12"`, "-": `"-"`, "~": `"~"`, " a": `" a"`, "#x": `"#x"`,
+	} {
+		if got := string(AppendConstValue(nil, in)); got != want {
+			t.Errorf("AppendConstValue(%q) = %s, want %s", in, got, want)
+		}
+		if got, _, _ := AppendScalar(nil, in, Const); string(got) != want {
+			t.Errorf("AppendScalar(%q, Const) = %s, want %s", in, got, want)
+		}
+	}
+	if NeedsQuote("x}y", Cell) {
+		t.Error("a cell quotes '}'")
+	}
+}

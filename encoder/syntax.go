@@ -1,8 +1,8 @@
 package encoder
 
 import (
+	"bytes"
 	"strconv"
-	"strings"
 )
 
 // The syntax writer: append functions for each piece of a GCF line, the
@@ -97,11 +97,9 @@ type Field struct {
 // AppendFields appends the field declaration `{...}` of fs: each name by
 // AppendKey, `@` before a Key field, `=value` after a Const one.
 func AppendFields(dst []byte, fs []Field) []byte {
+	open := len(dst)
 	dst = append(dst, '{')
-	for i, f := range fs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
+	for _, f := range fs {
 		if f.Key {
 			dst = append(dst, '@')
 		}
@@ -110,8 +108,12 @@ func AppendFields(dst []byte, fs []Field) []byte {
 			dst = append(dst, '=')
 			dst = append(dst, f.Value...)
 		}
+		dst = AppendFieldSep(dst)
 	}
-	return append(dst, '}')
+	if len(fs) == 0 {
+		return append(dst, '}')
+	}
+	return EndConstDecl(dst, open)
 }
 
 // AppendKeyedFieldDecl appends `{...}` with each name by AppendKey and
@@ -132,16 +134,11 @@ func AppendKeyedFieldDecl(dst []byte, names []string, key string) []byte {
 }
 
 // AppendConstValue appends a string as the value of a constant column
-// (spec v3.6.0 §7.4.7): quoted where a cell would be, and also when it
-// holds '}' (which would end the declaration); "" is always quoted.
-// Numbers, booleans and null are written as in a cell (AppendInt,
-// AppendFloat, "true", "-").
-func AppendConstValue(dst []byte, s string) []byte {
-	if NeedsQuote(s, Cell) || strings.IndexByte(s, '}') >= 0 {
-		return AppendQuoted(dst, s)
-	}
-	return append(dst, s...)
-}
+// (spec v3.6.0 §7.4.7): AppendString in the Const context, quoted where a
+// cell would be and also when it holds '}' (which would end the
+// declaration); "" is always quoted. Numbers, booleans and null are
+// written as in a cell (AppendScalar with Const).
+func AppendConstValue(dst []byte, s string) []byte { return AppendString(dst, s, Const) }
 
 // AppendGroupClause appends ` group=col`, the clause after the field
 // declaration of a value-grouped table (spec v3.6.0 §7.4.8), col by
@@ -192,6 +189,42 @@ func AppendFieldSep(dst []byte) []byte { return append(dst, ',') }
 // the last field becomes the closing '}'. dst ends with it.
 func EndDecl(dst []byte) []byte {
 	dst[len(dst)-1] = '}'
+	return dst
+}
+
+// EndConstDecl is EndDecl for a declaration that may hold constant columns
+// (spec v3.6.0 §7.4.7), whose '{' is at dst[open]: when the last entry is a
+// constant whose bare value starts "^{", the value is quoted, since before
+// the closing '}' it would read as a complete ^{...} attachment marker
+// (invalid_const_value); before a ',', as in `{X=^{abc,y}`, it stays bare.
+func EndConstDecl(dst []byte, open int) []byte {
+	n := len(dst) - 1
+	dst[n] = '}'
+	if !bytes.Contains(dst[open:n], []byte("^{")) {
+		return dst
+	}
+	last, eq, quoted := open+1, -1, false
+	for i := open + 1; i < n; i++ {
+		switch c := dst[i]; {
+		case quoted:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				quoted = false
+			}
+		case c == '"':
+			quoted = true
+		case c == ',':
+			last, eq = i+1, -1
+		case c == '=' && eq < 0:
+			eq = i
+		}
+	}
+	if eq >= last && n-eq > 2 && dst[eq+1] == '^' && dst[eq+2] == '{' {
+		v := string(dst[eq+1 : n])
+		dst = AppendQuoted(dst[:eq+1], v)
+		dst = append(dst, '}')
+	}
 	return dst
 }
 

@@ -170,3 +170,29 @@ func TestGroupWritersRoundTrip(t *testing.T) {
 		t.Errorf("clause = %q", s)
 	}
 }
+
+// A last constant whose bare value starts "^{" is quoted when the
+// declaration closes (with the '}' it would read as a ^{...} marker); the
+// same value before a ',' stays bare, as fixture constant-column/022 has it.
+func TestEndDeclQuotesLastMarkerLikeConst(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"{id,c=^{abc,", `{id,c="^{abc"}`},
+		{"{X=^{abc,y,", "{X=^{abc,y}"},
+		{"{\"a,b\"=^{x,", "{\"a,b\"=\"^{x\"}"},
+		{"{c=\"^{x\",", "{c=\"^{x\"}"},
+		{"{a^{b,", "{a^{b}"},
+		{"{c=a=^{b,", "{c=a=^{b}"},
+		{"{c=^,", "{c=^}"},
+		{"{c=^{{x,", `{c="^{{x"}`},
+		{"{a=1,c=^{]{x,", `{a=1,c="^{]{x"}`},
+		{"{\"x=^{\",b,", "{\"x=^{\",b}"},
+	} {
+		if got := string(encoder.EndConstDecl([]byte(c.in), 0)); got != c.want {
+			t.Errorf("EndDecl(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	got := string(encoder.AppendFields(nil, []encoder.Field{{Name: "id"}, {Name: "c", Const: true, Value: []byte("^{abc")}}))
+	if got != `{id,c="^{abc"}` {
+		t.Errorf("AppendFields: %q", got)
+	}
+}

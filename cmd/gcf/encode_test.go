@@ -212,6 +212,36 @@ func TestEncodeSmallest(t *testing.T) {
 	}
 }
 
+// encode -spec: 3.6.0 (the default) factors constant columns (spec v3.6.0
+// §7.4.7), 3.5.3 writes every cell; anything else, or another profile or
+// wire, is a usage error.
+func TestEncodeSpecBytes(t *testing.T) {
+	in := `[{"id":1,"r":"eu"},{"id":2,"r":"eu"}]`
+	const v36 = "GCF profile=generic\n## [2]{id,r=eu}\n1\n2\n"
+	const v353 = "GCF profile=generic\n## [2]{id,r}\n1|eu\n2|eu\n"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"encode", "-q"}, v36},
+		{[]string{"encode", "-q", "-spec", "3.6.0"}, v36},
+		{[]string{"encode", "-q", "-spec", "3.5.3"}, v353},
+		{[]string{"encode", "-q", "-smallest", "-spec", "3.5.3"}, v353},
+	} {
+		if out, stderr, code := runCLI(t, in, c.args...); code != 0 || out != c.want {
+			t.Errorf("%v: exit %d, %q, want %q; %q", c.args, code, out, c.want, stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"encode", "-spec", "3.7"},
+		{"encode", "-spec", "3.5.3", "-wire", "v1"},
+	} {
+		if _, stderr, code := runCLI(t, in, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (usage); %q", args, code, stderr)
+		}
+	}
+}
+
 // gcf stats shows the smallest GCF beside canonical GCF for a generic
 // payload, never with more tokens.
 func TestStatsSmallestRow(t *testing.T) {

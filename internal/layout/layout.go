@@ -1,6 +1,15 @@
 // Package layout decides the generic profile's layout rules of SPEC §7
 // once, from facts a row source gathers (the Object tree, maps and slices,
 // typed struct plans); the encoders write what it decides through encoder/.
+//
+// The rules: an array's form (ArrayForm: empty, inline, table, expanded),
+// whether rows make one table (Tabular) and an object a keyed table
+// (KeyedSize, MinKeyed), the key column's label (KeyLabel), how each field
+// of a table is written (PlanField: no column for '>' names, flattened
+// path columns, shared array schemas, inline object schemas; ColumnName,
+// FlatKey, InlineSchemaMinKeys), and constant-column factoring (Factor,
+// spec v3.6.0 §7.4.7). Where the spec leaves a choice, the facts a source
+// passes carry its policy's answer (canonical, or the Smallest size's).
 package layout
 
 // Column is what a row source knows of one column of a table, for

@@ -26,3 +26,104 @@ func TestFactor(t *testing.T) {
 		}
 	}
 }
+
+func TestRules(t *testing.T) {
+	yes := func() bool { return true }
+	no := func() bool { return false }
+	for _, c := range []struct {
+		got, want Form
+	}{
+		{ArrayForm(0, false, no), Empty},
+		{ArrayForm(0, true, yes), Empty},
+		{ArrayForm(2, true, no), Inline},
+		{ArrayForm(2, false, yes), Table},
+		{ArrayForm(2, false, nil), Table},
+		{ArrayForm(2, false, no), Expanded},
+	} {
+		if c.got != c.want {
+			t.Errorf("ArrayForm: %d, want %d", c.got, c.want)
+		}
+	}
+	if Tabular(false, true, nil) || Tabular(true, false, nil) || Tabular(true, true, no) || !Tabular(true, true, yes) {
+		t.Error("Tabular")
+	}
+	if KeyedSize(1, MinKeyed) || !KeyedSize(2, MinKeyed) || !KeyedSize(1, 1) || KeyedSize(0, 0) {
+		t.Error("KeyedSize")
+	}
+	for _, c := range []struct {
+		union []string
+		want  string
+	}{{nil, "key"}, {[]string{"a", "key"}, "_key"}, {[]string{"_key", "key"}, "__key"}, {[]string{"_key"}, "key"}} {
+		if got := KeyLabel(c.union); got != c.want {
+			t.Errorf("KeyLabel(%q) = %q, want %q", c.union, got, c.want)
+		}
+	}
+}
+
+func TestPlanField(t *testing.T) {
+	yes := func() bool { return true }
+	three := func() int { return 3 }
+	none := func() int { return 0 }
+	asked := false
+	spy := func() bool { asked = true; return true }
+	for _, c := range []struct {
+		f    Field
+		want string
+	}{
+		{Field{Name: "a"}, "0 0 0"},
+		{Field{Name: "a>b", Objects: true, Leaves: three, Inline: yes}, "1 0 0"},           // no column, never flattened nor inline
+		{Field{Name: "a>b", Shared: yes}, "1 0 1"},                                         // its arrays may share
+		{Field{Name: "o", Objects: true, Leaves: three, Shared: spy}, "2 3 0"},             // flattened: nothing else asked
+		{Field{Name: "", Objects: true, Leaves: three, Inline: yes}, "0 0 2"},              // an empty name never flattens
+		{Field{Name: "o", Objects: true, Leaves: none, Inline: yes}, "0 0 2"},              // inline schema instead
+		{Field{Name: "o", Objects: true, Leaves: none, Shared: yes, Inline: yes}, "0 0 1"}, // shared first
+	} {
+		k, n, a := PlanField(c.f)
+		if got := fmt.Sprint(k, n, a); got != c.want {
+			t.Errorf("PlanField(%+v) = %s, want %s", c.f.Name, got, c.want)
+		}
+	}
+	if asked {
+		t.Error("Shared asked of a flattened field")
+	}
+	if !FlatKey("a") || FlatKey("") || FlatKey("a>b") || ColumnName("x>") || !ColumnName("") {
+		t.Error("FlatKey, ColumnName")
+	}
+}
+
+func TestSharedArrays(t *testing.T) {
+	rows := func(rs ...ArrayRow) func(int) ArrayRow {
+		return func(i int) ArrayRow {
+			if i >= len(rs) {
+				t.Fatalf("row %d asked after a misfit", i)
+			}
+			return rs[i]
+		}
+	}
+	for _, c := range []struct {
+		rs   []ArrayRow
+		want bool
+	}{
+		{nil, false},
+		{[]ArrayRow{FlatArray}, true},
+		{[]ArrayRow{NoArray, FlatArray}, false}, // row 0 establishes no schema
+		{[]ArrayRow{FlatArray, NoArray, FlatArray}, true},
+		{[]ArrayRow{FlatArray, OtherArray}, false},
+		{[]ArrayRow{OtherArray, FlatArray}, false},
+	} {
+		n := len(c.rs)
+		rs := c.rs
+		if !c.want && n > 0 {
+			// stop at the misfit: later rows are never asked
+			for i, r := range rs {
+				if r == OtherArray || i == 0 && r != FlatArray {
+					rs = rs[:i+1]
+					break
+				}
+			}
+		}
+		if got := SharedArrays(n, rows(rs...)); got != c.want {
+			t.Errorf("SharedArrays(%v) = %v, want %v", c.rs, got, c.want)
+		}
+	}
+}
