@@ -106,6 +106,7 @@ type Decoder struct {
 	body    []byte // the line after its indentation
 	level   int    // indentation level
 	ctl     bool   // the line may hold a control character (lexer.CheckLine)
+	plain   bool   // the line is printable ASCII without '"' (lexer.CheckLineClass)
 	lineNo  int
 	lineOff int64
 	// the last line read that is not blank (comments count), where an
@@ -283,11 +284,11 @@ func (d *Decoder) load() error {
 		}
 		d.lineNo = d.lr.lineNo
 		d.lineOff = d.lr.lineOff
-		ctl, bad := lexer.CheckLine(line)
+		ctl, plain, bad := lexer.CheckLineClass(line)
 		if bad != nil {
 			return d.wrap(bad, 0)
 		}
-		d.ctl = ctl
+		d.ctl, d.plain = ctl, plain
 		// Trailing whitespace on a line is no error (SPEC §16.5 and
 		// SPEC-v1.1 §12.5: decoders MAY warn, without rejecting); a bare
 		// value's trailing blanks are structural anyway (§4.2).
