@@ -82,7 +82,10 @@ func (b *builder) peek() (*stream.Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.ev, b.peeked = ev, true
+		if b.ev != ev { // the stream's one event, mostly: no pointer write
+			b.ev = ev
+		}
+		b.peeked = true
 	}
 	return b.ev, nil
 }

@@ -406,7 +406,8 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 		if f := c.plan.fill(st); f != nil {
 			d.b.peeked = false
 			t := d.typed()
-			if err := t.row(rv.Elem(), ev, c.plan, f, 0); err != nil {
+			row := valueTarget(rv.Elem())
+			if err := t.row(&row, ev, c.plan, f, 0); err != nil {
 				return err
 			}
 			return t.err
