@@ -163,3 +163,14 @@ func TestCheckLineClassPlain(t *testing.T) {
 		t.Fatal("a plain row is not plain")
 	}
 }
+
+// CheckLineClass answers CheckLine's question alike.
+func TestCheckLineClassControls(t *testing.T) {
+	for _, s := range []string{"", "a", "a\tb", "abcdefgh\x01", "abcdefghijk", "é", "abcdefgh\u0085x", "\"quoted\" text", "a\x7fb"} {
+		c1, e1 := CheckLine([]byte(s))
+		c2, _, e2 := CheckLineClass([]byte(s))
+		if c1 != c2 || (e1 == nil) != (e2 == nil) {
+			t.Fatalf("%q: CheckLine %v %v, CheckLineClass %v %v", s, c1, e1, c2, e2)
+		}
+	}
+}

@@ -532,8 +532,30 @@ func TrimTrailingBlanks(line []byte) []byte {
 // byte below 0x20, TAB included, or a C2 lead byte. ASCII lines cost one
 // pass of word operations.
 func CheckLine(line []byte) (controls bool, err *SyntaxError) {
-	controls, _, err = CheckLineClass(line)
-	return controls, err
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	n := len(line)
+	if n < 8 {
+		for _, c := range line {
+			if c < 0x20 || c == 0xC2 {
+				controls = true
+			}
+		}
+		return controls, CheckUTF8(line)
+	}
+	var acc, low uint64
+	for i := 0; i+8 <= n; i += 8 {
+		x := binary.LittleEndian.Uint64(line[i:])
+		acc |= x
+		low |= (x - 0x20*lo) &^ x
+	}
+	x := binary.LittleEndian.Uint64(line[n-8:])
+	acc |= x
+	low |= (x - 0x20*lo) &^ x
+	controls = low&hi != 0
+	if acc&hi == 0 {
+		return controls, nil
+	}
+	return controls || bytes.IndexByte(line, 0xC2) >= 0, CheckUTF8(line)
 }
 
 // CheckLineClass is CheckLine that also reports whether every byte of line

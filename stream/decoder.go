@@ -284,7 +284,15 @@ func (d *Decoder) load() error {
 		}
 		d.lineNo = d.lr.lineNo
 		d.lineOff = d.lr.lineOff
-		ctl, plain, bad := lexer.CheckLineClass(line)
+		// Only a table's rows use the plain-line answer (fastCells): other
+		// lines (graph lines, members) take the cheaper check.
+		var ctl, plain bool
+		var bad *lexer.SyntaxError
+		if d.depth > 0 && d.stack[d.depth-1].kind == fTable {
+			ctl, plain, bad = lexer.CheckLineClass(line)
+		} else {
+			ctl, bad = lexer.CheckLine(line)
+		}
 		if bad != nil {
 			return d.wrap(bad, 0)
 		}
