@@ -63,6 +63,8 @@ type frame struct {
 	fieldEnds  []int
 	decl       [][]byte // every declared name, in declaration order
 	fields     [][]byte // the row columns: decl without constants and the group column
+	ownDecl    [][]byte // the frame's own storage of decl, while decl is a shared schema
+	sharedUse  bool     // decl and fields are the parent's shared schema (read-only)
 	rowCols    [][]byte // storage of fields when it differs from decl
 	consts     []Const  // constants and the grouping column (v3.6.0 §7.4.7, §7.4.8)
 	constData  []byte   // the text of the constants' values
@@ -646,6 +648,9 @@ func (d *Decoder) push(kind frameKind, indent int, endKind Kind) *frame {
 	f.keyed = false
 	f.fieldData = f.fieldData[:0]
 	f.fieldEnds = f.fieldEnds[:0]
+	if f.sharedUse { // never write into the parent's shared schema
+		f.decl, f.fields, f.ownDecl, f.sharedUse = f.ownDecl, f.ownDecl, nil, false
+	}
 	f.fields = f.fields[:0]
 	f.decl = f.decl[:0]
 	f.consts = f.consts[:0]
@@ -964,10 +969,11 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 			parent := &d.stack[d.depth-1]
 			if decl := parent.shared(field, key); decl != nil {
 				fr := d.push(fTable, bodyIndent, KindArrayEnd)
-				for _, name := range decl {
-					fr.addField(name)
-				}
-				fr.sliceFields()
+				// The shared schema is a copy no one writes (setShared):
+				// the frame reads its names in place, keeping its own
+				// storage for the next push.
+				fr.ownDecl, fr.sharedUse = fr.decl, true
+				fr.decl, fr.fields = decl, decl
 				fr.count = count
 				d.deferSection(fr)
 				ev.Form, ev.Fields = FormTabular, fr.decl
