@@ -104,7 +104,7 @@ type Decoder struct {
 	// the current line
 	have    bool // a line is loaded and not yet consumed
 	atEOF   bool
-	raw     []byte // the whole line, CR removed
+	raw     []byte // the header state's line, CR removed (body lines leave it)
 	body    []byte // the line after its indentation
 	level   int    // indentation level
 	ctl     bool   // the line may hold a control character (lexer.CheckLine)
@@ -334,7 +334,9 @@ func (d *Decoder) load() error {
 		if n%2 != 0 {
 			return d.errAt(n+1, lexer.InvalidIndent, "indentation must be a multiple of two spaces")
 		}
-		d.raw, d.body, d.level = line, body, n/2
+		// d.raw is read only for the header state's line: a body line
+		// leaves it (one pointer write less per line).
+		d.body, d.level = body, n/2
 		d.have = true
 		if cap(d.scratch) < len(line) {
 			d.scratch = make([]byte, 0, 2*len(line)+64)
