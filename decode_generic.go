@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/gcfkit/gcf/internal/box"
 	"github.com/gcfkit/gcf/lexer"
@@ -40,8 +41,11 @@ type builder struct {
 	// arena holds the text of decoded strings, chunk by chunk: a string is
 	// a slice of the chunk it was appended to, so strings cost no
 	// allocation of their own. A chunk is only appended to, never
-	// rewritten, which is what makes strings.Builder's String safe here.
-	arena strings.Builder
+	// rewritten, which is what makes a string of its bytes safe. Growing
+	// the chunk in place writes only its length, no pointer (no write
+	// barrier). Under purego the chunk is a strings.Builder (arenaPure).
+	arena     []byte
+	arenaPure strings.Builder
 
 	plans    map[string]*tablePlan
 	lastPlan *tablePlan
@@ -82,7 +86,10 @@ func (b *builder) peek() (*stream.Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		b.ev, b.peeked = ev, true
+		if b.ev != ev { // the stream's one event, mostly: no pointer write
+			b.ev = ev
+		}
+		b.peeked = true
 	}
 	return b.ev, nil
 }
@@ -212,13 +219,22 @@ func (b *builder) text(t []byte) string {
 	if len(t) == 0 {
 		return ""
 	}
-	if b.arena.Cap()-b.arena.Len() < len(t) {
-		b.arena = strings.Builder{}
-		b.arena.Grow(max(arenaChunk, len(t)))
+	if box.Purego {
+		if b.arenaPure.Cap()-b.arenaPure.Len() < len(t) {
+			b.arenaPure = strings.Builder{}
+			b.arenaPure.Grow(max(arenaChunk, len(t)))
+		}
+		start := b.arenaPure.Len()
+		b.arenaPure.Write(t)
+		return b.arenaPure.String()[start:]
 	}
-	start := b.arena.Len()
-	b.arena.Write(t)
-	return b.arena.String()[start:]
+	n := len(b.arena)
+	if cap(b.arena)-n < len(t) {
+		b.arena, n = make([]byte, 0, max(arenaChunk, len(t))), 0
+	}
+	b.arena = b.arena[:n+len(t)]
+	copy(b.arena[n:], t)
+	return unsafe.String(&b.arena[n], len(t))
 }
 
 // int boxes v; the runtime boxes small values without allocating.

@@ -345,7 +345,8 @@ func (t *typedDecoder) keyed(rv reflect.Value, p *tablePlan, f *tableFill, depth
 		}
 		key := reflect.ValueOf(t.b.text(ev.Cells[0].Bytes)).Convert(kt)
 		elem := reflect.New(et).Elem()
-		if err := t.row(elem, ev, p, f, depth+1); err != nil {
+		row := valueTarget(elem)
+		if err := t.row(&row, ev, p, f, depth+1); err != nil {
 			return err
 		}
 		if t.err == nil {
@@ -460,9 +461,9 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 		if ev.Kind == stream.KindArrayEnd {
 			break
 		}
-		var row reflect.Value
+		var row rowTarget
 		if data != nil && i < n {
-			row = reflect.NewAt(f.typ, unsafe.Add(data, uintptr(i)*size)).Elem()
+			row.base, row.typ = unsafe.Add(data, uintptr(i)*size), f.typ
 			i++
 		} else {
 			if data != nil {
@@ -470,13 +471,14 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 				s = sliceBuf{s: reflect.NewAt(rv.Type(), unsafe.Pointer(&hdr)).Elem(), n: n}
 				data = nil
 			}
-			row = s.next()
+			rv := s.next()
 			if ptr {
-				row.Set(reflect.New(f.typ))
-				row = row.Elem()
+				rv.Set(reflect.New(f.typ))
+				rv = rv.Elem()
 			}
+			row = valueTarget(rv)
 		}
-		if err := t.row(row, ev, p, f, depth+1); err != nil {
+		if err := t.row(&row, ev, p, f, depth+1); err != nil {
 			return err
 		}
 	}
@@ -685,23 +687,20 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 // the one the tree path reports, an error found here has the rank of its
 // column, and an attachment of a lower rank is still decoded into the row
 // and its error, if any, takes the place of the first.
-func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *tableFill, depth int) error {
+func (t *typedDecoder) row(dst *rowTarget, ev *stream.Event, p *tablePlan, f *tableFill, depth int) error {
 	errRank := -1 // the rank of t.err when it was found in this row
 	// ev is the stream's event, which the attachments overwrite: keep what
 	// the row's '>'-named attachments need, its position and absent cells.
 	line, col, off := t.where(ev, 1)
 	absent := absentCells(ev)
 	if t.err == nil {
-		var base unsafe.Pointer
-		if !box.Purego {
-			base = unsafe.Pointer(rv.UnsafeAddr())
-		}
+		base := dst.base
 		for i := range f.nodes {
 			n := &f.nodes[i]
 			if n.direct && n.col < len(ev.Cells) && t.store(unsafe.Add(base, n.off), n, &ev.Cells[n.col]) {
 				continue
 			}
-			t.node(rv, n, ev, depth, f, &errRank)
+			t.node(dst.value(), n, ev, depth, f, &errRank)
 		}
 	}
 	// decodes reports whether an attachment for column j is to be decoded
@@ -744,7 +743,7 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 				}
 				continue
 			}
-			if err := t.inline(rv, nx, f, depth); err != nil {
+			if err := t.inline(dst.value(), nx, f, depth); err != nil {
 				return err
 			}
 			restore(j)
@@ -762,7 +761,7 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 				}
 				continue
 			}
-			if err := t.value(t.target(rv, steps), nx, depth+1); err != nil {
+			if err := t.value(t.target(dst.value(), steps), nx, depth+1); err != nil {
 				return err
 			}
 			restore(j)
@@ -782,6 +781,7 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 	}
 	if len(late) > 0 && t.err == nil {
 		vp := valuePlanFor(f.typ)
+		rv := dst.value()
 		for _, m := range late {
 			if idx, ok := vp.field([]byte(m.Key)); ok {
 				if err := assignValue(fieldByIndex(rv, idx), m.Value, depth+1, t.form); err != nil {
@@ -792,6 +792,33 @@ func (t *typedDecoder) row(rv reflect.Value, ev *stream.Event, p *tablePlan, f *
 		}
 	}
 	return nil
+}
+
+// rowTarget is the struct a row fills: at base, where the plain scalar
+// fields are stored (nil under purego, where nothing is), and as a
+// reflect.Value, made when first needed (the rows of a carved table
+// mostly need none).
+type rowTarget struct {
+	rv   reflect.Value
+	base unsafe.Pointer
+	typ  reflect.Type
+}
+
+// valueTarget is the rowTarget of the addressable struct rv.
+func valueTarget(rv reflect.Value) rowTarget {
+	r := rowTarget{rv: rv, typ: rv.Type()}
+	if !box.Purego {
+		r.base = unsafe.Pointer(rv.UnsafeAddr())
+	}
+	return r
+}
+
+// value returns the struct as a reflect.Value.
+func (r *rowTarget) value() reflect.Value {
+	if !r.rv.IsValid() {
+		r.rv = reflect.NewAt(r.typ, r.base).Elem()
+	}
+	return r.rv
 }
 
 // rowHas reports whether the row the tree path builds (its absent cells

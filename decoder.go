@@ -97,8 +97,12 @@ func (d *Decoder) typed() *typedDecoder {
 // the Decoder opened and no event has closed yet.
 type openContainer struct {
 	end  stream.Kind // KindObjectEnd, KindArrayEnd, or KindGroup for a graph group
-	plan *tablePlan  // how rows become objects, for tables and keyed maps
+	plan *tablePlan  // how rows become objects, for tables and keyed maps (nil until a row is decoded)
 	from int         // first value column of a row (1 in a keyed map)
+	// fields is the declaration the plan is made from, when a row is first
+	// decoded: a walk that only reads events needs no plan. The stream
+	// keeps the names unchanged while the container is open.
+	fields [][]byte
 }
 
 // NewDecoder returns a Decoder reading from r. Options set the limits.
@@ -193,13 +197,13 @@ func (d *Decoder) track(ev *Event) {
 	case stream.KindObjectStart:
 		c := openContainer{end: stream.KindObjectEnd}
 		if ev.Form == stream.FormKeyed {
-			c.plan, c.from = d.b.plan(ev.Fields, 1), 1
+			c.fields, c.from = ev.Fields, 1
 		}
 		d.open = append(d.open, c)
 	case stream.KindArrayStart:
 		c := openContainer{end: stream.KindArrayEnd}
 		if ev.Form == stream.FormTabular {
-			c.plan = d.b.plan(ev.Fields, 0)
+			c.fields = ev.Fields
 		}
 		d.open = append(d.open, c)
 	case stream.KindObjectEnd, stream.KindArrayEnd:
@@ -396,6 +400,10 @@ func (d *Decoder) Decode(v any) error {
 // decodeRow decodes the table row ev (peeked) and its attachments into v.
 func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 	c := d.open[len(d.open)-1]
+	if c.plan == nil {
+		c.plan = d.b.plan(c.fields, c.from)
+		d.open[len(d.open)-1].plan = c.plan
+	}
 	// The row is the line most recently read: its indentation is the
 	// distance from the line's start to the event's offset.
 	line, indent := ev.Line, int(ev.Offset-d.s.InputOffset())
@@ -411,7 +419,8 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 		if f := c.plan.fill(st); f != nil {
 			d.b.peeked = false
 			t := d.typed()
-			if err := t.row(rv.Elem(), ev, c.plan, f, 0); err != nil {
+			row := valueTarget(rv.Elem())
+			if err := t.row(&row, ev, c.plan, f, 0); err != nil {
 				return err
 			}
 			return t.err

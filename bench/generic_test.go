@@ -133,21 +133,25 @@ func BenchmarkGeneric(b *testing.B) {
 			b.Run("GCF/Decode", func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(ds.gcf)))
+				m := StartCPU()
 				for b.Loop() {
 					if _, err := gcf.DecodeGeneric(ds.gcf); err != nil {
 						b.Fatal(err)
 					}
 				}
+				m.Stop(b)
 			})
 			b.Run("JSON/Decode", func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(ds.json)))
+				m := StartCPU()
 				for b.Loop() {
 					var v any
 					if err := json.Unmarshal(ds.json, &v); err != nil {
 						b.Fatal(err)
 					}
 				}
+				m.Stop(b)
 			})
 			b.Run("GCF/Events", func(b *testing.B) {
 				b.ReportAllocs()

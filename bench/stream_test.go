@@ -220,6 +220,7 @@ func benchLineScan(b *testing.B, d *streamData) {
 	r := bytes.NewReader(d.stream)
 	br := bufio.NewReaderSize(r, 64<<10)
 	lines := 0
+	m := StartCPU()
 	for b.Loop() {
 		r.Reset(d.stream)
 		br.Reset(r)
@@ -235,6 +236,7 @@ func benchLineScan(b *testing.B, d *streamData) {
 			lines++
 		}
 	}
+	m.Stop(b)
 	if lines < d.n {
 		b.Fatalf("line scan saw %d lines for %d records", lines, d.n)
 	}

@@ -139,3 +139,38 @@ func TestCheckLineCoversControlAt(t *testing.T) {
 		t.Fatalf("CheckLine of invalid UTF-8: %v", err)
 	}
 }
+
+// CheckLineClass's plain answer lets the row scanner look for '|' alone:
+// it must be true exactly when every byte is printable ASCII but '"'.
+func TestCheckLineClassPlain(t *testing.T) {
+	for _, n := range []int{1, 5, 7, 8, 9, 16, 20} {
+		for c := 0; c < 0x100; c++ {
+			for pos := 0; pos < n; pos++ {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(c)
+				if c >= 0x80 && pos+1 < n {
+					b[pos+1] = 0x80 // keep a two-byte sequence valid where it can be
+				}
+				_, plain, err := CheckLineClass(b)
+				want := c >= 0x20 && c < 0x7f && c != '"'
+				if plain != want || want && err != nil {
+					t.Fatalf("CheckLineClass(%q): plain %v, want %v (%v)", b, plain, want, err)
+				}
+			}
+		}
+	}
+	if _, plain, _ := CheckLineClass([]byte("Blue Lever|306.56|1|SKU-26962")); !plain {
+		t.Fatal("a plain row is not plain")
+	}
+}
+
+// CheckLineClass answers CheckLine's question alike.
+func TestCheckLineClassControls(t *testing.T) {
+	for _, s := range []string{"", "a", "a\tb", "abcdefgh\x01", "abcdefghijk", "é", "abcdefgh\u0085x", "\"quoted\" text", "a\x7fb"} {
+		c1, e1 := CheckLine([]byte(s))
+		c2, _, e2 := CheckLineClass([]byte(s))
+		if c1 != c2 || (e1 == nil) != (e2 == nil) {
+			t.Fatalf("%q: CheckLine %v %v, CheckLineClass %v %v", s, c1, e1, c2, e2)
+		}
+	}
+}

@@ -558,6 +558,46 @@ func CheckLine(line []byte) (controls bool, err *SyntaxError) {
 	return controls || bytes.IndexByte(line, 0xC2) >= 0, CheckUTF8(line)
 }
 
+// CheckLineClass is CheckLine that also reports whether every byte of line
+// is printable ASCII (0x20-0x7E) other than the quote: plain true means a
+// scanner may find the line's cells by looking for '|' alone.
+func CheckLineClass(line []byte) (controls, plain bool, err *SyntaxError) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	n := len(line)
+	if n < 8 {
+		plain = true
+		for _, c := range line {
+			if c < 0x20 || c == 0xC2 {
+				controls = true
+			}
+			if c < 0x20 || c >= 0x7f || c == '"' {
+				plain = false
+			}
+		}
+		return controls, plain, CheckUTF8(line)
+	}
+	// acc collects high bits (non-ASCII), low bytes below 0x20, odd bytes
+	// that are DEL (x+1 carries into the high bit) or the quote.
+	var acc, low, odd uint64
+	for i := 0; i+8 <= n; i += 8 {
+		x := binary.LittleEndian.Uint64(line[i:])
+		acc |= x
+		low |= (x - 0x20*lo) &^ x
+		q := x ^ ('"' * lo)
+		odd |= (x + lo) | (q-lo)&^q
+	}
+	x := binary.LittleEndian.Uint64(line[n-8:])
+	acc |= x
+	low |= (x - 0x20*lo) &^ x
+	q := x ^ ('"' * lo)
+	odd |= (x + lo) | (q-lo)&^q
+	controls = low&hi != 0
+	if acc&hi == 0 {
+		return controls, !controls && odd&hi == 0, nil
+	}
+	return controls || bytes.IndexByte(line, 0xC2) >= 0, false, CheckUTF8(line)
+}
+
 // CheckUTF8 validates line as UTF-8 made of Unicode scalar values. It
 // returns nil or an error whose Column is the 1-based offset of the first
 // bad byte: invalid_surrogate for an encoded surrogate (ED A0-BF ..),

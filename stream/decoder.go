@@ -63,6 +63,8 @@ type frame struct {
 	fieldEnds  []int
 	decl       [][]byte // every declared name, in declaration order
 	fields     [][]byte // the row columns: decl without constants and the group column
+	ownDecl    [][]byte // the frame's own storage of decl, while decl is a shared schema
+	sharedUse  bool     // decl and fields are the parent's shared schema (read-only)
 	rowCols    [][]byte // storage of fields when it differs from decl
 	consts     []Const  // constants and the grouping column (v3.6.0 §7.4.7, §7.4.8)
 	constData  []byte   // the text of the constants' values
@@ -102,10 +104,11 @@ type Decoder struct {
 	// the current line
 	have    bool // a line is loaded and not yet consumed
 	atEOF   bool
-	raw     []byte // the whole line, CR removed
+	raw     []byte // the header state's line, CR removed (body lines leave it)
 	body    []byte // the line after its indentation
 	level   int    // indentation level
 	ctl     bool   // the line may hold a control character (lexer.CheckLine)
+	plain   bool   // the line is printable ASCII without '"' (lexer.CheckLineClass)
 	lineNo  int
 	lineOff int64
 	// the last line read that is not blank (comments count), where an
@@ -283,11 +286,19 @@ func (d *Decoder) load() error {
 		}
 		d.lineNo = d.lr.lineNo
 		d.lineOff = d.lr.lineOff
-		ctl, bad := lexer.CheckLine(line)
+		// Only a table's rows use the plain-line answer (fastCells): other
+		// lines (graph lines, members) take the cheaper check.
+		var ctl, plain bool
+		var bad *lexer.SyntaxError
+		if d.depth > 0 && d.stack[d.depth-1].kind == fTable {
+			ctl, plain, bad = lexer.CheckLineClass(line)
+		} else {
+			ctl, bad = lexer.CheckLine(line)
+		}
 		if bad != nil {
 			return d.wrap(bad, 0)
 		}
-		d.ctl = ctl
+		d.ctl, d.plain = ctl, plain
 		// Trailing whitespace on a line is no error (SPEC §16.5 and
 		// SPEC-v1.1 §12.5: decoders MAY warn, without rejecting); a bare
 		// value's trailing blanks are structural anyway (§4.2).
@@ -323,7 +334,9 @@ func (d *Decoder) load() error {
 		if n%2 != 0 {
 			return d.errAt(n+1, lexer.InvalidIndent, "indentation must be a multiple of two spaces")
 		}
-		d.raw, d.body, d.level = line, body, n/2
+		// d.raw is read only for the header state's line: a body line
+		// leaves it (one pointer write less per line).
+		d.body, d.level = body, n/2
 		d.have = true
 		if cap(d.scratch) < len(line) {
 			d.scratch = make([]byte, 0, 2*len(line)+64)
@@ -637,6 +650,9 @@ func (d *Decoder) push(kind frameKind, indent int, endKind Kind) *frame {
 	f.keyed = false
 	f.fieldData = f.fieldData[:0]
 	f.fieldEnds = f.fieldEnds[:0]
+	if f.sharedUse { // never write into the parent's shared schema
+		f.decl, f.fields, f.ownDecl, f.sharedUse = f.ownDecl, f.ownDecl, nil, false
+	}
 	f.fields = f.fields[:0]
 	f.decl = f.decl[:0]
 	f.consts = f.consts[:0]
@@ -955,10 +971,11 @@ func (d *Decoder) container(pos int, role Role, key []byte, id int64, field int,
 			parent := &d.stack[d.depth-1]
 			if decl := parent.shared(field, key); decl != nil {
 				fr := d.push(fTable, bodyIndent, KindArrayEnd)
-				for _, name := range decl {
-					fr.addField(name)
-				}
-				fr.sliceFields()
+				// The shared schema is a copy no one writes (setShared):
+				// the frame reads its names in place, keeping its own
+				// storage for the next push.
+				fr.ownDecl, fr.sharedUse = fr.decl, true
+				fr.decl, fr.fields = decl, decl
 				fr.count = count
 				d.deferSection(fr)
 				ev.Form, ev.Fields = FormTabular, fr.decl

@@ -88,19 +88,37 @@ func (d *Decoder) fastCells(b []byte, p, want int) (ok, marked bool) {
 			return false, false
 		}
 		// Any other bare token: find its end, eight bytes at a time while
-		// they last, then classify it.
-		for i+8 <= len(b) {
-			if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
+		// they last, then classify it. On a plain line (every byte a
+		// plainByte or '|', lexer.CheckLineClass) the end is the next '|'.
+		if d.plain {
+			for i+8 <= len(b) {
+				if m := zeroByte(binary.LittleEndian.Uint64(b[i:]) ^ ('|' * ones)); m != 0 {
+					i += bits.TrailingZeros64(m) >> 3
+					goto end
+				}
+				i += 8
 			}
-			i += 8
-		}
-		for i < len(b) && plainByte[b[i]] {
-			i++
-		}
-		if i < len(b) && b[i] != '|' || i == start || b[i-1] == ' ' {
-			return false, false // a quote, a control or non-ASCII byte, or whitespace at an edge
+			for i < len(b) && b[i] != '|' {
+				i++
+			}
+		end:
+			if i == start || b[i-1] == ' ' {
+				return false, false // whitespace at an edge
+			}
+		} else {
+			for i+8 <= len(b) {
+				if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+					i += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				i += 8
+			}
+			for i < len(b) && plainByte[b[i]] {
+				i++
+			}
+			if i < len(b) && b[i] != '|' || i == start || b[i-1] == ' ' {
+				return false, false // a quote, a control or non-ASCII byte, or whitespace at an edge
+			}
 		}
 		switch t := b[start:i]; {
 		case c == 't' && string(t) == "true":

@@ -16,7 +16,7 @@ func TestFastCellsMatchScanner(t *testing.T) {
 		"true", "false", "tru", "~", "^", "^{a}", "x", "a b", " a", "a ", "\t", "\"q\"", "a\"b", "", "é", "#", "@", "ab|", "\x01", "-a", "0x", "1.", ".5", "0.5", "-1.25", "1.5.5", "3.", "-."}
 	r := rand.New(rand.NewPCG(3, 4))
 	d := &Decoder{}
-	accepted := 0
+	accepted, plainRows := 0, 0
 	for i := 0; i < 200000; i++ {
 		n := 1 + r.IntN(5)
 		parts := make([]string, n)
@@ -28,12 +28,25 @@ func TestFastCellsMatchScanner(t *testing.T) {
 		}
 		line := []byte(strings.Join(parts, "|"))
 		want := 1 + r.IntN(5)
-		d.cells = d.cells[:0]
-		if ok, _ := d.fastCells(line, 0, want); !ok {
+		// Both scans: the general one, and the plain-line one where
+		// lexer.CheckLineClass allows it; they must accept alike.
+		_, plain, _ := lexer.CheckLineClass(line)
+		d.plain, d.cells = false, d.cells[:0]
+		ok, _ := d.fastCells(line, 0, want)
+		general := append([]lexer.Scalar(nil), d.cells...)
+		if plain {
+			d.plain, d.cells = true, d.cells[:0]
+			okPlain, _ := d.fastCells(line, 0, want)
+			if okPlain != ok || ok && !reflect.DeepEqual(general, d.cells) {
+				t.Fatalf("%q (want %d): the plain-line scan (%v) differs from the general one (%v)", line, want, okPlain, ok)
+			}
+			plainRows++
+		}
+		if !ok {
 			continue
 		}
 		accepted++
-		fast := append([]lexer.Scalar(nil), d.cells...)
+		fast := general
 		var slow []lexer.Scalar
 		var scratch []byte
 		p := 0
@@ -53,7 +66,7 @@ func TestFastCellsMatchScanner(t *testing.T) {
 			t.Fatalf("%q (want %d):\nfast %+v\nslow %+v", line, want, fast, slow)
 		}
 	}
-	if accepted < 10000 {
-		t.Fatalf("the fast path accepted only %d rows", accepted)
+	if accepted < 10000 || plainRows < 10000 {
+		t.Fatalf("the fast path accepted only %d rows (%d plain lines)", accepted, plainRows)
 	}
 }

@@ -126,7 +126,13 @@ func (d *Decoder) row(f *frame) error {
 	}
 	if d.ev.Kind == KindRow && d.rowFrame == f {
 		// The previous event was a row of this table: only these differ.
-		d.ev.ID, d.ev.Cells, d.ev.Line, d.ev.Offset = id, cells, d.lineNo, d.lineOff+int64(2*d.level)
+		// Cells is mostly the same slice row after row: writing it only
+		// when it changed spares a pointer write (a write barrier while
+		// the garbage collector marks).
+		if len(cells) == 0 || len(d.ev.Cells) != len(cells) || cap(d.ev.Cells) != cap(cells) || &d.ev.Cells[0] != &cells[0] {
+			d.ev.Cells = cells
+		}
+		d.ev.ID, d.ev.Line, d.ev.Offset = id, d.lineNo, d.lineOff+int64(2*d.level)
 		return nil
 	}
 	d.rowFrame = f

@@ -690,6 +690,14 @@ var primerByFirst = func() (t [256][]uint8) {
 	return t
 }()
 
+// primerFirst marks the bytes a primer word starts with.
+var primerFirst = func() (t [256]bool) {
+	for _, w := range primerWords {
+		t[w.s[0]] = true
+	}
+	return t
+}()
+
 // occurrence is a name found in a text: at its offset, names[k] (k >= 0)
 // or primerWords[-1-k].
 type occurrence struct{ at, k int }
@@ -774,10 +782,14 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer 
 	if withPrimer {
 		// The primer's words, by their first byte: one pass over s.
 		for at := i; at < end; at++ {
-			if at > 0 && isIdent(s[at-1]) && isIdent(s[at]) {
+			c := s[at]
+			if !primerFirst[c] {
+				continue // most bytes start no primer word
+			}
+			if at > 0 && isIdent(s[at-1]) && isIdent(c) {
 				continue // words start at a word's start or at punctuation
 			}
-			for _, k := range primerByFirst[s[at]] {
+			for _, k := range primerByFirst[c] {
 				if w := primerWords[k].s; strings.HasPrefix(s[at:end], w) {
 					occ = append(occ, occurrence{at, -1 - int(k)})
 				}
