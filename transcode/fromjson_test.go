@@ -70,7 +70,7 @@ var hostile = []string{
 	strings.Repeat("[", 300) + strings.Repeat("]", 300),
 	`[{"a":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}]`,
 	`{"t":[{"a":` + strings.Repeat("[", 254) + strings.Repeat("]", 254) + `}]}`,
-	`[{"a":` + `{"b":`+strings.Repeat("[", 254) + strings.Repeat("]", 254) + `}}]`,
+	`[{"a":` + `{"b":` + strings.Repeat("[", 254) + strings.Repeat("]", 254) + `}}]`,
 }
 
 // want is the buffered encoder's answer.

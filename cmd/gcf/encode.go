@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/gcfkit/gcf"
@@ -15,6 +16,7 @@ import (
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/stream"
 	"github.com/gcfkit/gcf/tokens"
+	"github.com/gcfkit/gcf/transcode"
 	"github.com/gcfkit/gcf/wire"
 )
 
@@ -193,14 +195,94 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 // encodeBuffered runs encode without -stream: the whole value in memory;
 // with trailer, the output ends with a ##! summary trailer.
 func (e *env) encodeBuffered(in *input, out *output, src inputFormat, profile string, opts []gcf.Option, quiet, trailer bool) int {
+	if _, _, canonical := gcf.EncodeSettings(opts...); canonical && profile == "generic" && (src.name == "" || src.name == "json") {
+		return e.encodeTranscoded(in, out, opts, quiet, trailer)
+	}
+	return e.encodeWhole(in, out, src, profile, opts, quiet, trailer, nil)
+}
+
+// encodeTranscoded runs encode of JSON text in canonical generic form
+// through transcode.EncodeJSONFrom (a regular file, read twice) or
+// transcode.EncodeJSON (stdin, read into memory), which write the output
+// as they produce it and do not build the value. On an error before any
+// output it runs encodeWhole, so that errors are reported as they always
+// were (-max-bytes, UTF-8, the JSON's position).
+func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet, trailer bool) int {
+	cw := &countingWriter{w: out}
+	var data []byte
+	var err error
+	if f := in.file; f != nil {
+		var st os.FileInfo
+		if st, err = f.Stat(); err != nil || in.r.limit > 0 && st.Size() > in.r.limit {
+			return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, nil)
+		}
+		err = transcode.EncodeJSONFrom(cw, f, opts...)
+		if cw.n == 0 && err != nil {
+			if _, serr := f.Seek(0, io.SeekStart); serr == nil {
+				return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, nil)
+			}
+		}
+	} else {
+		if data, err = readAll(in); err != nil {
+			out.abort()
+			return e.report(in, err, out)
+		}
+		in.src = bytes.NewReader(data)
+		if err = transcode.EncodeJSON(cw, data, opts...); err != nil && cw.n == 0 {
+			return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, data)
+		}
+	}
+	if err != nil {
+		out.abort()
+		return e.report(in, err, out)
+	}
+	if trailer {
+		enc := encoder.AppendLineEnd(encoder.AppendSummary(nil))
+		cw.Write(enc)
+	}
+	if err := out.commit(); err != nil {
+		return e.report(in, err, out)
+	}
+	if !quiet {
+		var m minified
+		if in.file != nil {
+			if _, err := in.file.Seek(0, io.SeekStart); err == nil {
+				io.Copy(&m, in.file)
+			}
+		} else {
+			m.Write(data)
+		}
+		e.sizeLine(m.n, cw.n)
+	}
+	return exitOK
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// encodeWhole is encode with the whole input in memory (data, or read
+// from in when nil).
+func (e *env) encodeWhole(in *input, out *output, src inputFormat, profile string, opts []gcf.Option, quiet, trailer bool, data []byte) int {
 	fail := func(err error) int {
 		out.abort()
 		return e.report(in, err, out)
 	}
-	data, err := readAll(in)
-	if err != nil {
-		return fail(err)
+	if data == nil {
+		var err error
+		if data, err = readAll(in); err != nil {
+			return fail(err)
+		}
 	}
+	var err error
 	in.src = bytes.NewReader(data)
 	if data, err = src.toJSON(data); err != nil {
 		return fail(err)
@@ -354,27 +436,38 @@ func (e *env) encodeCodec(in *input, out *output, src inputFormat, c wire.Codec,
 // the white space outside strings (json.Compact's output, which keeps
 // every other byte, and escapes nothing).
 func minifiedSize(data []byte) int64 {
-	var n int64
-	inString, escaped := false, false
+	var m minified
+	m.Write(data)
+	return m.n
+}
+
+// minified counts the bytes of JSON text written to it as minifiedSize
+// does, chunk by chunk.
+type minified struct {
+	n                 int64
+	inString, escaped bool
+}
+
+func (m *minified) Write(data []byte) (int, error) {
 	for _, c := range data {
 		switch {
-		case inString:
+		case m.inString:
 			switch {
-			case escaped:
-				escaped = false
+			case m.escaped:
+				m.escaped = false
 			case c == '\\':
-				escaped = true
+				m.escaped = true
 			case c == '"':
-				inString = false
+				m.inString = false
 			}
 		case c == '"':
-			inString = true
+			m.inString = true
 		case c == ' ', c == '\t', c == '\r', c == '\n':
 			continue
 		}
-		n++
+		m.n++
 	}
-	return n
+	return len(data), nil
 }
 
 // sizeLine compares the size of the input as minified JSON with the GCF

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gcfkit/gcf"
+)
+
+// encode of JSON text, from a regular file (transcode.EncodeJSONFrom) and
+// from stdin (transcode.EncodeJSON), prints what EncodeGeneric(ParseJSON)
+// returns, with -summary and -o too, and reports errors as the buffered
+// path does: invalid UTF-8 and malformed JSON with their line:column.
+func TestEncodeTranscoded(t *testing.T) {
+	dir := t.TempDir()
+	for _, in := range []string{
+		`[{"id":1,"name":"a b","k":"c","tags":["x","y"],"geo":{"lat":1.5,"lon":2}},{"id":2,"name":"q","k":"c","tags":[],"geo":null}]`,
+		`{"users":[{"id":1},{"id":2}],"n":3,"m":{"a":{"x":1},"b":{"x":2}}}`,
+		`[{"a":[{"b":1}]}]`, // falls back
+	} {
+		v, err := gcf.ParseJSON([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := gcf.EncodeGeneric(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, "in.json")
+		if err := os.WriteFile(p, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, stderr, code := runCLI(t, in, "encode", "-q")
+		if code != 0 || out != string(want) {
+			t.Errorf("stdin: exit %d, %q, %q; want %q", code, out, stderr, want)
+		}
+		out, stderr, code = runCLI(t, "", "encode", "-q", "-summary", p)
+		if code != 0 || out != string(want)+"##! summary\n" {
+			t.Errorf("file: exit %d, %q, %q; want %q", code, out, stderr, want)
+		}
+		o := filepath.Join(dir, "out.gcf")
+		if _, stderr, code = runCLI(t, "", "encode", "-o", o, p); code != 0 || !strings.Contains(stderr, "bytes as minified JSON") {
+			t.Errorf("-o: exit %d, %q", code, stderr)
+		}
+		if got, _ := os.ReadFile(o); string(got) != string(want) {
+			t.Errorf("-o: %q, want %q", got, want)
+		}
+	}
+	for in, msg := range map[string]string{
+		"[{\"a\":\"\xff\"}]":   "1:8: invalid_utf8: invalid UTF-8: byte 0xff at byte offset 7",
+		"[{\"a\":1},\n{\"a\":}]": "2:6: invalid_line: expected a JSON value",
+	} {
+		p := filepath.Join(dir, "bad.json")
+		os.WriteFile(p, []byte(in), 0o644)
+		for _, args := range [][]string{{"encode", p}, {"encode"}} {
+			out, stderr, code := runCLI(t, in, args...)
+			if code != 1 || out != "" || !strings.Contains(stderr, msg) {
+				t.Errorf("%v %q: exit %d, stdout %q, stderr %q; want %q", args, in, code, out, stderr, msg)
+			}
+		}
+	}
+}
