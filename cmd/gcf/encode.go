@@ -33,7 +33,14 @@ var encodeCommand = &command{
 	summary: "convert JSON to GCF",
 	doc: `Encode reads one JSON value (stdin when no file or "-" is given) and writes
 it as GCF: any JSON value with -profile generic (the default), or a graph
-payload with -profile graph. It holds the whole value in memory. Unless -q
+payload with -profile graph. Generic JSON input in canonical form (no
+-smallest, no -wire v1) from a file or stdin is transcoded without building
+the value: a first pass gathers each table's columns, a second writes the
+output as it goes, so a root array of records, a root object of tables and
+keyed tables cost memory for the widest record (stdin is also held in
+memory, a file is read twice); other shapes, and -buffered, hold the whole
+value in memory (docs/transcode-json.md). An encode limit broken late may
+leave part of the output on stdout, as with -stream. Unless -q
 is given, a line on stderr compares the size of the output with that of the
 input as minified JSON (white space outside strings removed; with -stream,
 the records as one minified JSON array), whatever the input's layout: bytes,
@@ -83,6 +90,7 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	fieldList := fs.String("fields", "", "-stream: the table's `fields`, comma-separated (default: the first record's keys)")
 	table := fs.String("table", "", "-stream: the table's `name` (default: the root array)")
 	showProgress := fs.Bool("progress", false, "-stream: report bytes and rows per second on stderr")
+	wholeValue := fs.Bool("buffered", false, "generic JSON input: build the whole value in memory before encoding, as before the two-pass transcoder (same output, for comparison)")
 	smallest := fs.Bool("smallest", false, "generic profile: per container, the valid layout with the fewest tokens instead of the canonical one")
 	tokenizer := fs.String("tokenizer", "o200k", "-smallest: the `vocabulary` whose tokens are counted: o200k (o200k_base) or cl100k (cl100k_base)")
 	lossy := fs.Bool("lossy", false, "-codec gcb1: where GCB version 1 cannot hold a value, write what the original GCF tools write (losing it) instead of refusing")
@@ -143,6 +151,9 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 		if *from != "json" && *streaming {
 			return e.usageError(encodeCommand, "-stream reads JSON; -from %s applies to buffered encoding", *from)
 		}
+		if *wholeValue && (*streaming || *codec != "gcf") {
+			return e.usageError(encodeCommand, "-buffered applies to GCF text without -stream")
+		}
 		src := inputFormat{*from, convert.Limits{MaxDepth: lim.depthLimit(), MaxBytes: lim.bytes}}
 		if *summary && (*codec != "gcf" || wireMode.value == "v1") {
 			return e.usageError(encodeCommand, "-summary applies to GCF v3 text (-codec gcf, -wire v3)")
@@ -187,6 +198,9 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 			so := streamOptions{table: *table, fields: parseFields(*fieldList), opts: lim.options(),
 				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
 			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
+		}
+		if *wholeValue {
+			return e.encodeWhole(in, o, src, *profile, append(opts, wireMode.options()...), *quiet, *summary, nil)
 		}
 		return e.encodeBuffered(in, o, src, *profile, append(opts, wireMode.options()...), *quiet, *summary)
 	}

@@ -49,7 +49,7 @@ func TestEncodeTranscoded(t *testing.T) {
 		}
 	}
 	for in, msg := range map[string]string{
-		"[{\"a\":\"\xff\"}]":   "1:8: invalid_utf8: invalid UTF-8: byte 0xff at byte offset 7",
+		"[{\"a\":\"\xff\"}]":     "1:8: invalid_utf8: invalid UTF-8: byte 0xff at byte offset 7",
 		"[{\"a\":1},\n{\"a\":}]": "2:6: invalid_line: expected a JSON value",
 	} {
 		p := filepath.Join(dir, "bad.json")
@@ -60,5 +60,18 @@ func TestEncodeTranscoded(t *testing.T) {
 				t.Errorf("%v %q: exit %d, stdout %q, stderr %q; want %q", args, in, code, out, stderr, msg)
 			}
 		}
+	}
+}
+
+// -buffered takes the whole-value path: the same output.
+func TestEncodeBufferedFlag(t *testing.T) {
+	in := `[{"id":1,"tags":["a"]},{"id":2,"tags":[]}]`
+	a, _, c1 := runCLI(t, in, "encode", "-q")
+	b, _, c2 := runCLI(t, in, "encode", "-q", "-buffered")
+	if c1 != 0 || c2 != 0 || a != b || a == "" {
+		t.Fatalf("exit %d %d: %q vs %q", c1, c2, a, b)
+	}
+	if _, _, code := runCLI(t, in, "encode", "-buffered", "-stream"); code != 2 {
+		t.Fatalf("-buffered -stream: exit %d, want 2", code)
 	}
 }
