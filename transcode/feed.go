@@ -99,7 +99,17 @@ func (f *feed) expect(c byte) error {
 // value returns the bytes of the next JSON value, found by its brackets
 // and quotes only (gcf.ParseJSON validates them); they are valid until
 // the next call on f.
-func (f *feed) value() ([]byte, error) {
+func (f *feed) value() ([]byte, error) { return f.scan(true) }
+
+// skip passes over the next JSON value as value does, keeping none of it.
+func (f *feed) skip() error {
+	_, err := f.scan(false)
+	return err
+}
+
+// scan is value; without keep the window need not hold the whole value,
+// and the bytes it returns are only the end of it.
+func (f *feed) scan(keep bool) ([]byte, error) {
 	c, ok := f.peek()
 	if !ok {
 		return nil, errFallback
@@ -110,6 +120,9 @@ func (f *feed) value() ([]byte, error) {
 	// at makes buf[i] readable, moving the window if it must.
 	at := func() bool {
 		for i >= len(f.buf) {
+			if !keep {
+				f.mark = i
+			}
 			ok, shift := f.fill()
 			i -= shift
 			if !ok {
@@ -139,7 +152,7 @@ func (f *feed) value() ([]byte, error) {
 				depth++
 			case b == '}' || b == ']':
 				if depth--; depth == 0 {
-					v := f.buf[f.mark : i+1]
+					v := f.buf[min(f.mark, i+1) : i+1]
 					f.pos = i + 1
 					return v, nil
 				}
@@ -154,7 +167,7 @@ func (f *feed) value() ([]byte, error) {
 			case b == '\\':
 				esc = true
 			case b == '"':
-				v := f.buf[f.mark : i+1]
+				v := f.buf[min(f.mark, i+1) : i+1]
 				f.pos = i + 1
 				return v, nil
 			}
@@ -164,12 +177,12 @@ func (f *feed) value() ([]byte, error) {
 	for ; at(); i++ {
 		switch f.buf[i] {
 		case ',', ']', '}', ' ', '\t', '\n', '\r', '{', '[', '"', ':':
-			v := f.buf[f.mark:i]
+			v := f.buf[min(f.mark, i):i]
 			f.pos = i
 			return v, nil
 		}
 	}
-	v := f.buf[f.mark:i]
+	v := f.buf[min(f.mark, i):i]
 	f.pos = i
 	return v, nil
 }

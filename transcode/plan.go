@@ -101,8 +101,7 @@ func (d *doc) plan(open func() (*feed, error)) error {
 		if c, _ := f.peek(); c != '{' {
 			allObjects = false
 		}
-		_, err := f.value()
-		return err
+		return f.skip()
 	})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/gcfkit/gcf"
@@ -223,9 +224,10 @@ func (e *env) encodeBuffered(in *input, out *output, src inputFormat, profile st
 // were (-max-bytes, UTF-8, the JSON's position).
 func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet, trailer bool) int {
 	cw := &countingWriter{w: out}
-	var data []byte
+	var again io.ReadSeeker // the input, for its minified size
 	var err error
 	if f := in.file; f != nil {
+		again = f
 		var st os.FileInfo
 		if st, err = f.Stat(); err != nil || in.r.limit > 0 && st.Size() > in.r.limit {
 			return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, nil)
@@ -237,14 +239,22 @@ func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet,
 			}
 		}
 	} else {
-		if data, err = readAll(in); err != nil {
+		c, err2 := readChunks(in)
+		if err2 != nil {
 			out.abort()
-			return e.report(in, err, out)
+			return e.report(in, err2, out)
 		}
-		in.src = bytes.NewReader(data)
-		if err = transcode.EncodeJSON(cw, data, opts...); err != nil && cw.n == 0 {
+		// The input stays live while it is transcoded, and the garbage of
+		// its records is small: collecting earlier than at twice the live
+		// heap keeps the peak near the input's size.
+		debug.SetGCPercent(20)
+		if err = transcode.EncodeJSONFrom(cw, c, opts...); err != nil && cw.n == 0 {
+			debug.SetGCPercent(100)
+			data := c.bytes()
+			c = nil
 			return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, data)
 		}
+		again = c
 	}
 	if err != nil {
 		out.abort()
@@ -259,12 +269,8 @@ func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet,
 	}
 	if !quiet {
 		var m minified
-		if in.file != nil {
-			if _, err := in.file.Seek(0, io.SeekStart); err == nil {
-				io.Copy(&m, in.file)
-			}
-		} else {
-			m.Write(data)
+		if _, err := again.Seek(0, io.SeekStart); err == nil {
+			io.Copy(&m, again)
 		}
 		e.sizeLine(m.n, cw.n)
 	}
