@@ -70,6 +70,21 @@ func (c *chunks) Seek(off int64, whence int) (int64, error) {
 	return off, nil
 }
 
+// ReadAt reads from offset off, for a diagnostic's excerpt.
+func (c *chunks) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	for n < len(p) && off < c.size {
+		i, at := off/chunkSize, off%chunkSize
+		k := copy(p[n:], c.parts[i][at:])
+		n += k
+		off += int64(k)
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
 // bytes returns the input as one slice.
 func (c *chunks) bytes() []byte {
 	b := make([]byte, 0, c.size)

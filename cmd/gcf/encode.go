@@ -247,6 +247,7 @@ func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet,
 		// The input stays live while it is transcoded, and the garbage of
 		// its records is small: collecting earlier than at twice the live
 		// heap keeps the peak near the input's size.
+		in.src = c
 		debug.SetGCPercent(20)
 		if err = transcode.EncodeJSONFrom(cw, c, opts...); err != nil && cw.n == 0 {
 			debug.SetGCPercent(100)
@@ -258,7 +259,11 @@ func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet,
 	}
 	if err != nil {
 		out.abort()
-		return e.report(in, err, out)
+		code := e.report(in, err, out)
+		if out.toStdout() {
+			fmt.Fprintf(e.stderr, "gcf: %d bytes written to stdout before the error; the output is incomplete\n", cw.n)
+		}
+		return code
 	}
 	if trailer {
 		enc := encoder.AppendLineEnd(encoder.AppendSummary(nil))

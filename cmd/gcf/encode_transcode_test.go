@@ -75,3 +75,40 @@ func TestEncodeBufferedFlag(t *testing.T) {
 		t.Fatalf("-buffered -stream: exit %d, want 2", code)
 	}
 }
+
+// An encode limit broken after output was written: the error is the
+// buffered path's, stdout holds a prefix of the output and stderr says it
+// is incomplete; -o leaves nothing.
+func TestEncodeTranscodedLateLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := 0; i < 20000; i++ {
+		b.WriteString(`{"id":1,"name":"n"},`)
+	}
+	b.WriteString(`{"id":2,"name":"` + strings.Repeat("x", 300) + `"}]`)
+	in := b.String()
+	v, _ := gcf.ParseJSON([]byte(in))
+	_, werr := gcf.EncodeGeneric(v, gcf.WithMaxLineBytes(200))
+	if werr == nil {
+		t.Fatal("no limit error from EncodeGeneric")
+	}
+	full, _ := gcf.EncodeGeneric(v)
+	out, stderr, code := runCLI(t, in, "encode", "-max-line", "200")
+	se := werr.(*gcf.SyntaxError)
+	if code != 1 || !strings.Contains(stderr, se.Msg) || !strings.Contains(stderr, "bytes written to stdout before the error; the output is incomplete") {
+		t.Fatalf("exit %d, stderr %q; want %q", code, stderr, se.Msg)
+	}
+	if out == "" || !strings.HasPrefix(string(full), out) {
+		t.Fatalf("stdout (%d bytes) is not a prefix of the output", len(out))
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "in.json")
+	os.WriteFile(p, []byte(in), 0o644)
+	o := filepath.Join(dir, "out.gcf")
+	if _, _, code := runCLI(t, "", "encode", "-max-line", "200", "-o", o, p); code != 1 {
+		t.Fatalf("-o: exit %d", code)
+	}
+	if _, err := os.Stat(o); !os.IsNotExist(err) {
+		t.Fatalf("-o left %s: %v", o, err)
+	}
+}
