@@ -53,8 +53,35 @@ func EncodeJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
 	return encodeJSON(w, end-start, open, all, opts)
 }
 
+// ErrNotStreamed is StreamJSONFrom's error for a document it does not
+// stream: a shape docs/transcode-json.md lists as falling back, options
+// that change the layout, or invalid JSON. Nothing has been written.
+var ErrNotStreamed = errors.New("transcode: the JSON document does not stream; encode it buffered")
+
+// StreamJSONFrom is EncodeJSONFrom without the buffered fallback: where
+// EncodeJSONFrom would fall back it returns ErrNotStreamed, so that the
+// caller may prepare for the buffered encoder's memory (gcf encode does).
+func StreamJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
+	start, err := r.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return err
+	}
+	end, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return err
+	}
+	open := func() (*feed, error) {
+		if _, err := r.Seek(start, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return newReaderFeed(r), nil
+	}
+	return encodeJSON(w, end-start, open, nil, opts)
+}
+
 // encodeJSON runs the passes over the input that open returns afresh, or
-// the buffered encoder over all's bytes when the first pass falls back.
+// the buffered encoder over all's bytes when the first pass falls back
+// (ErrNotStreamed when all is nil).
 func encodeJSON(w io.Writer, size int64, open func() (*feed, error), all func() ([]byte, error), opts []gcf.Option) error {
 	lim, spec, canonical := gcf.EncodeSettings(opts...)
 	d := &doc{maxDepth: lim.MaxDepth}
@@ -63,6 +90,9 @@ func encodeJSON(w io.Writer, size int64, open func() (*feed, error), all func() 
 		err = d.plan(open)
 	}
 	if errors.Is(err, errFallback) {
+		if all == nil {
+			return ErrNotStreamed
+		}
 		return encodeBuffered(w, all, opts)
 	}
 	if err != nil {

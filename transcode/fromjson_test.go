@@ -125,6 +125,24 @@ func streams(data []byte, opts ...gcf.Option) bool {
 	return d.plan(func() (*feed, error) { return &feed{buf: data, mark: -1}, nil }) == nil
 }
 
+// StreamJSONFrom streams what streams and refuses the rest, writing
+// nothing.
+func TestStreamJSONFrom(t *testing.T) {
+	for _, s := range streamed {
+		var got bytes.Buffer
+		w, _ := want([]byte(s))
+		if err := StreamJSONFrom(&got, strings.NewReader(s)); err != nil || !bytes.Equal(got.Bytes(), w) {
+			t.Errorf("%s: %v, %q", s, err, got.Bytes())
+		}
+	}
+	for _, s := range append(append([]string{}, fallback...), hostile...) {
+		var got bytes.Buffer
+		if err := StreamJSONFrom(&got, strings.NewReader(s)); err != ErrNotStreamed || got.Len() > 0 {
+			t.Errorf("%.40q: %v, %d bytes written", s, err, got.Len())
+		}
+	}
+}
+
 func TestEncodeJSONDifferential(t *testing.T) {
 	for _, s := range streamed {
 		if !streams([]byte(s)) {

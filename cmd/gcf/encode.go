@@ -217,11 +217,11 @@ func (e *env) encodeBuffered(in *input, out *output, src inputFormat, profile st
 }
 
 // encodeTranscoded runs encode of JSON text in canonical generic form
-// through transcode.EncodeJSONFrom (a regular file, read twice) or
-// transcode.EncodeJSON (stdin, read into memory), which write the output
-// as they produce it and do not build the value. On an error before any
-// output it runs encodeWhole, so that errors are reported as they always
-// were (-max-bytes, UTF-8, the JSON's position).
+// through transcode.StreamJSONFrom (a regular file, read twice, or stdin,
+// held in memory in chunks), which writes the output as it produces it
+// and does not build the value. For a document that does not stream, and
+// on an error before any output, it runs encodeWhole, so that errors are
+// reported as they always were (-max-bytes, UTF-8, the JSON's position).
 func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet, trailer bool) int {
 	cw := &countingWriter{w: out}
 	var again io.ReadSeeker // the input, for its minified size
@@ -232,7 +232,7 @@ func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet,
 		if st, err = f.Stat(); err != nil || in.r.limit > 0 && st.Size() > in.r.limit {
 			return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, nil)
 		}
-		err = transcode.EncodeJSONFrom(cw, f, opts...)
+		err = transcode.StreamJSONFrom(cw, f, opts...)
 		if cw.n == 0 && err != nil {
 			if _, serr := f.Seek(0, io.SeekStart); serr == nil {
 				return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, nil)
@@ -244,13 +244,17 @@ func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet,
 			out.abort()
 			return e.report(in, err2, out)
 		}
-		// The input stays live while it is transcoded, and the garbage of
-		// its records is small: collecting earlier than at twice the live
-		// heap keeps the peak near the input's size.
 		in.src = c
-		debug.SetGCPercent(20)
-		if err = transcode.EncodeJSONFrom(cw, c, opts...); err != nil && cw.n == 0 {
-			debug.SetGCPercent(100)
+		// The input stays live while it is transcoded and the garbage of
+		// its records is small: collecting at 20% growth, and at the
+		// latest when the Go heap reaches 1.5 times the input (or the
+		// input and 16 MiB), keeps the peak well under twice the input.
+		gcp := debug.SetGCPercent(20)
+		ml := debug.SetMemoryLimit(c.size + max(c.size/2, 16<<20))
+		err = transcode.StreamJSONFrom(cw, c, opts...)
+		debug.SetGCPercent(gcp)
+		debug.SetMemoryLimit(ml)
+		if err != nil && cw.n == 0 {
 			data := c.bytes()
 			c = nil
 			return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, data)
