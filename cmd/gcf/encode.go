@@ -246,11 +246,12 @@ func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet,
 		}
 		in.src = c
 		// The input stays live while it is transcoded and the garbage of
-		// its records is small: collecting at 20% growth, and at the
-		// latest when the Go heap reaches 1.5 times the input (or the
-		// input and 16 MiB), keeps the peak well under twice the input.
-		gcp := debug.SetGCPercent(20)
-		ml := debug.SetMemoryLimit(c.size + max(c.size/2, 16<<20))
+		// its records is small: collecting at 10% growth, and at the
+		// latest when the Go heap reaches 1.25 times the input and 16 MiB,
+		// keeps the peak well under twice the input. The input's chunks
+		// hold no pointers, so a collection costs little.
+		gcp := debug.SetGCPercent(10)
+		ml := debug.SetMemoryLimit(c.size + c.size/4 + 16<<20)
 		err = transcode.StreamJSONFrom(cw, c, opts...)
 		debug.SetGCPercent(gcp)
 		debug.SetMemoryLimit(ml)
