@@ -1,6 +1,7 @@
 package transcode
 
 import (
+	"bytes"
 	"errors"
 	"io"
 )
@@ -131,48 +132,51 @@ func (f *feed) scan(keep bool) ([]byte, error) {
 		}
 		return true
 	}
+	depth, str := 0, false
 	switch c {
 	case '{', '[':
-		depth, str, esc := 1, false, false
-		for ; at(); i++ {
-			b := f.buf[i]
-			switch {
-			case str:
-				switch {
-				case esc:
-					esc = false
-				case b == '\\':
-					esc = true
-				case b == '"':
-					str = false
-				}
-			case b == '"':
-				str = true
-			case b == '{' || b == '[':
-				depth++
-			case b == '}' || b == ']':
-				if depth--; depth == 0 {
-					v := f.buf[min(f.mark, i+1) : i+1]
-					f.pos = i + 1
-					return v, nil
-				}
-			}
-		}
-		return nil, errFallback
+		depth = 1
 	case '"':
-		for esc := false; at(); i++ {
-			switch b := f.buf[i]; {
-			case esc:
-				esc = false
-			case b == '\\':
-				esc = true
-			case b == '"':
-				v := f.buf[min(f.mark, i+1) : i+1]
-				f.pos = i + 1
-				return v, nil
+		str = true
+	}
+	for depth > 0 || str {
+		buf := f.buf
+		for i < len(buf) {
+			if str {
+				j, closed := strEnd(buf, i)
+				if i = j; !closed {
+					break
+				}
+				if str = false; depth == 0 {
+					break
+				}
+				continue
+			}
+			switch buf[i] {
+			case '"':
+				str = true
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			i++
+			if depth == 0 {
+				break
 			}
 		}
-		return nil, errFallback
+		if depth == 0 && !str {
+			v := f.buf[min(f.mark, i):i]
+			f.pos = i
+			return v, nil
+		}
+		if !keep {
+			f.mark = i
+		}
+		ok, shift := f.fill()
+		if i -= shift; !ok {
+			return nil, errFallback
+		}
 	}
 	for ; at(); i++ {
 		switch f.buf[i] {
@@ -185,6 +189,34 @@ func (f *feed) scan(keep bool) ([]byte, error) {
 	v := f.buf[min(f.mark, i):i]
 	f.pos = i
 	return v, nil
+}
+
+// strEnd finds the end of the string whose body continues at buf[i]: the
+// offset after its closing quote and true, or the offset to resume at
+// once more bytes are read and false. A backslash escapes the byte after
+// it. Each byte is looked at a bounded number of times.
+func strEnd(buf []byte, i int) (int, bool) {
+	q := -1 // the next '"' at or after i (len(buf): none)
+	for {
+		if q < i {
+			if k := bytes.IndexByte(buf[i:], '"'); k >= 0 {
+				q = i + k
+			} else {
+				q = len(buf)
+			}
+		}
+		k := bytes.IndexByte(buf[i:q], '\\')
+		if k < 0 {
+			if q == len(buf) {
+				return len(buf), false
+			}
+			return q + 1, true
+		}
+		if i += k; i+1 >= len(buf) {
+			return i, false // resume at the backslash
+		}
+		i += 2
+	}
 }
 
 // next consumes the ',' between elements or the closing byte end; it
