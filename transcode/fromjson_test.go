@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/internal/conformance"
 )
 
 // streamed are documents of the shapes that stream (docs/transcode-json.md).
@@ -276,10 +277,24 @@ func encodeInputs(t testing.TB) map[string][]byte {
 		}
 		out[p] = b
 	}
-	dir := os.Getenv("GCF_CONFORMANCE_DIR")
-	if dir == "" {
-		dir = "../../shared/conformance"
+	dirs := []string{}
+	for _, find := range []func() (string, error){conformance.Find, conformance.FindV36} {
+		dir, err := find()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if dir != "" {
+			dirs = append(dirs, dir)
+		}
 	}
+	for _, dir := range dirs {
+		walkEncodeFixtures(dir, out)
+	}
+	return out
+}
+
+// walkEncodeFixtures adds the input of every encode fixture under dir.
+func walkEncodeFixtures(dir string, out map[string][]byte) {
 	filepath.WalkDir(dir, func(p string, de os.DirEntry, err error) error {
 		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".json") {
 			return nil
@@ -297,14 +312,11 @@ func encodeInputs(t testing.TB) map[string][]byte {
 		}
 		return nil
 	})
-	return out
 }
 
 func TestEncodeJSONCorpus(t *testing.T) {
+	conformance.Dir(t) // fails or skips as every conformance test does
 	in := encodeInputs(t)
-	if len(in) < 20 {
-		t.Skipf("only %d inputs: the conformance suite is not at ../../shared/conformance nor $GCF_CONFORMANCE_DIR", len(in))
-	}
 	n := 0
 	for name, data := range in {
 		if streams(data) {
