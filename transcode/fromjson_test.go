@@ -351,3 +351,36 @@ func TestEncodeJSONWriteError(t *testing.T) {
 		t.Errorf("got %v, want the writer's error", err)
 	}
 }
+
+// brokenReader fails after its first n bytes (hostile_test.go has a
+// failingReader for io.Reader).
+type brokenReader struct {
+	*bytes.Reader
+	n int64
+}
+
+var errBroken = errors.New("read failed")
+
+func (r *brokenReader) Read(p []byte) (int, error) {
+	if off, _ := r.Seek(0, io.SeekCurrent); off >= r.n {
+		return 0, errBroken
+	}
+	return r.Reader.Read(p[:min(int64(len(p)), r.n)])
+}
+
+// A reader that fails gives its error, never a partial payload; the
+// input starts at the reader's offset.
+func TestEncodeJSONFromReader(t *testing.T) {
+	data := []byte(streamed[1])
+	var got bytes.Buffer
+	if err := EncodeJSONFrom(&got, &brokenReader{bytes.NewReader(data), 10}); !errors.Is(err, errBroken) || got.Len() > 0 {
+		t.Errorf("got %v and %d bytes, want the read error and nothing", err, got.Len())
+	}
+	r := bytes.NewReader(append([]byte("xyz"), data...))
+	r.Seek(3, io.SeekStart)
+	w, _ := want(data)
+	got.Reset()
+	if err := EncodeJSONFrom(&got, r); err != nil || !bytes.Equal(got.Bytes(), w) {
+		t.Errorf("from offset 3: %v, %q", err, got.Bytes())
+	}
+}
