@@ -1,7 +1,11 @@
 // Package transcode turns GCF into JSON or NDJSON as a stream, in bounded
 // memory: ToJSON prints what `gcf decode` has always printed, byte for
 // byte, without reading the whole input first; ToNDJSON prints one JSON
-// line per record and never drops one.
+// line per record and never drops one. The other way, EncodeJSON and
+// EncodeJSONFrom write the canonical generic encoding of JSON text
+// (gcf.EncodeGeneric(gcf.ParseJSON(...))'s bytes) in two passes over the
+// text, without building the value, for the shapes docs/transcode-json.md
+// lists; other documents go through the buffered encoder.
 //
 // Both read through gcf.NewDecoder, so the limits of Options.Decoder
 // (gcf.WithMaxLineBytes, gcf.WithMaxDepth, ..., gcf.WithRequireSummary)

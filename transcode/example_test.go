@@ -76,3 +76,18 @@ func ExampleToNDJSON_graph() {
 	// {"type":"symbol","qualifiedName":"pkg.Server","kind":"function","score":0.54,"provenance":"lsp_resolved","distance":1}
 	// {"type":"edge","source":"pkg.Server","target":"pkg.Auth","edgeType":"calls","status":""}
 }
+
+func ExampleEncodeJSON() {
+	in := `[{"id":1,"name":"Ada","team":"core","tags":["go","ml"]},
+	        {"id":2,"name":"Bo","team":"core","tags":[]}]`
+	if err := transcode.EncodeJSON(os.Stdout, []byte(in)); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// GCF profile=generic
+	// ## [2]{id,name,team=core,tags}
+	// @0 1|Ada|^
+	// .tags [2]: go,ml
+	// @1 2|Bo|^
+	// .tags [0]
+}

@@ -49,6 +49,8 @@
 //	-progress      -stream: report bytes and rows per second on stderr
 //	-smallest      the layout with the fewest tokens, not the canonical one
 //	-tokenizer v   -smallest: o200k (default) or cl100k tokens
+//	-buffered      build the whole value in memory first (the path before the
+//	               two-pass JSON transcoder; same output, for comparison)
 //	-wire w        v3 (the default) or v1: the legacy GCF v1.x wire
 //	-codec c       the graph payload's output codec: gcf (the default), gcb (binary,
 //	               lossless), gcb1 (GCB version 1, the original GCF tools' binary)

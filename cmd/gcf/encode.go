@@ -8,6 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/gcfkit/gcf"
@@ -15,6 +17,7 @@ import (
 	"github.com/gcfkit/gcf/encoder"
 	"github.com/gcfkit/gcf/stream"
 	"github.com/gcfkit/gcf/tokens"
+	"github.com/gcfkit/gcf/transcode"
 	"github.com/gcfkit/gcf/wire"
 )
 
@@ -31,7 +34,14 @@ var encodeCommand = &command{
 	summary: "convert JSON to GCF",
 	doc: `Encode reads one JSON value (stdin when no file or "-" is given) and writes
 it as GCF: any JSON value with -profile generic (the default), or a graph
-payload with -profile graph. It holds the whole value in memory. Unless -q
+payload with -profile graph. Generic JSON input in canonical form (no
+-smallest, no -wire v1) from a file or stdin is transcoded without building
+the value: a first pass gathers each table's columns, a second writes the
+output as it goes, so a root array of records, a root object of tables and
+keyed tables cost memory for the widest record (stdin is also held in
+memory, a file is read twice); other shapes, and -buffered, hold the whole
+value in memory (docs/transcode-json.md). An encode limit broken late may
+leave part of the output on stdout, as with -stream. Unless -q
 is given, a line on stderr compares the size of the output with that of the
 input as minified JSON (white space outside strings removed; with -stream,
 the records as one minified JSON array), whatever the input's layout: bytes,
@@ -96,6 +106,7 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	fieldList := fs.String("fields", "", "-stream: the table's `fields`, comma-separated (default: the first record's keys)")
 	table := fs.String("table", "", "-stream: the table's `name` (default: the root array)")
 	showProgress := fs.Bool("progress", false, "-stream: report bytes and rows per second on stderr")
+	wholeValue := fs.Bool("buffered", false, "generic JSON input: build the whole value in memory before encoding, as before the two-pass transcoder (same output, for comparison)")
 	smallest := fs.Bool("smallest", false, "generic profile: per container, the valid layout with the fewest tokens instead of the canonical one")
 	tokenizer := fs.String("tokenizer", "o200k", "-smallest: the `vocabulary` whose tokens are counted: o200k (o200k_base) or cl100k (cl100k_base)")
 	lossy := fs.Bool("lossy", false, "-codec gcb1: where GCB version 1 cannot hold a value, write what the original GCF tools write (losing it) instead of refusing")
@@ -165,6 +176,9 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 		if *from != "json" && *streaming {
 			return e.usageError(encodeCommand, "-stream reads JSON; -from %s applies to buffered encoding", *from)
 		}
+		if *wholeValue && (*streaming || *codec != "gcf") {
+			return e.usageError(encodeCommand, "-buffered applies to GCF text without -stream")
+		}
 		src := inputFormat{*from, convert.Limits{MaxDepth: lim.depthLimit(), MaxBytes: lim.bytes}}
 		if *summary && (*codec != "gcf" || wireMode.value == "v1") {
 			return e.usageError(encodeCommand, "-summary applies to GCF v3 text (-codec gcf, -wire v3)")
@@ -222,6 +236,9 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 				maxRecord: streamRecordFactor * lim.lineLimit(), maxDepth: lim.depthLimit()}
 			return e.encodeStream(in, o, so, *quiet, newProgress(e.stderr, *showProgress))
 		}
+		if *wholeValue {
+			return e.encodeWhole(in, o, src, *profile, append(opts, wireMode.options()...), *quiet, *summary, nil)
+		}
 		return e.encodeBuffered(in, o, src, *profile, append(opts, wireMode.options()...), *quiet, *summary)
 	}
 }
@@ -229,14 +246,109 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 // encodeBuffered runs encode without -stream: the whole value in memory;
 // with trailer, the output ends with a ##! summary trailer.
 func (e *env) encodeBuffered(in *input, out *output, src inputFormat, profile string, opts []gcf.Option, quiet, trailer bool) int {
+	if transcode.Canonical(opts...) && profile == "generic" && (src.name == "" || src.name == "json") {
+		return e.encodeTranscoded(in, out, opts, quiet, trailer)
+	}
+	return e.encodeWhole(in, out, src, profile, opts, quiet, trailer, nil)
+}
+
+// encodeTranscoded runs encode of JSON text in canonical generic form
+// through transcode.StreamJSONFrom (a regular file, read twice, or stdin,
+// held in memory in chunks), which writes the output as it produces it
+// and does not build the value. For a document that does not stream, and
+// on an error before any output, it runs encodeWhole, so that errors are
+// reported as they always were (-max-bytes, UTF-8, the JSON's position).
+func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet, trailer bool) int {
+	cw := &countingWriter{w: out}
+	var again io.ReadSeeker // the input, for its minified size
+	var err error
+	if f := in.file; f != nil {
+		again = f
+		var st os.FileInfo
+		if st, err = f.Stat(); err != nil || in.r.limit > 0 && st.Size() > in.r.limit {
+			return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, nil)
+		}
+		err = transcode.StreamJSONFrom(cw, f, opts...)
+		if cw.n == 0 && err != nil {
+			if _, serr := f.Seek(0, io.SeekStart); serr == nil {
+				return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, nil)
+			}
+		}
+	} else {
+		c, err2 := readChunks(in)
+		if err2 != nil {
+			out.abort()
+			return e.report(in, err2, out)
+		}
+		in.src = c
+		// The input stays live while it is transcoded and the garbage of
+		// its records is small: collecting at 10% growth, and at the
+		// latest when the Go heap reaches 1.25 times the input and 16 MiB,
+		// keeps the peak well under twice the input. The input's chunks
+		// hold no pointers, so a collection costs little.
+		gcp := debug.SetGCPercent(10)
+		ml := debug.SetMemoryLimit(c.size + c.size/4 + 16<<20)
+		err = transcode.StreamJSONFrom(cw, c, opts...)
+		debug.SetGCPercent(gcp)
+		debug.SetMemoryLimit(ml)
+		if err != nil && cw.n == 0 {
+			data := c.bytes()
+			c = nil
+			return e.encodeWhole(in, out, inputFormat{}, "generic", opts, quiet, trailer, data)
+		}
+		again = c
+	}
+	if err != nil {
+		out.abort()
+		code := e.report(in, err, out)
+		if out.toStdout() {
+			fmt.Fprintf(e.stderr, "gcf: %d bytes written to stdout before the error; the output is incomplete\n", cw.n)
+		}
+		return code
+	}
+	if trailer {
+		enc := encoder.AppendLineEnd(encoder.AppendSummary(nil))
+		cw.Write(enc)
+	}
+	if err := out.commit(); err != nil {
+		return e.report(in, err, out)
+	}
+	if !quiet {
+		var m minified
+		if _, err := again.Seek(0, io.SeekStart); err == nil {
+			io.Copy(&m, again)
+		}
+		e.sizeLine(m.n, cw.n)
+	}
+	return exitOK
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// encodeWhole is encode with the whole input in memory (data, or read
+// from in when nil).
+func (e *env) encodeWhole(in *input, out *output, src inputFormat, profile string, opts []gcf.Option, quiet, trailer bool, data []byte) int {
 	fail := func(err error) int {
 		out.abort()
 		return e.report(in, err, out)
 	}
-	data, err := readAll(in)
-	if err != nil {
-		return fail(err)
+	if data == nil {
+		var err error
+		if data, err = readAll(in); err != nil {
+			return fail(err)
+		}
 	}
+	var err error
 	in.src = bytes.NewReader(data)
 	if data, err = src.toJSON(data); err != nil {
 		return fail(err)
@@ -390,27 +502,38 @@ func (e *env) encodeCodec(in *input, out *output, src inputFormat, c wire.Codec,
 // the white space outside strings (json.Compact's output, which keeps
 // every other byte, and escapes nothing).
 func minifiedSize(data []byte) int64 {
-	var n int64
-	inString, escaped := false, false
+	var m minified
+	m.Write(data)
+	return m.n
+}
+
+// minified counts the bytes of JSON text written to it as minifiedSize
+// does, chunk by chunk.
+type minified struct {
+	n                 int64
+	inString, escaped bool
+}
+
+func (m *minified) Write(data []byte) (int, error) {
 	for _, c := range data {
 		switch {
-		case inString:
+		case m.inString:
 			switch {
-			case escaped:
-				escaped = false
+			case m.escaped:
+				m.escaped = false
 			case c == '\\':
-				escaped = true
+				m.escaped = true
 			case c == '"':
-				inString = false
+				m.inString = false
 			}
 		case c == '"':
-			inString = true
+			m.inString = true
 		case c == ' ', c == '\t', c == '\r', c == '\n':
 			continue
 		}
-		n++
+		m.n++
 	}
-	return n
+	return len(data), nil
 }
 
 // sizeLine compares the size of the input as minified JSON with the GCF

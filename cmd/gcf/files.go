@@ -32,6 +32,7 @@ type input struct {
 	name  string      // the file name, or "<stdin>"
 	r     *inReader   // the bytes, capped by -max-bytes
 	src   io.ReaderAt // reads back a window of the input for a diagnostic
+	file  *os.File    // a regular file, which can be read again; else nil
 	close func()
 }
 
@@ -56,6 +57,8 @@ func openInput(e *env, arg string, maxBytes int64) (*input, error) {
 	if err != nil || !st.Mode().IsRegular() { // a pipe or a device cannot be read again
 		t := newTail(64 << 10)
 		in.r.tail, in.src = t, t
+	} else {
+		in.file = f
 	}
 	return in, nil
 }

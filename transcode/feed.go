@@ -1,0 +1,301 @@
+package transcode
+
+import (
+	"bytes"
+	"errors"
+	"io"
+)
+
+// errFallback stops a pass of the JSON transcoder: the document holds a
+// shape it does not stream, or the JSON is not valid (gcf.ParseJSON, run
+// on the whole input, then gives the exact error).
+var errFallback = errors.New("transcode: fall back to the buffered encoder")
+
+// feed reads JSON text for the transcoder's passes: from one byte slice
+// (r nil), or from a reader through a window that holds at least the
+// value being scanned.
+type feed struct {
+	r    io.Reader // nil: buf is the whole input
+	buf  []byte
+	pos  int  // next unread byte of buf
+	mark int  // buf[mark:] is kept when the window moves (-1: from pos)
+	eof  bool // r has no more bytes
+	err  error
+}
+
+// window is the size of a reader feed's first buffer; it grows to hold
+// the longest value scanned.
+const window = 64 << 10
+
+func newReaderFeed(r io.Reader) *feed {
+	return &feed{r: r, buf: make([]byte, 0, window), mark: -1}
+}
+
+// fill reads more bytes into the window, keeping buf[mark:] (or
+// buf[pos:]), and reports whether any came. It returns the distance the
+// kept bytes moved towards the start of buf.
+func (f *feed) fill() (bool, int) {
+	if f.r == nil || f.eof {
+		return false, 0
+	}
+	keep := f.pos
+	if f.mark >= 0 {
+		keep = f.mark
+	}
+	shift := keep
+	if shift > 0 {
+		n := copy(f.buf, f.buf[keep:])
+		f.buf = f.buf[:n]
+		f.pos -= shift
+		if f.mark >= 0 {
+			f.mark -= shift
+		}
+	}
+	if cap(f.buf)-len(f.buf) < window/2 {
+		nb := make([]byte, len(f.buf), 2*cap(f.buf)+window)
+		copy(nb, f.buf)
+		f.buf = nb
+	}
+	for {
+		n, err := f.r.Read(f.buf[len(f.buf):cap(f.buf)])
+		f.buf = f.buf[:len(f.buf)+n]
+		if err != nil {
+			f.eof = true
+			if err != io.EOF {
+				f.err = err
+			}
+		}
+		if n > 0 || f.eof {
+			return n > 0, shift
+		}
+	}
+}
+
+// peek skips white space and returns the next byte (false at the end).
+func (f *feed) peek() (byte, bool) {
+	for {
+		for f.pos < len(f.buf) {
+			switch c := f.buf[f.pos]; c {
+			case ' ', '\t', '\n', '\r':
+				f.pos++
+			default:
+				return c, true
+			}
+		}
+		if ok, _ := f.fill(); !ok {
+			return 0, false
+		}
+	}
+}
+
+// expect consumes c, the next byte after white space.
+func (f *feed) expect(c byte) error {
+	if b, ok := f.peek(); !ok || b != c {
+		return errFallback
+	}
+	f.pos++
+	return nil
+}
+
+// value returns the bytes of the next JSON value, found by its brackets
+// and quotes only (gcf.ParseJSON validates them); they are valid until
+// the next call on f.
+func (f *feed) value() ([]byte, error) { return f.scan(true) }
+
+// skip passes over the next JSON value as value does, keeping none of it.
+func (f *feed) skip() error {
+	_, err := f.scan(false)
+	return err
+}
+
+// scan is value; without keep the window need not hold the whole value,
+// and the bytes it returns are only the end of it.
+func (f *feed) scan(keep bool) ([]byte, error) {
+	c, ok := f.peek()
+	if !ok {
+		return nil, errFallback
+	}
+	f.mark = f.pos
+	defer func() { f.mark = -1 }()
+	i := f.pos + 1
+	// at makes buf[i] readable, moving the window if it must.
+	at := func() bool {
+		for i >= len(f.buf) {
+			if !keep {
+				f.mark = i
+			}
+			ok, shift := f.fill()
+			i -= shift
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	depth, str := 0, false
+	switch c {
+	case '{', '[':
+		depth = 1
+	case '"':
+		str = true
+	}
+	for depth > 0 || str {
+		buf := f.buf
+		for i < len(buf) {
+			if str {
+				j, closed := strEnd(buf, i)
+				if i = j; !closed {
+					break
+				}
+				if str = false; depth == 0 {
+					break
+				}
+				continue
+			}
+			switch buf[i] {
+			case '"':
+				str = true
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			i++
+			if depth == 0 {
+				break
+			}
+		}
+		if depth == 0 && !str {
+			v := f.buf[min(f.mark, i):i]
+			f.pos = i
+			return v, nil
+		}
+		if !keep {
+			f.mark = i
+		}
+		ok, shift := f.fill()
+		if i -= shift; !ok {
+			return nil, errFallback
+		}
+	}
+	for ; at(); i++ {
+		switch f.buf[i] {
+		case ',', ']', '}', ' ', '\t', '\n', '\r', '{', '[', '"', ':':
+			v := f.buf[min(f.mark, i):i]
+			f.pos = i
+			return v, nil
+		}
+	}
+	v := f.buf[min(f.mark, i):i]
+	f.pos = i
+	return v, nil
+}
+
+// strEnd finds the end of the string whose body continues at buf[i]: the
+// offset after its closing quote and true, or the offset to resume at
+// once more bytes are read and false. A backslash escapes the byte after
+// it. Each byte is looked at a bounded number of times.
+func strEnd(buf []byte, i int) (int, bool) {
+	q := -1 // the next '"' at or after i (len(buf): none)
+	for {
+		if q < i {
+			if k := bytes.IndexByte(buf[i:], '"'); k >= 0 {
+				q = i + k
+			} else {
+				q = len(buf)
+			}
+		}
+		k := bytes.IndexByte(buf[i:q], '\\')
+		if k < 0 {
+			if q == len(buf) {
+				return len(buf), false
+			}
+			return q + 1, true
+		}
+		if i += k; i+1 >= len(buf) {
+			return i, false // resume at the backslash
+		}
+		i += 2
+	}
+}
+
+// next consumes the ',' between elements or the closing byte end; it
+// reports whether another element follows.
+func (f *feed) next(end byte) (bool, error) {
+	c, ok := f.peek()
+	if !ok {
+		return false, errFallback
+	}
+	f.pos++
+	switch c {
+	case ',':
+		return true, nil
+	case end:
+		return false, nil
+	}
+	return false, errFallback
+}
+
+// array calls fn once per element of the array that comes next, with f
+// at the element; fn consumes it.
+func (f *feed) array(fn func(i int) error) (int, error) {
+	if err := f.expect('['); err != nil {
+		return 0, err
+	}
+	if c, ok := f.peek(); ok && c == ']' {
+		f.pos++
+		return 0, nil
+	}
+	for i := 0; ; i++ {
+		if err := fn(i); err != nil {
+			return i, err
+		}
+		more, err := f.next(']')
+		if err != nil || !more {
+			return i + 1, err
+		}
+	}
+}
+
+// object calls fn once per member of the object that comes next, with its
+// key (as gcf.ParseJSON reads it) and f at the value; fn consumes it.
+func (f *feed) object(fn func(i int, key string) error) (int, error) {
+	if err := f.expect('{'); err != nil {
+		return 0, err
+	}
+	if c, ok := f.peek(); ok && c == '}' {
+		f.pos++
+		return 0, nil
+	}
+	for i := 0; ; i++ {
+		if c, ok := f.peek(); !ok || c != '"' {
+			return i, errFallback
+		}
+		kb, err := f.value()
+		if err != nil {
+			return i, err
+		}
+		key, err := parseString(kb)
+		if err != nil {
+			return i, err
+		}
+		if err := f.expect(':'); err != nil {
+			return i, err
+		}
+		if err := fn(i, key); err != nil {
+			return i, err
+		}
+		more, err := f.next('}')
+		if err != nil || !more {
+			return i + 1, err
+		}
+	}
+}
+
+// end reports whether only white space is left.
+func (f *feed) end() error {
+	if _, ok := f.peek(); ok || f.err != nil {
+		return errFallback
+	}
+	return nil
+}
