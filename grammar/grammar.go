@@ -1,5 +1,6 @@
 // Package grammar is a second GCF parser written as a direct transcription
-// of the ABNF of SPEC §4 (v3.5.3): one Go struct per production, named
+// of the ABNF of SPEC §4 (v3.5.3, with the v3.6.0 declaration entries and
+// group clauses): one Go struct per production, named
 // after it, parsed by github.com/alecthomas/participle/v2 from the tokens
 // of this package's own lexer (see Scan). It is slow and meant to be
 // obviously right: package ast turns its concrete syntax tree into nodes

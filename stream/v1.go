@@ -11,7 +11,7 @@ type Wire uint8
 
 // Wire versions.
 const (
-	// WireV3 is GCF v3.5.3 (SPEC.md): `GCF profile=...` headers. The default.
+	// WireV3 is GCF v3 (SPEC.md v3.5.3 with the v3.6.0 additions): `GCF profile=...` headers. The default.
 	WireV3 Wire = iota
 	// WireV1 is the legacy GCF v1.x wire (SPEC-v1.1, as amended by
 	// SPEC-v1.4): a graph header `GCF tool=...` without a profile, and a

@@ -10,7 +10,7 @@ import (
 // a model reads. It carries what the graph wire carries (SPEC §5, §6): no
 // signatures, no score components, scores with two decimals, and only
 // edges between declared symbols (gcf.Encode refuses others). The zero
-// value is GCF v3.5.3 ("gcf"); with v1 set it is the legacy v1.x wire
+// value is GCF v3 ("gcf"; the graph profile is the same at v3.5.3 and v3.6.0); with v1 set it is the legacy v1.x wire
 // ("gcf-v1", docs/legacy-v1.md), through gcf.WithWire(gcf.WireV1).
 type gcfCodec struct{ v1 bool }
 
@@ -25,7 +25,7 @@ func (c gcfCodec) Description() string {
 	if c.v1 {
 		return "GCF v1.x graph wire (legacy, read and written for old tools and logs; docs/legacy-v1.md)"
 	}
-	return "GCF v3.5.3 graph profile: text for a model's context window, fewest tokens"
+	return "GCF v3.6.0 graph profile: text for a model's context window, fewest tokens"
 }
 
 func (c gcfCodec) opts() []gcf.Option {

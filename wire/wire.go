@@ -5,7 +5,7 @@
 //
 // The built-in codecs, registered at init:
 //
-//	gcf    GCF v3.5.3 graph profile, through the root package (text; deltas too)
+//	gcf    GCF v3.6.0 graph profile, through the root package (text; deltas too)
 //	gcb    GCB version 2: compact, lossless binary (the default binary codec)
 //	gcb1   GCB version 1, byte-compatible with the product that defined it;
 //	       refuses what version 1 would lose (GCB1{Lossy: true} reproduces the loss)
