@@ -245,7 +245,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 		}
 	}
 	if len(edges) > 0 || v1Edges {
-		b = encoder.AppendSection(b, "edges")
+		b = encoder.AppendSection(b, encoder.EdgesSection)
 		b = encoder.AppendCount(b, len(edges), false)
 		b = encoder.AppendLineEnd(b)
 		// The numbered kinds' line ends (` type[ status]` and the newline),

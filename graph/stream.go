@@ -230,7 +230,7 @@ func (e *Stream) writeEdge(src, tgt int, typ, status string) error {
 	buf := e.w.Buf()
 	b := buf
 	if !e.inEdges {
-		b = encoder.AppendSection(b, "edges")
+		b = encoder.AppendSection(b, encoder.EdgesSection)
 		b = encoder.AppendCount(b, -1, false)
 		b = encoder.AppendLineEnd(b)
 	}
