@@ -1,6 +1,7 @@
 package ast
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gcfkit/gcf/lexer"
@@ -32,5 +33,20 @@ func TestValidateV1(t *testing.T) {
 			t.Log(e)
 		}
 		t.Fatalf("got %d problems, want %d", len(got), len(want))
+	}
+}
+
+// TestCheckV1LineLimitCountsRawLine: the v1 line limit counts the line as
+// received, trailing blanks and CR included, and is checked before the
+// line's syntax, as the pull decoder does (found by FuzzDifferentialV1).
+func TestCheckV1LineLimitCountsRawLine(t *testing.T) {
+	lim := stream.Limits{MaxLineBytes: 200}
+	body := strings.Repeat("0", 200)
+	for _, tail := range []string{" ", "\r", "  \r"} {
+		in := "GCF tool=t\n" + body + tail + "\n"
+		got := CheckV1([]byte(in), lim)
+		if len(got) == 0 || got[0].Category != lexer.LineTooLong || got[0].Pos.Line != 2 || got[0].Pos.Column != 201 {
+			t.Errorf("tail %q: want line_too_long at 2:201, got %v", tail, got)
+		}
 	}
 }

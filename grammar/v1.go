@@ -211,14 +211,18 @@ func (v *v1scanner) line(raw []byte, off int) {
 	}
 	s.lineNo++
 	s.lineOff = off
-	raw = bytes.TrimSuffix(raw, []byte("\r"))
-	raw = lexer.TrimTrailingBlanks(raw) // SPEC-v1.1 §12.5: warn, never reject
 	s.indent, s.level, s.body = 0, 0, raw
+	// The limit counts the line as received (without its LF), before the
+	// CR and trailing blanks are dropped, as the decoder and the v3
+	// scanner count it; it is checked before the line's syntax.
 	if len(raw) > s.limits.MaxLineBytes {
-		s.diagAt(0, lexer.LineTooLong, "line exceeds the line length limit")
+		s.diagAt(s.limits.MaxLineBytes, lexer.LineTooLong, "line exceeds the line-length limit")
 		s.stopped = true
 		return
 	}
+	raw = bytes.TrimSuffix(raw, []byte("\r"))
+	raw = lexer.TrimTrailingBlanks(raw) // SPEC-v1.1 §12.5: warn, never reject
+	s.body = raw
 	if e := lexer.CheckUTF8(raw); e != nil {
 		s.diagAt(e.Column-1, e.Category, e.Msg)
 		s.stopped = true

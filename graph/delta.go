@@ -140,16 +140,13 @@ func dlAppend(b []byte, d *DeltaPayload, wire stream.Wire) []byte {
 		b = encoder.AppendHeaderInt(b, "tokens", int64(d.DeltaTokens))
 	}
 	if d.FullTokens > 0 {
-		b = encoder.AppendHeaderInt(b, "savings", encoder.Savings(d.DeltaTokens, d.FullTokens))
-		b = append(b, '%')
+		b = encoder.AppendHeaderPercent(b, "savings", encoder.Savings(d.DeltaTokens, d.FullTokens))
 	}
 	b = encoder.AppendLineEnd(b)
 	if len(d.Removed) > 0 {
 		b = encoder.AppendSectionLine(b, "removed")
 		for i := range d.Removed {
-			b = append(b, KindAbbrev(d.Removed[i].Kind)...)
-			b = append(b, ' ')
-			b = append(b, d.Removed[i].QualifiedName...)
+			b = encoder.AppendRemovedLine(b, KindAbbrev(d.Removed[i].Kind), d.Removed[i].QualifiedName)
 			b = encoder.AppendLineEnd(b)
 		}
 	}
@@ -158,8 +155,7 @@ func dlAppend(b []byte, d *DeltaPayload, wire stream.Wire) []byte {
 		for i := range d.Added {
 			b = grAppendNode(b, i, &d.Added[i])
 			if wire != stream.WireV1 { // v1 added lines carry no distance
-				b = append(b, ' ')
-				b = strconv.AppendInt(b, int64(d.Added[i].Distance), 10)
+				b = encoder.AppendDistance(b, int64(d.Added[i].Distance))
 			}
 			b = encoder.AppendLineEnd(b)
 		}
@@ -174,11 +170,7 @@ func dlAppendEdges(b []byte, section string, edges []Edge) []byte {
 	}
 	b = encoder.AppendSectionLine(b, section)
 	for i := range edges {
-		b = append(b, edges[i].Source...)
-		b = append(b, " -> "...)
-		b = append(b, edges[i].Target...)
-		b = append(b, ' ')
-		b = append(b, edges[i].EdgeType...)
+		b = encoder.AppendDeltaEdge(b, edges[i].Source, edges[i].Target, edges[i].EdgeType)
 		b = encoder.AppendLineEnd(b)
 	}
 	return b

@@ -137,7 +137,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 	size := 128 + len(p.Tool) + len(p.PackRoot) + 64*8
 	longest := len(p.Tool) + len(p.PackRoot) // names on the longest line, roughly
 	lineLen := grow(&sc.lineLen, len(p.Symbols))
-	cents := grow(&sc.cents, len(p.Symbols)) // scores in hundredths (grScoreCents; bit 63 the sign)
+	cents := grow(&sc.cents, len(p.Symbols)) // scores in hundredths (encoder.ScoreCents; bit 63 the sign)
 	var okKinds, okProvs grSeen              // validated
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
@@ -152,15 +152,14 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 		n := len(s.QualifiedName) + len(s.Provenance) + len(s.Kind)
 		// '@', four separators and the newline around the id and fields
 		lineLen[i] = 6 + len(KindAbbrev(s.Kind)) + len(s.QualifiedName) + len(s.Provenance)
-		if c, neg, ok := grScoreCents(s.Score); ok {
-			lineLen[i] += 3 + grIDLen(int(c/100))
+		if c, neg, ok := encoder.ScoreCents(s.Score); ok {
+			lineLen[i] += encoder.CentsLen(c, neg)
 			if neg {
-				lineLen[i]++
 				c |= 1 << 63
 			}
 			cents[i] = c
 		} else {
-			lineLen[i] += grScoreLen(s.Score)
+			lineLen[i] += encoder.ScoreLen(s.Score)
 			cents[i] = grSlowScore
 		}
 		size += lineLen[i]
@@ -170,10 +169,10 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 	// The ids and group headers, exactly when the ids are the positions.
 	for pos, d := range dists {
 		if pos == 0 || d != dists[pos-1] {
-			size += len(encoder.SectionMark) + 1 + grGroupNameLen(d)
+			size += len(encoder.SectionMark) + 1 + encoder.GroupNameLen(d)
 		}
 		if plan == nil {
-			size += grIDLen(pos)
+			size += encoder.DigitsLen(pos)
 		} else {
 			size += 40 // an id of up to 10 digits, or a reference line
 		}
@@ -233,7 +232,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 			if s.Distance != group {
 				group = s.Distance
 				b = encoder.AppendSectionMark(b)
-				b = grAppendGroupName(b, group)
+				b = encoder.AppendGroupName(b, group)
 				b = encoder.AppendLineEnd(b)
 			}
 			if ln.ref {
@@ -246,7 +245,7 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 		}
 	}
 	if len(edges) > 0 || v1Edges {
-		b = encoder.AppendSection(b, "edges")
+		b = encoder.AppendSection(b, encoder.EdgesSection)
 		b = encoder.AppendCount(b, len(edges), false)
 		b = encoder.AppendLineEnd(b)
 		// The numbered kinds' line ends (` type[ status]` and the newline),
@@ -310,10 +309,10 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 		if d := dists[pos]; d != group {
 			group = d
 			heads = append(heads, grHead{cur, d})
-			cur += len(encoder.SectionMark) + grGroupNameLen(d) + 1
+			cur += len(encoder.SectionMark) + encoder.GroupNameLen(d) + 1
 		}
 		off[si] = cur
-		cur += lineLen[si] + grIDLen(pos)
+		cur += lineLen[si] + encoder.DigitsLen(pos)
 	}
 	sc.heads = heads
 	if cur > cap(b) {
@@ -321,7 +320,7 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 	}
 	b = b[:cur]
 	for _, h := range heads {
-		w := grAppendGroupName(encoder.AppendSectionMark(b[h.off:h.off]), h.dist)
+		w := encoder.AppendGroupName(encoder.AppendSectionMark(b[h.off:h.off]), h.dist)
 		_ = encoder.AppendLineEnd(w)
 	}
 	for i := range syms {
@@ -337,17 +336,13 @@ func (sc *grScratch) appendNodes(b []byte, syms []Symbol, order, dists, lineLen 
 		w = append(encoder.AppendWordSep(w), s.QualifiedName...)
 		w = encoder.AppendWordSep(w)
 		c := cents[i]
-		if c>>63 == 1 {
-			w, c = append(w, '-'), c&^(1<<63)
-		}
-		w = encoder.AppendInt(w, int64(c/100))
-		w = append(w, '.', byte('0'+c%100/10), byte('0'+c%10))
+		w = encoder.AppendCents(w, c&^(1<<63), c>>63 == 1)
 		_ = encoder.AppendLineEnd(append(encoder.AppendWordSep(w), s.Provenance...))
 	}
 	return b
 }
 
-// grSlowScore marks a score appendNodes formats with grAppendScore (|v| >=
+// grSlowScore marks a score appendNodes formats with encoder.AppendScore (|v| >=
 // 2^44); no rounded score has every bit set.
 const grSlowScore = ^uint64(0)
 
@@ -389,43 +384,6 @@ func (g *grSeen) add(s string) {
 
 // grHead is a group header's offset and distance (appendNodes).
 type grHead struct{ off, dist int }
-
-// grGroupNameLen is len(grAppendGroupName(nil, distance)).
-func grGroupNameLen(distance int) int {
-	switch distance {
-	case 0, 1:
-		return len("targets")
-	case 2:
-		return len("extended")
-	}
-	return len("distance_") + grIDLen(distance)
-}
-
-// grIDLen is the number of decimal digits of a non-negative n.
-func grIDLen(n int) int {
-	d := 1
-	for n >= 100 {
-		n /= 100
-		d += 2
-	}
-	if n >= 10 {
-		d++
-	}
-	return d
-}
-
-// grScoreLen is len(grAppendScore(nil, v)) for a finite v.
-func grScoreLen(v float64) int {
-	if n, neg, ok := grScoreCents(v); ok {
-		l := 3 + grIDLen(int(n/100))
-		if neg {
-			l++
-		}
-		return l
-	}
-	var tmp [48]byte
-	return len(grAppendScore(tmp[:0], v))
-}
 
 // grCheckElements checks the symbols of each distance group (in emission
 // order, lines) and the edges against the element limit.
@@ -627,7 +585,7 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 			src, tgt = tgt, src
 		}
 		// `@tgt<@src type[ status]` and the newline
-		edgeBytes += 5 + grIDLen(int(src)) + grIDLen(int(tgt)) + len(e.EdgeType)
+		edgeBytes += 5 + encoder.DigitsLen(int(src)) + encoder.DigitsLen(int(tgt)) + len(e.EdgeType)
 		if e.Status != "" && (wire != stream.WireV1 || e.Status != "unchanged") {
 			edgeBytes += 1 + len(e.Status)
 		}
@@ -780,79 +738,21 @@ func grNameErr(c lexer.Category, what, s string) error {
 		Msg: fmt.Sprintf("%s %q holds %U at byte %d: names may hold any character but whitespace and controls", what, s, r, i)}
 }
 
-// grAppendGroupName appends the group header name of a distance.
-func grAppendGroupName(b []byte, distance int) []byte {
-	switch distance {
-	case 0:
-		return append(b, "targets"...)
-	case 1:
-		return append(b, "related"...)
-	case 2:
-		return append(b, "extended"...)
-	}
-	b = append(b, "distance_"...)
-	return strconv.AppendInt(b, int64(distance), 10)
-}
-
 // grAppendNode appends `@id kind qname score provenance` (no newline). The
 // symbol must have passed grCheckSymbol.
 func grAppendNode(b []byte, id int, s *Symbol) []byte {
 	b = encoder.AppendRef(b, int64(id))
 	b = append(encoder.AppendWordSep(b), KindAbbrev(s.Kind)...)
 	b = append(encoder.AppendWordSep(b), s.QualifiedName...)
-	b = grAppendScore(encoder.AppendWordSep(b), s.Score)
+	b = encoder.AppendScore(encoder.AppendWordSep(b), s.Score)
 	return append(encoder.AppendWordSep(b), s.Provenance...)
 }
 
 // AppendScore appends the score v as the graph wire writes it (SPEC §5):
 // exactly two decimals, rounded half to even on the exact binary value, no
-// minus sign on a result of zero. v must be finite.
-func AppendScore(b []byte, v float64) []byte { return grAppendScore(b, v) }
-
-// grAppendScore appends a finite score with exactly two decimals, rounded
-// half-to-even on the exact binary value (strconv rounds the exact decimal
-// expansion of the double, which is what SPEC §5 requires). A result of
-// "-0.00" is written "0.00": it denotes zero, and SPEC §2.3.1 forbids a
-// negative zero on the wire.
-func grAppendScore(b []byte, v float64) []byte {
-	n, neg, ok := grScoreCents(v)
-	if !ok {
-		start := len(b)
-		b = strconv.AppendFloat(b, v, 'f', 2, 64)
-		if string(b[start:]) == "-0.00" {
-			b = append(b[:start], "0.00"...)
-		}
-		return b
-	}
-	if neg {
-		b = append(b, '-')
-	}
-	b = encoder.AppendInt(b, int64(n/100))
-	return append(b, '.', byte('0'+n%100/10), byte('0'+n%10))
-}
-
-// grScoreCents returns |v| in hundredths, rounded half-to-even on the
-// exact binary value, and whether the written score has a minus sign (not
-// for a result of zero); ok is false for |v| >= 2^44, which grAppendScore
-// formats with strconv.
-func grScoreCents(v float64) (n uint64, neg, ok bool) {
-	a := math.Abs(v)
-	if a >= 1<<44 {
-		return 0, false, false
-	}
-	// Exact fast path. y is a*100 rounded; the FMA gives the product's
-	// rounding error exactly, so the exact value a*100 = y + e is rounded
-	// to the nearest integer, ties to even, without formatting digits.
-	y := a * 100
-	e := math.FMA(a, 100, -y)
-	r := math.Floor(y)
-	switch f := y - r; {
-	case f > 0.5, f == 0.5 && e > 0, f == 0.5 && e == 0 && math.Mod(r, 2) == 1:
-		r++
-	}
-	n = uint64(r)
-	return n, v < 0 && n != 0, true
-}
+// minus sign on a result of zero. v must be finite. It is
+// encoder.AppendScore.
+func AppendScore(b []byte, v float64) []byte { return encoder.AppendScore(b, v) }
 
 // grAppendEdge appends `@target<@source type[ status]` and a newline.
 func grAppendEdge(b []byte, e *grEdge) []byte {

@@ -105,7 +105,7 @@ func refEncodeGraph(p *Payload, wire stream.Wire) ([]byte, error) {
 	for id, si := range order {
 		if d := p.Symbols[si].Distance; d != group {
 			group = d
-			b = grAppendGroupName(append(b, "## "...), d)
+			b = encoder.AppendGroupName(append(b, "## "...), d)
 			b = append(b, '\n')
 		}
 		b = append(grAppendNode(b, id, &p.Symbols[si]), '\n')

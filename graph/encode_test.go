@@ -295,7 +295,7 @@ func TestScoreFastPathMatchesStrconv(t *testing.T) {
 		if want == "-0.00" {
 			want = "0.00"
 		}
-		if got := string(grAppendScore(nil, v)); got != want {
+		if got := string(AppendScore(nil, v)); got != want {
 			t.Fatalf("score %v (%b): got %s want %s", v, math.Float64bits(v), got, want)
 		}
 	}

@@ -182,7 +182,7 @@ func Diff(base, current *Payload) (*DeltaPayload, error) {
 // wire values (scores compare at their two-decimal wire precision).
 func sameSymbol(a, b *Symbol) bool {
 	return a.Provenance == b.Provenance && a.Distance == b.Distance &&
-		string(grAppendScore(nil, a.Score)) == string(grAppendScore(nil, b.Score))
+		string(encoder.AppendScore(nil, a.Score)) == string(encoder.AppendScore(nil, b.Score))
 }
 
 // Receive is the consumer side of SPEC §10.3-10.4: given the snapshot it
@@ -258,7 +258,7 @@ func Receive(held *Payload, answer []byte) (*Payload, Outcome, error) {
 func wireSnapshot(p *Payload) *Payload {
 	var out *Payload
 	for i := range p.Symbols {
-		w, err := lexer.ParseFloat(grAppendScore(nil, p.Symbols[i].Score))
+		w, err := lexer.ParseFloat(encoder.AppendScore(nil, p.Symbols[i].Score))
 		if err != nil || w == p.Symbols[i].Score {
 			continue
 		}

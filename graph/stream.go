@@ -150,7 +150,7 @@ func (e *Stream) WriteSymbol(s Symbol) (id int, err error) {
 	b := buf
 	if newGroup {
 		b = encoder.AppendSectionMark(b)
-		b = grAppendGroupName(b, s.Distance)
+		b = encoder.AppendGroupName(b, s.Distance)
 		b = encoder.AppendLineEnd(b)
 	}
 	id = e.symbols
@@ -230,7 +230,7 @@ func (e *Stream) writeEdge(src, tgt int, typ, status string) error {
 	buf := e.w.Buf()
 	b := buf
 	if !e.inEdges {
-		b = encoder.AppendSection(b, "edges")
+		b = encoder.AppendSection(b, encoder.EdgesSection)
 		b = encoder.AppendCount(b, -1, false)
 		b = encoder.AppendLineEnd(b)
 	}
@@ -267,13 +267,13 @@ func (e *Stream) Close() error {
 	for i, gr := range e.groups {
 		b = encoder.AppendListSep(b, i)
 		if e.labeled {
-			b = encoder.AppendLabelEnd(grAppendGroupName(b, gr.distance))
+			b = encoder.AppendLabelEnd(encoder.AppendGroupName(b, gr.distance))
 		}
 		b = encoder.AppendInt(b, int64(gr.count))
 	}
 	b = encoder.AppendListSep(b, len(e.groups))
 	if e.labeled {
-		b = encoder.AppendLabelEnd(append(b, "edges"...))
+		b = encoder.AppendLabelEnd(encoder.AppendEdgesLabel(b))
 	}
 	b = encoder.AppendInt(b, int64(e.edges))
 	b = encoder.AppendLineEnd(b)

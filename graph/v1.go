@@ -25,11 +25,11 @@ func v1AppendGraphSummary(b []byte, symbols, edges int, groups []gsGroup) []byte
 	b = encoder.AppendTrailerList(b, "sections")
 	for i, gr := range groups {
 		b = encoder.AppendListSep(b, i)
-		b = encoder.AppendLabelEnd(grAppendGroupName(b, gr.distance))
+		b = encoder.AppendLabelEnd(encoder.AppendGroupName(b, gr.distance))
 		b = encoder.AppendInt(b, int64(gr.count))
 	}
 	b = encoder.AppendListSep(b, len(groups))
-	b = encoder.AppendLabelEnd(append(b, "edges"...))
+	b = encoder.AppendLabelEnd(encoder.AppendEdgesLabel(b))
 	b = encoder.AppendInt(b, int64(edges))
 	return encoder.AppendLineEnd(b)
 }

@@ -15,7 +15,6 @@ import (
 	"strconv"
 
 	"github.com/gcfkit/gcf/encoder"
-	"github.com/gcfkit/gcf/graph"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -77,8 +76,7 @@ func (m *migrator) event(ev *stream.Event) error {
 		}
 		b = m.header(b, ev)
 	case stream.KindGroup:
-		b = encoder.AppendSectionMark(b)
-		b = append(b, ev.Key...)
+		b = append(encoder.AppendSectionMark(b), ev.Key...) // the group name, carried as is
 		m.inGroup = ev.ID >= 0 && !m.delta
 		if m.inGroup {
 			m.groups = append(m.groups, 0)
@@ -91,9 +89,9 @@ func (m *migrator) event(ev *stream.Event) error {
 			if count == lexer.Deferred {
 				m.trailer = true
 			}
-			b = encoder.AppendCount(append(b, ' '), countInt(count), false)
+			b = encoder.AppendCount(encoder.AppendWordSep(b), countInt(count), false)
 		} else if count != lexer.Deferred {
-			b = encoder.AppendCount(append(b, ' '), countInt(count), false)
+			b = encoder.AppendCount(encoder.AppendWordSep(b), countInt(count), false)
 		}
 		b = encoder.AppendLineEnd(b)
 	case stream.KindSymbol:
@@ -115,16 +113,10 @@ func (m *migrator) event(ev *stream.Event) error {
 		}
 		b = encoder.AppendLineEnd(b)
 	case stream.KindRemoved:
-		b = append(b, ev.Cells[0].Bytes...)
-		b = append(b, ' ')
-		b = append(b, ev.Cells[1].Bytes...)
+		b = encoder.AppendRemovedLine(b, ev.Cells[0].Bytes, ev.Cells[1].Bytes)
 		b = encoder.AppendLineEnd(b)
 	case stream.KindDeltaEdge:
-		b = append(b, ev.Cells[0].Bytes...)
-		b = append(b, " -> "...)
-		b = append(b, ev.Cells[1].Bytes...)
-		b = append(b, ' ')
-		b = append(b, ev.Cells[2].Bytes...)
+		b = encoder.AppendDeltaEdge(b, ev.Cells[0].Bytes, ev.Cells[1].Bytes, ev.Cells[2].Bytes)
 		b = encoder.AppendLineEnd(b)
 	case stream.KindEnd:
 		if m.trailer {
@@ -245,14 +237,14 @@ func (m *migrator) symbol(b []byte, ev *stream.Event) ([]byte, error) {
 	b = append(encoder.AppendWordSep(b), ev.Cells[1].Bytes...)
 	b = encoder.AppendWordSep(b)
 	at := len(b)
-	b = graph.AppendScore(b, f)
+	b = encoder.AppendScore(b, f)
 	if back, err := strconv.ParseFloat(string(b[at:]), 64); err != nil || back != f {
 		return b, &lexer.SyntaxError{Line: ev.Line, Column: score.Col, Offset: ev.Offset + int64(score.Col-1), Category: lexer.InvalidScore,
 			Msg: "score " + lexer.Quote(score.Bytes) + " has more precision than the two decimals of a v3 score"}
 	}
 	b = append(encoder.AppendWordSep(b), ev.Cells[3].Bytes...)
 	if m.delta {
-		b = append(b, " 0"...)
+		b = encoder.AppendDistance(b, 0)
 	}
 	return encoder.AppendLineEnd(b), nil
 }
