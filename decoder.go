@@ -436,6 +436,9 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 		}
 	}
 	d.b.peeked = false
+	if p := d.jsonTarget(v); p != nil {
+		return d.b.mapRecord(c.plan, ev, c.from, p)
+	}
 	var row Object
 	var err error
 	if c.plan.flat {

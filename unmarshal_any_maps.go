@@ -243,6 +243,19 @@ func (b *builder) mapRow(p *tablePlan, ev *stream.Event, from int) (map[string]a
 	return row, nil
 }
 
+// mapRecord stores in *p the record of row ev with its attachments, for
+// Decoder.Decode of one table row.
+func (b *builder) mapRecord(plan *tablePlan, ev *stream.Event, from int, p *any) error {
+	row, err := b.mapRow(plan, ev, from)
+	if err == nil {
+		err = b.mapAttachments(plan, row)
+	}
+	if err == nil {
+		*p = row
+	}
+	return err
+}
+
 // mapAttachments fills the row's attachment cells from the events that
 // follow it, as attachments does.
 func (b *builder) mapAttachments(p *tablePlan, row map[string]any) error {

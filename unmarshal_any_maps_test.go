@@ -30,6 +30,7 @@ func postPassAny(data []byte) (any, error) {
 // or the same error, message (line:column) and category alike.
 func checkAnyAgrees(t *testing.T, name string, data []byte) {
 	t.Helper()
+	checkRowsAgree(t, name, data)
 	want, wantErr := postPassAny(data)
 	var got any
 	err := Unmarshal(data, &got)
@@ -52,9 +53,56 @@ func checkAnyAgrees(t *testing.T, name string, data []byte) {
 	}
 }
 
+// rowsAny decodes every table row of data into a *any, one Decode per
+// row, walking the other events with Next.
+func rowsAny(data []byte, opts ...Option) ([]any, error) {
+	d := NewDecoder(bytes.NewReader(data), opts...)
+	var rows []any
+	for {
+		if d.PeekKind() == KindRow {
+			var v any
+			if err := d.Decode(&v); err != nil {
+				return rows, err
+			}
+			rows = append(rows, v)
+			continue
+		}
+		if _, err := d.Next(); err != nil {
+			if err == io.EOF {
+				return rows, nil
+			}
+			return rows, err
+		}
+	}
+}
+
+// checkRowsAgree requires Decoder.Decode of single rows into *any to give
+// what the post-pass gives, row by row, and the same error.
+func checkRowsAgree(t *testing.T, name string, data []byte) int {
+	t.Helper()
+	got, err := rowsAny(data)
+	want, wantErr := rowsAny(data, WithOrderedObjects(), WithExactNumbers())
+	for i := range want {
+		want[i] = jsonModel(want[i])
+	}
+	if (err == nil) != (wantErr == nil) || err != nil && (err.Error() != wantErr.Error() || CategoryOf(err) != CategoryOf(wantErr)) {
+		t.Fatalf("%s: rows: error %v, post-pass %v", name, err, wantErr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s: rows\n got %#v\nwant %#v", name, got, want)
+	}
+	return len(got)
+}
+
 // Every corpus document: Unmarshal into *any equals json.Unmarshal of the
 // JSON, and the post-pass path, in each layout the encoder writes.
 func TestUnmarshalAnyMapsCorpus(t *testing.T) {
+	rows := 0
+	defer func() {
+		if !t.Failed() && rows < 1000 {
+			t.Errorf("only %d rows decoded one at a time", rows)
+		}
+	}()
 	files, err := filepath.Glob(filepath.Join("testdata", "corpus", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus: %v", err)
@@ -82,6 +130,7 @@ func TestUnmarshalAnyMapsCorpus(t *testing.T) {
 				t.Fatalf("%s: Unmarshal into *any differs from json.Unmarshal", file)
 			}
 			checkAnyAgrees(t, file, data)
+			rows += checkRowsAgree(t, file, data)
 		}
 	}
 }
