@@ -467,6 +467,9 @@ func (b *builder) members(n int) Object {
 // elems returns an empty []any with room for n elements, carved from a
 // shared slab like members (a larger array gets its own allocation).
 func (b *builder) elems(n int) []any {
+	if n == 0 {
+		return []any{} // never nil: an empty array is not null
+	}
 	if n > 1024 {
 		return make([]any, 0, n)
 	}

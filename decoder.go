@@ -355,9 +355,14 @@ func (d *Decoder) Decode(v any) error {
 			line, lineOff := ev.Line, d.s.InputOffset()
 			var x any
 			var typed *typedDecoder
+			direct := d.jsonTarget(v) // encoding/json's forms, built from the events
 			switch v.(type) {
 			case *any, *Object, *[]any:
-				x, err = d.b.value(ev)
+				if direct != nil {
+					x, err = d.b.mapValue(ev)
+				} else {
+					x, err = d.b.value(ev)
+				}
 			default:
 				// Typed targets are filled straight from the events.
 				typed = d.typed()
@@ -383,6 +388,10 @@ func (d *Decoder) Decode(v any) error {
 			}
 			if typed != nil {
 				return typed.err
+			}
+			if direct != nil {
+				*direct = x
+				return nil
 			}
 			return positioned(d.assign(v, x), line, 1, lineOff, false)
 		case stream.KindRow:
@@ -427,6 +436,9 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 		}
 	}
 	d.b.peeked = false
+	if p := d.jsonTarget(v); p != nil {
+		return d.b.mapRecord(c.plan, ev, c.from, p)
+	}
 	var row Object
 	var err error
 	if c.plan.flat {

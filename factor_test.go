@@ -239,11 +239,11 @@ func TestFactorLastMarkerLikeValue(t *testing.T) {
 		C  string `json:"c"`
 	}
 	const want = "GCF profile=generic\n## [2]{a,c=\"^{abc\"}\n0\n1\n"
-	for name, v := range (map[string]any{
+	for name, v := range map[string]any{
 		"object":  []any{Object{{"a", int64(0)}, {"c", "^{abc"}}, Object{{"a", int64(1)}, {"c", "^{abc"}}},
 		"maps":    []any{map[string]any{"a": 0, "c": "^{abc"}, map[string]any{"a": 1, "c": "^{abc"}},
 		"structs": []rec{{0, "^{abc"}, {1, "^{abc"}},
-	}) {
+	} {
 		out, err := EncodeGeneric(v)
 		if err != nil || string(out) != want {
 			t.Errorf("%s: %q, %v; want %q", name, out, err, want)
