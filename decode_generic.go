@@ -188,7 +188,7 @@ func (b *builder) object() (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		obj = append(obj, Member{key, v})
+		obj = append(obj, Member{Key: key, Value: v})
 	}
 }
 
@@ -333,7 +333,7 @@ func (b *builder) eval(p *tablePlan, c *column, ev *stream.Event) (any, cellStat
 		}
 		if st != cellAbsent {
 			allAbsent = false
-			obj = append(obj, Member{ch.name, v})
+			obj = append(obj, Member{Key: ch.name, Value: v})
 		}
 		if st != cellNull {
 			allNull = false
@@ -500,7 +500,7 @@ func (b *builder) flatRow(p *tablePlan, ev *stream.Event, from int) (Object, err
 			return nil, err
 		}
 		if st != cellAbsent {
-			row = append(row, Member{p.fieldNames[j], v})
+			row = append(row, Member{Key: p.fieldNames[j], Value: v})
 		}
 	}
 	return row, nil
@@ -594,7 +594,7 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 					return nil, err
 				}
 				if st != cellAbsent {
-					row = append(row, Member{c.name, v})
+					row = append(row, Member{Key: c.name, Value: v})
 				}
 			}
 		}
@@ -606,7 +606,7 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 			return nil, err
 		}
 		if keyed {
-			obj = append(obj, Member{key, b.objs.Box(row)})
+			obj = append(obj, Member{Key: key, Value: b.objs.Box(row)})
 		} else {
 			arr = append(arr, b.objs.Box(row))
 		}
@@ -628,9 +628,9 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 				if err != nil {
 					return nil, err
 				}
-				inner = append(inner, Member{b.text(f), v})
+				inner = append(inner, Member{Key: b.text(f), Value: v})
 			}
-			if err := row.fill(p.fieldNames[nx.Field], b.objs.Box(inner)); err != nil {
+			if err := fillObject(row, p.fieldNames[nx.Field], b.objs.Box(inner)); err != nil {
 				return nil, err
 			}
 			continue
@@ -649,7 +649,7 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 			return nil, err
 		}
 		if field >= 0 {
-			if err := row.fill(p.fieldNames[field], v); err != nil {
+			if err := fillObject(row, p.fieldNames[field], v); err != nil {
 				return nil, err
 			}
 		} else {
@@ -657,13 +657,13 @@ func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
 				return nil, &SyntaxError{Line: nx.Line, Column: 1, Category: lexer.DuplicateKey,
 					Msg: "attachment " + lexer.Quote([]byte(name)) + " collides with a decoded field"}
 			}
-			row = append(row, Member{name, v})
+			row = append(row, Member{Key: name, Value: v})
 		}
 	}
 }
 
-// fill stores v at the member named by a (possibly `>` path) field.
-func (o Object) fill(field string, v any) error {
+// fillObject stores v at o's member named by a (possibly `>` path) field.
+func fillObject(o Object, field string, v any) error {
 	var segs [][]byte
 	if strings.IndexByte(field, '>') >= 0 {
 		segs = lexer.PathSegments([]byte(field))

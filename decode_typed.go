@@ -777,7 +777,7 @@ func (t *typedDecoder) row(dst *rowTarget, ev *stream.Event, p *tablePlan, f *ta
 		if err != nil {
 			return err
 		}
-		late = append(late, Member{name, x})
+		late = append(late, Member{Key: name, Value: x})
 	}
 	if len(late) > 0 && t.err == nil {
 		vp := valuePlanFor(f.typ)
@@ -1004,7 +1004,7 @@ func (t *typedDecoder) inline(rv reflect.Value, nx *stream.Event, f *tableFill, 
 		if err != nil {
 			return err
 		}
-		inner = append(inner, Member{t.b.text(name), v})
+		inner = append(inner, Member{Key: t.b.text(name), Value: v})
 	}
 	if err := assignValue(fv, inner, depth, t.form); err != nil {
 		t.fail(err, nx, 1)

@@ -113,7 +113,7 @@ func (d *dtGen) object(depth int, keys []string) Object {
 		if d.r.IntN(5) == 0 {
 			continue
 		}
-		o = append(o, Member{k, d.value(depth - 1)})
+		o = append(o, Member{Key: k, Value: d.value(depth - 1)})
 	}
 	return o
 }
@@ -150,9 +150,9 @@ func (d *dtGen) value(depth int) any {
 				// a nested object with shared keys: flattened or inline
 				inner := Object{}
 				for _, k := range sub {
-					inner = append(inner, Member{k, d.scalar()})
+					inner = append(inner, Member{Key: k, Value: d.scalar()})
 				}
-				o = append(o, Member{"sub", inner})
+				o = append(o, Member{Key: "sub", Value: inner})
 				if _, dup := o.Get("sub"); dup && len(o) > 1 && o[len(o)-2].Key == "sub" {
 					o = o[:len(o)-1]
 				}
@@ -162,7 +162,7 @@ func (d *dtGen) value(depth int) any {
 		if d.r.IntN(3) == 0 {
 			m := Object{}
 			for i, x := range arr {
-				m = append(m, Member{fmt.Sprint("k", i), x})
+				m = append(m, Member{Key: fmt.Sprint("k", i), Value: x})
 			}
 			return m
 		}

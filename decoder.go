@@ -439,7 +439,7 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 				return err
 			}
 			if st != cellAbsent {
-				row = append(row, Member{col.name, x})
+				row = append(row, Member{Key: col.name, Value: x})
 			}
 		}
 	}

@@ -198,7 +198,7 @@ func sortMembers(v any) any {
 	case Object:
 		o := make(Object, len(x))
 		for i, m := range x {
-			o[i] = Member{m.Key, sortMembers(m.Value)}
+			o[i] = Member{Key: m.Key, Value: sortMembers(m.Value)}
 		}
 		sort.Slice(o, func(i, j int) bool { return o[i].Key < o[j].Key })
 		return o
@@ -214,14 +214,14 @@ func sortMembers(v any) any {
 
 func TestAppendGeneric(t *testing.T) {
 	dst := []byte("prefix:")
-	out, err := AppendGeneric(dst, Object{{"a", int64(1)}})
+	out, err := AppendGeneric(dst, Object{{Key: "a", Value: int64(1)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(out) != "prefix:"+hdr+"a=1\n" {
 		t.Errorf("got %q", out)
 	}
-	out, err = AppendGeneric(dst, Object{{"a", "x\xffy"}})
+	out, err = AppendGeneric(dst, Object{{Key: "a", Value: "x\xffy"}})
 	if CategoryOf(err) != InvalidUTF8 || string(out) != "prefix:" {
 		t.Errorf("invalid UTF-8: got %q, %v", out, err)
 	}
@@ -247,11 +247,11 @@ func TestEncodeGenericErrors(t *testing.T) {
 		cat  lexer.Category
 	}{
 		{"nan", math.NaN(), lexer.OutOfRange},
-		{"inf in object", Object{{"a", math.Inf(1)}}, lexer.OutOfRange},
+		{"inf in object", Object{{Key: "a", Value: math.Inf(1)}}, lexer.OutOfRange},
 		{"uint64", uint64(math.MaxUint64), lexer.OutOfRange},
 		{"json.Number", json.Number("9223372036854775808"), lexer.OutOfRange},
-		{"duplicate key", Object{{"a", int64(1)}, {"a", int64(2)}}, lexer.DuplicateKey},
-		{"nested duplicate key", []any{Object{{"a", int64(1)}, {"b", nil}, {"a", int64(2)}}}, lexer.DuplicateKey},
+		{"duplicate key", Object{{Key: "a", Value: int64(1)}, {Key: "a", Value: int64(2)}}, lexer.DuplicateKey},
+		{"nested duplicate key", []any{Object{{Key: "a", Value: int64(1)}, {Key: "b", Value: nil}, {Key: "a", Value: int64(2)}}}, lexer.DuplicateKey},
 		{"chan", make(chan int), lexer.UnsupportedValue},
 		{"func in map", map[string]any{"f": func() {}}, lexer.UnsupportedValue},
 		{"complex", complex(1, 2), lexer.UnsupportedValue},
@@ -359,7 +359,7 @@ func TestNormalizeCanonicalNoCopy(t *testing.T) {
 		t.Errorf("normalize of a canonical tree allocated %v times", allocs)
 	}
 	// A non-canonical leaf copies only its path.
-	orig := Object{{"keep", []any{int64(1)}}, {"conv", []any{int(2)}}}
+	orig := Object{{Key: "keep", Value: []any{int64(1)}}, {Key: "conv", Value: []any{int(2)}}}
 	r, err := normalize(orig)
 	if err != nil {
 		t.Fatal(err)
@@ -396,7 +396,7 @@ func randomValue(r *rand.Rand, d int) any {
 		o := Object{}
 		perm := r.Perm(len(keys))
 		for i := 0; i < n; i++ {
-			o = append(o, Member{keys[perm[i]], randomValue(r, d+1)})
+			o = append(o, Member{Key: keys[perm[i]], Value: randomValue(r, d+1)})
 		}
 		return o
 	default:
@@ -412,7 +412,7 @@ func randomValue(r *rand.Rand, d int) any {
 						if r.Intn(5) == 0 {
 							continue
 						}
-						o2 = append(o2, Member{m.Key, randomValue(r, d+2)})
+						o2 = append(o2, Member{Key: m.Key, Value: randomValue(r, d+2)})
 					}
 					a = append(a, o2)
 				} else {
@@ -470,18 +470,18 @@ func benchOrders(n int) any {
 	for i := range rows {
 		items := make([]any, 1+i%3)
 		for j := range items {
-			items[j] = Object{{"sku", "SKU-" + strconvItoa(j)}, {"qty", int64(j + 1)}, {"price", 9.99 + float64(j)}}
+			items[j] = Object{{Key: "sku", Value: "SKU-" + strconvItoa(j)}, {Key: "qty", Value: int64(j + 1)}, {Key: "price", Value: 9.99 + float64(j)}}
 		}
 		rows[i] = Object{
-			{"id", int64(i)},
-			{"status", "shipped"},
-			{"customer", Object{{"name", "Alice Smith"}, {"email", "alice@example.com"}, {"tier", "gold"}}},
-			{"items", items},
-			{"tags", []any{"a", "b|c"}},
-			{"total", 123.45},
+			{Key: "id", Value: int64(i)},
+			{Key: "status", Value: "shipped"},
+			{Key: "customer", Value: Object{{Key: "name", Value: "Alice Smith"}, {Key: "email", Value: "alice@example.com"}, {Key: "tier", Value: "gold"}}},
+			{Key: "items", Value: items},
+			{Key: "tags", Value: []any{"a", "b|c"}},
+			{Key: "total", Value: 123.45},
 		}
 	}
-	return Object{{"orders", rows}}
+	return Object{{Key: "orders", Value: rows}}
 }
 
 func strconvItoa(i int) string {
@@ -515,7 +515,7 @@ func BenchmarkEncodeGeneric(b *testing.B) {
 func BenchmarkAppendGenericTabular(b *testing.B) {
 	rows := make([]any, 1000)
 	for i := range rows {
-		rows[i] = Object{{"id", int64(i)}, {"name", "user"}, {"score", 0.5}, {"active", true}}
+		rows[i] = Object{{Key: "id", Value: int64(i)}, {Key: "name", Value: "user"}, {Key: "score", Value: 0.5}, {Key: "active", Value: true}}
 	}
 	v := any(rows)
 	var buf []byte
@@ -541,12 +541,12 @@ func TestSharedSchemaWideUnion(t *testing.T) {
 			} else if perm && i == 31 {
 				k = "f" + strings.Repeat("x", 30)
 			}
-			o = append(o, Member{k, int64(i)})
+			o = append(o, Member{Key: k, Value: int64(i)})
 		}
 		return o
 	}
 	for _, perm := range []bool{false, true} {
-		v := []any{Object{{"a", []any{rec(false)}}}, Object{{"a", []any{rec(perm)}}}}
+		v := []any{Object{{Key: "a", Value: []any{rec(false)}}}, Object{{Key: "a", Value: []any{rec(perm)}}}}
 		out, err := EncodeGeneric(v)
 		if err != nil {
 			t.Fatal(err)

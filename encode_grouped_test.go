@@ -197,13 +197,13 @@ func TestGroupedEncodeModelErrors(t *testing.T) {
 		cat  Category
 		msg  string
 	}{
-		{"bad utf-8 cell", []any{Object{{"id", int64(1)}, {"g", "a"}, {"x", "\xff"}}}, InvalidUTF8, `"/0/x"`},
-		{"bad utf-8 key value", []any{Object{{"id", "\xff"}, {"g", "a"}}}, InvalidUTF8, `"/0/id"`},
-		{"bad utf-8 group value", []any{Object{{"id", int64(1)}, {"g", "a\xff"}}}, InvalidUTF8, `"/0/g"`},
-		{"bad utf-8 field name", []any{Object{{"id", int64(1)}, {"g", "a"}, {"\xff", int64(1)}}}, InvalidUTF8, "key"},
-		{"NaN", []any{Object{{"id", int64(1)}, {"g", 0.0}, {"x", nan()}}}, OutOfRange, ""},
+		{"bad utf-8 cell", []any{Object{{Key: "id", Value: int64(1)}, {Key: "g", Value: "a"}, {Key: "x", Value: "\xff"}}}, InvalidUTF8, `"/0/x"`},
+		{"bad utf-8 key value", []any{Object{{Key: "id", Value: "\xff"}, {Key: "g", Value: "a"}}}, InvalidUTF8, `"/0/id"`},
+		{"bad utf-8 group value", []any{Object{{Key: "id", Value: int64(1)}, {Key: "g", Value: "a\xff"}}}, InvalidUTF8, `"/0/g"`},
+		{"bad utf-8 field name", []any{Object{{Key: "id", Value: int64(1)}, {Key: "g", Value: "a"}, {Key: "\xff", Value: int64(1)}}}, InvalidUTF8, "key"},
+		{"NaN", []any{Object{{Key: "id", Value: int64(1)}, {Key: "g", Value: 0.0}, {Key: "x", Value: nan()}}}, OutOfRange, ""},
 		{"channel", []any{map[string]any{"id": 1, "g": make(chan int)}}, UnsupportedValue, ""},
-		{"duplicate member", []any{Object{{"id", int64(1)}, {"g", "a"}, {"g", "b"}}}, DuplicateKey, ""},
+		{"duplicate member", []any{Object{{Key: "id", Value: int64(1)}, {Key: "g", Value: "a"}, {Key: "g", Value: "b"}}}, DuplicateKey, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := EncodeGeneric(tc.v, GroupBy("id", "g"))

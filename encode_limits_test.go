@@ -16,7 +16,7 @@ import (
 // never a silent U+FFFD.
 func TestEncodeGenericInvalidUTF8(t *testing.T) {
 	keyed := func(k string) Object {
-		return Object{{k, Object{{"v", int64(1)}}}, {"b", Object{{"v", int64(2)}}}}
+		return Object{{Key: k, Value: Object{{Key: "v", Value: int64(1)}}}, {Key: "b", Value: Object{{Key: "v", Value: int64(2)}}}}
 	}
 	cases := []struct {
 		name string
@@ -25,18 +25,18 @@ func TestEncodeGenericInvalidUTF8(t *testing.T) {
 		off  int64
 	}{
 		{"root scalar", "ab\xff", "", 2},
-		{"member value", Object{{"a", "x\xffy"}}, "/a", 1},
-		{"member key", Object{{"k\xfe", int64(1)}}, "/k\xfe", 1},
-		{"section key", Object{{"\xfek", Object{{"a", int64(1)}}}}, "/\xfek", 0},
-		{"keyed-map key", Object{{"k", keyed("\xfe")}}, "/k/\xfe", 0},
-		{"inline element", Object{{"a", []any{"ok", "\xc3("}}}, "/a/1", 0},
-		{"row cell", []any{Object{{"a", "é\xff"}}, Object{{"a", "b"}}}, "/0/a", 2},
-		{"field name", []any{Object{{"é\x80", int64(1)}}}, "/0/é\x80", 2},
-		{"flattened path", []any{Object{{"p", Object{{"q\xff", int64(1)}}}}, Object{{"p", Object{{"q\xff", int64(2)}}}}}, "/0/p/q\xff", 1},
+		{"member value", Object{{Key: "a", Value: "x\xffy"}}, "/a", 1},
+		{"member key", Object{{Key: "k\xfe", Value: int64(1)}}, "/k\xfe", 1},
+		{"section key", Object{{Key: "\xfek", Value: Object{{Key: "a", Value: int64(1)}}}}, "/\xfek", 0},
+		{"keyed-map key", Object{{Key: "k", Value: keyed("\xfe")}}, "/k/\xfe", 0},
+		{"inline element", Object{{Key: "a", Value: []any{"ok", "\xc3("}}}, "/a/1", 0},
+		{"row cell", []any{Object{{Key: "a", Value: "é\xff"}}, Object{{Key: "a", Value: "b"}}}, "/0/a", 2},
+		{"field name", []any{Object{{Key: "é\x80", Value: int64(1)}}}, "/0/é\x80", 2},
+		{"flattened path", []any{Object{{Key: "p", Value: Object{{Key: "q\xff", Value: int64(1)}}}}, Object{{Key: "p", Value: Object{{Key: "q\xff", Value: int64(2)}}}}}, "/0/p/q\xff", 1},
 		{"expanded item", []any{"\xff", []any{int64(1)}}, "/0", 0},
-		{"truncated rune", Object{{"a", "abc\xe2\x82"}}, "/a", 3},
+		{"truncated rune", Object{{Key: "a", Value: "abc\xe2\x82"}}, "/a", 3},
 		// SPEC §2.2: a surrogate's bytes are invalid_surrogate (TestSurrogates).
-		{"surrogate half", Object{{"a", "x\xed\xa0\x80"}}, "/a", 1},
+		{"surrogate half", Object{{Key: "a", Value: "x\xed\xa0\x80"}}, "/a", 1},
 	}
 	for _, c := range cases {
 		out, err := EncodeGeneric(c.v)
@@ -60,7 +60,7 @@ func TestEncodeGenericInvalidUTF8(t *testing.T) {
 		}
 	}
 	// Valid non-ASCII text is written unchanged.
-	out, err := EncodeGeneric(Object{{"k", "héllo ௗ"}})
+	out, err := EncodeGeneric(Object{{Key: "k", Value: "héllo ௗ"}})
 	if err != nil || string(out) != "GCF profile=generic\nk=héllo ௗ\n" {
 		t.Errorf("got %q, %v", out, err)
 	}
@@ -78,29 +78,31 @@ func nest(k int, leaf any, wrap func(level int, inner any) any) any {
 // depthShapes are ways to nest one level: each maps onto the decoder's
 // frames differently (tabular rows and flattened objects open none).
 var depthShapes = map[string]func(level int, inner any) any{
-	"object":   func(_ int, in any) any { return Object{{"a", in}} },
+	"object":   func(_ int, in any) any { return Object{{Key: "a", Value: in}} },
 	"array":    func(_ int, in any) any { return []any{in} },
 	"expanded": func(_ int, in any) any { return []any{int64(1), in} },
 	"table with attachment": func(_ int, in any) any {
-		return []any{Object{{"x", int64(1)}, {"a", []any{in}}}}
+		return []any{Object{{Key: "x", Value: int64(1)}, {Key: "a", Value: []any{in}}}}
 	},
 	"keyed map": func(_ int, in any) any {
-		return Object{{"k", Object{{"v", in}}}, {"m", Object{{"v", int64(2)}}}}
+		return Object{{Key: "k", Value: Object{{Key: "v", Value: in}}}, {Key: "m", Value: Object{{Key: "v", Value: int64(2)}}}}
 	},
 	"flattened": func(_ int, in any) any {
-		return []any{Object{{"p", Object{{"q", in}}}}}
+		return []any{Object{{Key: "p", Value: Object{{Key: "q", Value: in}}}}}
 	},
-	"section member": func(_ int, in any) any { return Object{{"s", Object{{"t", in}, {"u", int64(1)}}}} },
+	"section member": func(_ int, in any) any {
+		return Object{{Key: "s", Value: Object{{Key: "t", Value: in}, {Key: "u", Value: int64(1)}}}}
+	},
 	"mixed": func(level int, in any) any {
 		switch level % 4 {
 		case 0:
-			return []any{Object{{"x", int64(1)}, {"a", in}}}
+			return []any{Object{{Key: "x", Value: int64(1)}, {Key: "a", Value: in}}}
 		case 1:
-			return Object{{"o", in}}
+			return Object{{Key: "o", Value: in}}
 		case 2:
 			return []any{"s", in}
 		}
-		return Object{{"k", Object{{"v", in}}}, {"m", Object{{"v", "w"}}}}
+		return Object{{Key: "k", Value: Object{{Key: "v", Value: in}}}, {Key: "m", Value: Object{{Key: "v", Value: "w"}}}}
 	},
 }
 
@@ -110,7 +112,7 @@ var depthShapes = map[string]func(level int, inner any) any{
 // encoding, every success decodes under that limit, and a refusal is
 // depth_exceeded.
 func TestEncodeDepthMatchesDecoder(t *testing.T) {
-	leaves := []any{int64(7), Object{}, []any{}, []any{int64(1), int64(2)}, Object{{"z", "w"}}}
+	leaves := []any{int64(7), Object{}, []any{}, []any{int64(1), int64(2)}, Object{{Key: "z", Value: "w"}}}
 	for name, wrap := range depthShapes {
 		for li, leaf := range leaves {
 			for k := 0; k <= 12; k++ {
@@ -244,13 +246,13 @@ func TestEncodeGenericLimits(t *testing.T) {
 	big := strings.Repeat("x", 1<<20) // a value line of 1 MiB + "v="
 	wide := Object{}
 	for i := 0; i < 4097; i++ {
-		wide = append(wide, Member{"f" + strconv.Itoa(i), int64(i)})
+		wide = append(wide, Member{Key: "f" + strconv.Itoa(i), Value: int64(i)})
 	}
 	cells := make([]any, 0, 3)
 	for i := 0; i < 3; i++ {
 		// Varying cells: constant ones would be factored into the
 		// declaration (spec v3.6.0 §7.4.7) and leave short rows.
-		cells = append(cells, Object{{"a", strings.Repeat("y", 400) + strconv.Itoa(i)}, {"b", strings.Repeat("z", 400) + strconv.Itoa(i)}})
+		cells = append(cells, Object{{Key: "a", Value: strings.Repeat("y", 400) + strconv.Itoa(i)}, {Key: "b", Value: strings.Repeat("z", 400) + strconv.Itoa(i)}})
 	}
 	cases := []struct {
 		name string
@@ -259,13 +261,13 @@ func TestEncodeGenericLimits(t *testing.T) {
 		cat  Category
 		flag string
 	}{
-		{"string over 1 MiB", Object{{"v", big}}, nil, LineTooLong, "-max-line"},
+		{"string over 1 MiB", Object{{Key: "v", Value: big}}, nil, LineTooLong, "-max-line"},
 		{"long row", cells, []Option{WithMaxLineBytes(700)}, LineTooLong, "-max-line"},
-		{"long inline array", Object{{"a", []any{strings.Repeat("q", 60), strings.Repeat("r", 60)}}}, []Option{WithMaxLineBytes(100)}, LineTooLong, "-max-line"},
+		{"long inline array", Object{{Key: "a", Value: []any{strings.Repeat("q", 60), strings.Repeat("r", 60)}}}, []Option{WithMaxLineBytes(100)}, LineTooLong, "-max-line"},
 		{"long declaration", []any{wide[:300]}, []Option{WithMaxLineBytes(1000)}, LineTooLong, "-max-line"},
 		{"4097 columns", []any{wide}, nil, TooManyFields, "-max-fields"},
-		{"too many members", Object{{"a", int64(1)}, {"b", int64(2)}, {"c", int64(3)}}, []Option{WithMaxElements(2)}, TooManyElements, "-max-elements"},
-		{"too many items", Object{{"a", []any{int64(1), int64(2), int64(3)}}}, []Option{WithMaxElements(2)}, TooManyElements, "-max-elements"},
+		{"too many members", Object{{Key: "a", Value: int64(1)}, {Key: "b", Value: int64(2)}, {Key: "c", Value: int64(3)}}, []Option{WithMaxElements(2)}, TooManyElements, "-max-elements"},
+		{"too many items", Object{{Key: "a", Value: []any{int64(1), int64(2), int64(3)}}}, []Option{WithMaxElements(2)}, TooManyElements, "-max-elements"},
 		{"too many rows", cells, []Option{WithMaxElements(2)}, TooManyElements, "-max-elements"},
 		{"too many bytes", cells, []Option{WithMaxBytes(1000)}, PayloadTooLarge, "-max-bytes"},
 		{"too deep", nest(6, int64(1), depthShapes["object"]), []Option{WithMaxDepth(5)}, DepthExceeded, "-max-depth"},
@@ -364,7 +366,7 @@ func TestEncoderLimits(t *testing.T) {
 	want(e.WriteRow(int64(1), strings.Repeat("x", 1<<20)), LineTooLong) // refused before it is buffered
 	want(e.WriteRow(strings.Repeat("é", 20), strings.Repeat("ü", 20)), LineTooLong)
 	want(e.WriteRow("ok", "bad\xff"), InvalidUTF8)
-	want(e.WriteRecord(Object{{"a", Object{{"x", int64(1)}}}}), UnsupportedValue)
+	want(e.WriteRecord(Object{{Key: "a", Value: Object{{Key: "x", Value: int64(1)}}}}), UnsupportedValue)
 	want(e.BeginTable(strings.Repeat("n", 70), "a"), LineTooLong) // the open table stays open
 	for i := 0; i < 3; i++ {
 		must(e.WriteRow(int64(i), "y"))

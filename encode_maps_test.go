@@ -207,7 +207,7 @@ func (g *gmGen) value(depth int) any {
 		return m
 	case 7:
 		if g.r.Intn(3) == 0 {
-			return Object{{"o", 1}}
+			return Object{{Key: "o", Value: 1}}
 		}
 		return map[string]any{"a": map[string]any{"x": g.scalar()}, "b": map[string]any{"y": 2}}
 	case 8:

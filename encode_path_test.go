@@ -33,15 +33,15 @@ func TestEncodeErrorPath(t *testing.T) {
 		{"[]float64", map[string]any{"v": []float64{1, math.NaN()}}, nil, OutOfRange, "/v/1"},
 		{"unsupported type", map[string]any{"k": []withChan{{}}}, nil, UnsupportedValue, "/k/0/c"},
 		{"unsupported map value", map[string]complex128{"z": 1}, nil, UnsupportedValue, "/z"},
-		{"duplicate key", Object{{"o", []any{Object{{"a", 1}, {"a", 2}}}}}, nil, DuplicateKey, "/o/0"},
-		{"json.Number", Object{{"n", []any{int64(1), json.Number("1x")}}}, nil, UnsupportedValue, "/n/1"},
+		{"duplicate key", Object{{Key: "o", Value: []any{Object{{Key: "a", Value: 1}, {Key: "a", Value: 2}}}}}, nil, DuplicateKey, "/o/0"},
+		{"json.Number", Object{{Key: "n", Value: []any{int64(1), json.Number("1x")}}}, nil, UnsupportedValue, "/n/1"},
 		{"map fast path", map[string]any{"a": []any{"ok", "x\xff"}}, nil, InvalidUTF8, "/a/1"},
 		{"struct fast path", struct {
 			A []string `json:"a"`
 		}{[]string{"ok", "y\xfe"}}, nil, InvalidUTF8, "/a/1"},
-		{"too many elements", Object{{"a", int64(1)}, {"b", Object{{"c", []any{1, 2, 3}}}}}, []Option{WithMaxElements(2)}, TooManyElements, "/b/c"},
-		{"after a table of wide rows", Object{{"t", []any{Object{{"x", 1}, {"y", 2}, {"z", 3}}, Object{{"x", 1}, {"y", 2}, {"z", 3}}}}, {"u", []any{"a", "b", "c"}}}, []Option{WithMaxElements(2)}, TooManyElements, "/u"},
-		{"too many members", []any{"s", Object{{"x", 1}, {"y", 2}, {"z", 3}}}, []Option{WithMaxElements(2)}, TooManyElements, "/1"},
+		{"too many elements", Object{{Key: "a", Value: int64(1)}, {Key: "b", Value: Object{{Key: "c", Value: []any{1, 2, 3}}}}}, []Option{WithMaxElements(2)}, TooManyElements, "/b/c"},
+		{"after a table of wide rows", Object{{Key: "t", Value: []any{Object{{Key: "x", Value: 1}, {Key: "y", Value: 2}, {Key: "z", Value: 3}}, Object{{Key: "x", Value: 1}, {Key: "y", Value: 2}, {Key: "z", Value: 3}}}}, {Key: "u", Value: []any{"a", "b", "c"}}}, []Option{WithMaxElements(2)}, TooManyElements, "/u"},
+		{"too many members", []any{"s", Object{{Key: "x", Value: 1}, {Key: "y", Value: 2}, {Key: "z", Value: 3}}}, []Option{WithMaxElements(2)}, TooManyElements, "/1"},
 	}
 	for _, c := range cases {
 		_, err := EncodeGeneric(c.v, c.opts...)

@@ -117,7 +117,7 @@ func TestFactorSpec353(t *testing.T) {
 	}
 	structs := []row{{1, nil, "eu"}, {2, nil, "eu"}}
 	maps := []any{map[string]any{"id": 1, "region": "eu", "n": nil}, map[string]any{"id": 2, "region": "eu", "n": nil}}
-	tree := []any{Object{{"id", int64(1)}, {"n", nil}, {"region", "eu"}}, Object{{"id", int64(2)}, {"n", nil}, {"region", "eu"}}}
+	tree := []any{Object{{Key: "id", Value: int64(1)}, {Key: "n", Value: nil}, {Key: "region", Value: "eu"}}, Object{{Key: "id", Value: int64(2)}, {Key: "n", Value: nil}, {Key: "region", Value: "eu"}}}
 	for _, v := range []any{structs, maps, tree} {
 		for _, c := range []struct {
 			opts []Option
@@ -215,7 +215,7 @@ func TestFactorSourcesAgree(t *testing.T) {
 // costs less, and is never priced above canonical output.
 func TestFactorSmallestPrices(t *testing.T) {
 	long := strings.Repeat("constant ", 8)
-	v := []any{Object{{"id", int64(1)}, {"t", long}}, Object{{"id", int64(2)}, {"t", long}}, Object{{"id", int64(3)}, {"t", long}}}
+	v := []any{Object{{Key: "id", Value: int64(1)}, {Key: "t", Value: long}}, Object{{Key: "id", Value: int64(2)}, {Key: "t", Value: long}}, Object{{Key: "id", Value: int64(3)}, {Key: "t", Value: long}}}
 	canon, err := EncodeGeneric(v)
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +240,7 @@ func TestFactorLastMarkerLikeValue(t *testing.T) {
 	}
 	const want = "GCF profile=generic\n## [2]{a,c=\"^{abc\"}\n0\n1\n"
 	for name, v := range (map[string]any{
-		"object":  []any{Object{{"a", int64(0)}, {"c", "^{abc"}}, Object{{"a", int64(1)}, {"c", "^{abc"}}},
+		"object":  []any{Object{{Key: "a", Value: int64(0)}, {Key: "c", Value: "^{abc"}}, Object{{Key: "a", Value: int64(1)}, {Key: "c", Value: "^{abc"}}},
 		"maps":    []any{map[string]any{"a": 0, "c": "^{abc"}, map[string]any{"a": 1, "c": "^{abc"}},
 		"structs": []rec{{0, "^{abc"}, {1, "^{abc"}},
 	}) {

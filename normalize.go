@@ -15,6 +15,7 @@ import (
 	"unicode"
 
 	"github.com/gcfkit/gcf/internal/box"
+	"github.com/gcfkit/gcf/jsonmodel"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -241,7 +242,7 @@ func (n *normalizer) value(v any, depth int) (any, bool, error) {
 	case float32:
 		return normFloat32(x)
 	case json.Number:
-		r, err := numberFromJSON(string(x))
+		r, err := jsonmodel.NumberFromJSON(string(x))
 		if err != nil {
 			return nil, false, err
 		}
@@ -289,7 +290,7 @@ func (n *normalizer) value(v any, depth int) (any, bool, error) {
 		keys := normSortedKeys(x)
 		out := make(Object, len(keys))
 		for i, k := range keys {
-			out[i] = Member{k, x[k]}
+			out[i] = Member{Key: k, Value: x[k]}
 		}
 		return out, true, nil
 	}
@@ -370,7 +371,7 @@ func appendModelScalar(dst []byte, v any, ctx encoder.Context) (out []byte, ok b
 		out, err = encoder.AppendFloat(dst, f)
 		return out, true, err
 	case json.Number:
-		n, err := numberFromJSON(string(x))
+		n, err := jsonmodel.NumberFromJSON(string(x))
 		if err != nil {
 			return dst, true, err
 		}
@@ -404,7 +405,7 @@ func (n *normalizer) object(o Object, depth int) (Object, bool, error) {
 			out = append(n.newObject(len(o)), o...)
 		}
 		if out != nil {
-			out[i] = Member{o[i].Key, r}
+			out[i] = Member{Key: o[i].Key, Value: r}
 		}
 	}
 	if out != nil {
@@ -475,7 +476,7 @@ func (n *normalizer) stringMap(m map[string]any, depth int) (any, bool, error) {
 	}
 	out := n.newObject(len(m))
 	for k, v := range m {
-		out = append(out, Member{k, v})
+		out = append(out, Member{Key: k, Value: v})
 	}
 	slices.SortFunc(out, func(a, b Member) int { return strings.Compare(a.Key, b.Key) })
 	for i := range out {
@@ -552,7 +553,7 @@ func (n *normalizer) reflectValue(rv reflect.Value, depth int) (any, error) {
 		return n.boxFloat(f), nil
 	case reflect.String:
 		if t == normNumberType {
-			return numberFromJSON(rv.String())
+			return jsonmodel.NumberFromJSON(rv.String())
 		}
 		return n.boxString(rv.String()), nil
 	case reflect.Struct:
@@ -732,7 +733,7 @@ func (n *normalizer) mapValue(rv reflect.Value, depth int) (any, error) {
 		if err != nil {
 			return nil, n.at(err, p.k)
 		}
-		out = append(out, Member{p.k, r})
+		out = append(out, Member{Key: p.k, Value: r})
 	}
 	return n.boxObject(out), nil
 }
@@ -764,14 +765,14 @@ fieldLoop:
 			if err != nil {
 				return nil, n.at(err, f.name)
 			}
-			out = append(out, Member{f.name, r})
+			out = append(out, Member{Key: f.name, Value: r})
 			continue
 		}
 		r, err := n.child(fv, depth+1)
 		if err != nil {
 			return nil, n.at(err, f.name)
 		}
-		out = append(out, Member{f.name, r})
+		out = append(out, Member{Key: f.name, Value: r})
 	}
 	return n.boxObject(out), nil
 }

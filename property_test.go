@@ -92,7 +92,7 @@ func (g *gen) value(depth int) any {
 		keys := g.keys(1 + g.r.IntN(3))
 		obj := Object{}
 		for i, k := range g.keys(g.r.IntN(4)) {
-			obj = append(obj, Member{k, g.object(depth, keys, i == 0)})
+			obj = append(obj, Member{Key: k, Value: g.object(depth, keys, i == 0)})
 		}
 		return obj
 	default:
@@ -137,13 +137,13 @@ func (g *gen) object(depth int, shared []string, first bool) Object {
 		if shared != nil && !(first && g.ordered) && g.r.IntN(4) == 0 {
 			continue
 		}
-		obj = append(obj, Member{k, g.value(depth - 1)})
+		obj = append(obj, Member{Key: k, Value: g.value(depth - 1)})
 	}
 	if g.ordered && shared == nil && len(obj) > 0 {
 		// A scalar member keeps unrelated objects out of keyed-map form.
 		for _, k := range g.keys(len(obj) + 1) {
 			if _, dup := obj.Get(k); !dup {
-				obj = append(obj, Member{k, g.scalar()})
+				obj = append(obj, Member{Key: k, Value: g.scalar()})
 				break
 			}
 		}
@@ -196,7 +196,7 @@ func TestDeepNesting(t *testing.T) {
 	var v any = "leaf"
 	for i := 0; i < 100; i++ {
 		if i%2 == 0 {
-			v = Object{{"k", v}}
+			v = Object{{Key: "k", Value: v}}
 		} else {
 			v = []any{v, int64(i)}
 		}

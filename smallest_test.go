@@ -316,11 +316,11 @@ func TestSmallestBudget(t *testing.T) {
 	var deep any = []any{}
 	rows := make([]any, 2000)
 	for i := range rows {
-		rows[i] = Object{{"id", int64(i)}, {"name", fmt.Sprint("n", i)}}
+		rows[i] = Object{{Key: "id", Value: int64(i)}, {Key: "name", Value: fmt.Sprint("n", i)}}
 	}
-	deep = Object{{"rows", rows}}
+	deep = Object{{Key: "rows", Value: rows}}
 	for i := 0; i < 200; i++ {
-		deep = Object{{"k", deep}}
+		deep = Object{{Key: "k", Value: deep}}
 	}
 	s = newSizer(lim, nil)
 	if _, err := s.append(nil, deep, lim); err != nil {
