@@ -90,6 +90,7 @@ func TestEncoderBuffered(t *testing.T) {
 
 func TestDecoderDecodeGenericFromReader(t *testing.T) {
 	d := NewDecoder(strings.NewReader("GCF profile=generic\n## [2:]{key,x}\na|1\nb|2\n"))
+	//lint:ignore SA1019 Decoder.DecodeGeneric is deprecated but kept working; this test reads through it
 	v, err := d.DecodeGeneric()
 	if err != nil {
 		t.Fatal(err)

@@ -97,6 +97,7 @@ func checkV1Reads(t *testing.T, data string, want any) {
 		t.Fatalf("DecodeGeneric: %v, %s\nwant %s\ninput\n%s", err, mustJSON(back), mustJSON(want), data)
 	}
 	d := NewDecoder(strings.NewReader(data), WithWire(WireV1))
+	//lint:ignore SA1019 Decoder.DecodeGeneric is deprecated but kept working; this test reads through it
 	back, err = d.DecodeGeneric()
 	if err != nil || !jsonEqual(back, want) {
 		t.Fatalf("NewDecoder: %v, %s\nwant %s\ninput\n%s", err, mustJSON(back), mustJSON(want), data)
@@ -209,6 +210,7 @@ func TestV1EmptyInput(t *testing.T) {
 		check("Decode", err)
 		_, err = DecodeDelta([]byte(in), WithWire(WireV1))
 		check("DecodeDelta", err)
+		//lint:ignore SA1019 Decoder.DecodeGeneric is deprecated but kept working; this test reads through it
 		_, err = NewDecoder(strings.NewReader(in), WithWire(WireV1)).DecodeGeneric()
 		check("NewDecoder.DecodeGeneric", err)
 		d := NewDecoder(strings.NewReader(in), WithWire(WireV1))

@@ -41,4 +41,4 @@ func ParseJSON(data []byte, opts ...Option) (any, error) { return jsonmodel.Pars
 
 // ToJSON writes a generic value (as returned by DecodeGeneric) as compact
 // JSON, objects in member order. Integers are written exactly.
-func ToJSON(v any) ([]byte, error) { return jsonmodel.ToJSON(v) }
+func ToJSON(v any) ([]byte, error) { return jsonmodel.AppendJSON(nil, v) }

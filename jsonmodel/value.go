@@ -42,7 +42,7 @@ func (o Object) Get(key string) (any, bool) {
 
 // MarshalJSON writes the object as JSON with its members in order.
 func (o Object) MarshalJSON() ([]byte, error) {
-	return appendJSON(nil, o)
+	return AppendJSON(nil, o)
 }
 
 // UnmarshalJSON reads a JSON object keeping member order and number
@@ -524,9 +524,10 @@ func NumberFromJSON(s string) (any, error) {
 
 // ToJSON writes a generic value (as returned by DecodeGeneric) as compact
 // JSON, objects in member order. Integers are written exactly.
-func ToJSON(v any) ([]byte, error) { return appendJSON(nil, v) }
+func ToJSON(v any) ([]byte, error) { return AppendJSON(nil, v) }
 
-func appendJSON(dst []byte, v any) ([]byte, error) {
+// AppendJSON appends the compact JSON of v to dst: ToJSON's append form.
+func AppendJSON(dst []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -550,7 +551,7 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendJSON(dst, e); err != nil {
+			if dst, err = AppendJSON(dst, e); err != nil {
 				return dst, err
 			}
 		}
@@ -564,7 +565,7 @@ func appendJSON(dst []byte, v any) ([]byte, error) {
 			dst = encoder.AppendQuoted(dst, m.Key)
 			dst = append(dst, ':')
 			var err error
-			if dst, err = appendJSON(dst, m.Value); err != nil {
+			if dst, err = AppendJSON(dst, m.Value); err != nil {
 				return dst, err
 			}
 		}

@@ -1,4 +1,4 @@
-package gcf
+package generic
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ type corpusDoc struct {
 
 func loadCorpus(t testing.TB) []corpusDoc {
 	t.Helper()
-	files, err := filepath.Glob("testdata/corpus/*.json")
+	files, err := filepath.Glob("../../testdata/corpus/*.json")
 	if err != nil || len(files) < 8 {
 		t.Fatalf("corpus: %d files, %v", len(files), err)
 	}
@@ -343,7 +343,7 @@ func TestEstimateTokens(t *testing.T) {
 
 func BenchmarkSmallest(b *testing.B) {
 	for _, name := range []string{"employees", "orders"} {
-		data, err := os.ReadFile("testdata/corpus/" + name + ".json")
+		data, err := os.ReadFile("../../testdata/corpus/" + name + ".json")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -417,7 +417,7 @@ func TestSmallestReference(t *testing.T) {
 	}
 	dir := os.Getenv("GCF_PEERS_DIR")
 	if dir == "" {
-		dir = filepath.Join("..", "shared", "peers")
+		dir = filepath.Join("..", "..", "..", "shared", "peers")
 	}
 	sdk, err := filepath.Abs(filepath.Join(dir, "gcf-typescript-2.6.1", "gcf.mjs"))
 	if err != nil {
@@ -629,7 +629,7 @@ func walkLeaves(t *testing.T, v any, f func(key, cell string)) {
 // the code produces now (GCF_UPDATE_DOCS=1 rewrites it).
 func TestSmallestDocTable(t *testing.T) {
 	table := corpusTable(t)
-	for _, path := range []string{"docs/smallest.md", "docs/benchmarks.md"} {
+	for _, path := range []string{"../../docs/smallest.md", "../../docs/benchmarks.md"} {
 		doc, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package gcf
+package generic
 
 import (
 	"bytes"
@@ -348,7 +348,7 @@ func FuzzMapFastPath(f *testing.F) {
 // writes the general path's bytes or gives up.
 func TestMapFastPathDocuments(t *testing.T) {
 	var docs [][]byte
-	paths, err := filepath.Glob(filepath.Join("testdata", "corpus", "*.json"))
+	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "corpus", "*.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
