@@ -261,7 +261,7 @@ func TestDecoderDecodeWholeValues(t *testing.T) {
 		}
 		keys = append(keys, fmt.Sprintf("%T", m))
 	}
-	if strings.Join(keys, ",") != "string,[]interface {},gcf.Object" {
+	if strings.Join(keys, ",") != "string,[]interface {},jsonmodel.Object" {
 		t.Fatalf("member types %v", keys)
 	}
 	if err := d.Decode(new(any)); err == nil || err == io.EOF {

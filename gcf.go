@@ -61,9 +61,7 @@
 package gcf
 
 import (
-	"errors"
-	"io"
-
+	"github.com/gcfkit/gcf/internal/generic"
 	"github.com/gcfkit/gcf/internal/options"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
@@ -144,10 +142,6 @@ type Limits = stream.Limits
 // Option configures a decoder or encoder.
 type Option = options.Option
 
-// config is the resolved options of one call (options.Config), with the
-// root's helpers on it.
-type config struct{ options.Config }
-
 // Spec names a version of the GCF specification an encoder writes.
 type Spec = options.Spec
 
@@ -195,13 +189,6 @@ func GroupBy(key, column string) Option {
 	return func(c *options.Config) { c.Group = options.GroupBy{Key: key, Column: column, On: true} }
 }
 
-// defaultLimits are the limits in effect when no option sets one.
-var defaultLimits = options.DefaultLimits
-
-// newConfig resolves opts, once per call of the API (options.Resolve): a
-// caller resolves once and passes the config (or its limits) down.
-func newConfig(opts []Option) config { return config{options.Resolve(opts)} }
-
 // WithLimits sets every limit at once; zero fields keep their defaults. It
 // affects decoders and encoders alike.
 func WithLimits(l Limits) Option { return func(c *options.Config) { c.Limits = l } }
@@ -241,7 +228,7 @@ func WithRequireSummary() Option { return func(c *options.Config) { c.Limits.Req
 // accepted; see EncodeGeneric for the layout and the errors. A graph
 // payload (*Payload) is written in the graph profile by Encode instead.
 func Marshal(v any) ([]byte, error) {
-	return EncodeGeneric(v)
+	return generic.EncodeGeneric(v)
 }
 
 // Unmarshal decodes the whole payload data into the value v points to, as
@@ -256,33 +243,4 @@ func Marshal(v any) ([]byte, error) {
 // yields a *SyntaxError with its line, column and SPEC §16.5 category.
 // Constant columns and group values (spec v3.6.0 §7.4.7, §7.4.8) fill
 // every record, as if each row held them, keys in declaration order.
-func Unmarshal(data []byte, v any, opts ...Option) error {
-	if p, ok := v.(*Payload); ok && isGraphHeader(data) {
-		// Decode shares copied chunks of data between names.
-		got, err := Decode(data, opts...)
-		if err == nil {
-			*p = *got
-		}
-		return err
-	}
-	cfg := newConfig(opts)
-	d := &Decoder{s: stream.NewBytesDecoder(data, cfg.Limits), form: anyForm(cfg.Form)}
-	d.s.SetExpand(true)
-	d.reset()
-	d.b.budget = len(data)/2 + 1 // the input is all here: presize by it, as DecodeGeneric does
-	err := d.Decode(v)
-	if err == io.EOF {
-		return errors.New("gcf: Unmarshal: the payload holds no value")
-	}
-	return err
-}
-
-// isGraphHeader reports whether data starts with a graph-profile header
-// (profile= is the header's first field, SPEC §3.1).
-func isGraphHeader(data []byte) bool {
-	const h = "GCF profile=graph"
-	if len(data) < len(h) || string(data[:len(h)]) != h {
-		return false
-	}
-	return len(data) == len(h) || data[len(h)] == ' ' || data[len(h)] == '\n' || data[len(h)] == '\r'
-}
+func Unmarshal(data []byte, v any, opts ...Option) error { return generic.Unmarshal(data, v, opts...) }

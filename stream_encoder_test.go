@@ -20,7 +20,7 @@ func TestStreamingEncoderRoundTrip(t *testing.T) {
 	must(e.WriteRow(int64(1), "x", nil))
 	must(e.WriteRow(2, "true", Missing))
 	must(e.BeginKeyedTable("m", "key", "v"))
-	must(e.WriteKeyedRecord("k1", Object{{"key", "K"}, {"v", 1.5}}))
+	must(e.WriteKeyedRecord("k1", Object{{Key: "key", Value: "K"}, {Key: "v", Value: 1.5}}))
 	must(e.Close())
 	want := "GCF profile=generic\ntitle=\"a|b\"\n## rows [?]{id,\"display name\",\"a,b\"}\n1|x|-\n2|\"true\"|~\n" +
 		"## m [?:]{_key,key,v}\nk1|K|1.5\n##! summary counts=2,1\n"
@@ -90,6 +90,7 @@ func TestEncoderBuffered(t *testing.T) {
 
 func TestDecoderDecodeGenericFromReader(t *testing.T) {
 	d := NewDecoder(strings.NewReader("GCF profile=generic\n## [2:]{key,x}\na|1\nb|2\n"))
+	//lint:ignore SA1019 Decoder.DecodeGeneric is deprecated but kept working; this test reads through it
 	v, err := d.DecodeGeneric()
 	if err != nil {
 		t.Fatal(err)

@@ -97,6 +97,7 @@ func checkV1Reads(t *testing.T, data string, want any) {
 		t.Fatalf("DecodeGeneric: %v, %s\nwant %s\ninput\n%s", err, mustJSON(back), mustJSON(want), data)
 	}
 	d := NewDecoder(strings.NewReader(data), WithWire(WireV1))
+	//lint:ignore SA1019 Decoder.DecodeGeneric is deprecated but kept working; this test reads through it
 	back, err = d.DecodeGeneric()
 	if err != nil || !jsonEqual(back, want) {
 		t.Fatalf("NewDecoder: %v, %s\nwant %s\ninput\n%s", err, mustJSON(back), mustJSON(want), data)
@@ -209,6 +210,7 @@ func TestV1EmptyInput(t *testing.T) {
 		check("Decode", err)
 		_, err = DecodeDelta([]byte(in), WithWire(WireV1))
 		check("DecodeDelta", err)
+		//lint:ignore SA1019 Decoder.DecodeGeneric is deprecated but kept working; this test reads through it
 		_, err = NewDecoder(strings.NewReader(in), WithWire(WireV1)).DecodeGeneric()
 		check("NewDecoder.DecodeGeneric", err)
 		d := NewDecoder(strings.NewReader(in), WithWire(WireV1))
@@ -261,7 +263,7 @@ func (g v1Gen) object(depth int, keys []string) Object {
 		keys = []string{"a", "b", "c", "d", "e"}[:g.r.IntN(5)]
 	}
 	for _, k := range keys {
-		o = append(o, Member{k, g.value(depth - 1)})
+		o = append(o, Member{Key: k, Value: g.value(depth - 1)})
 	}
 	return o
 }
@@ -279,15 +281,15 @@ func (g v1Gen) value(depth int) any {
 		n := g.r.IntN(4)
 		arr := make([]any, n)
 		for i := range arr {
-			o := Object{{"id", int64(i)}}
+			o := Object{{Key: "id", Value: int64(i)}}
 			for _, k := range []string{"x", "y"}[:g.r.IntN(3)] {
-				o = append(o, Member{k, g.value(depth - 1)})
+				o = append(o, Member{Key: k, Value: g.value(depth - 1)})
 			}
 			if g.r.IntN(2) == 0 {
-				o = append(o, Member{"n", g.object(depth-1, nil)})
+				o = append(o, Member{Key: "n", Value: g.object(depth-1, nil)})
 			}
 			if g.r.IntN(3) == 0 {
-				o = append(o, Member{"l", []any{g.scalar(), g.scalar()}})
+				o = append(o, Member{Key: "l", Value: []any{g.scalar(), g.scalar()}})
 			}
 			arr[i] = o
 		}

@@ -25,6 +25,29 @@ func postPassAny(data []byte) (any, error) {
 	return jsonModel(x), err
 }
 
+// jsonModel converts a value of DecodeGeneric's ordered model to what
+// encoding/json stores in an interface (the post-pass's conversion): objects
+// as map[string]any (a repeated key keeps its last value), integers as
+// float64.
+func jsonModel(x any) any {
+	switch v := x.(type) {
+	case Object:
+		m := make(map[string]any, len(v))
+		for _, mb := range v {
+			m[mb.Key] = jsonModel(mb.Value)
+		}
+		return m
+	case []any:
+		for i, e := range v {
+			v[i] = jsonModel(e)
+		}
+		return v
+	case int64:
+		return float64(v)
+	}
+	return x
+}
+
 // checkAnyAgrees requires Unmarshal and Decoder.Decode into *any (the
 // direct build) to give what the post-pass gives for data: the same value
 // or the same error, message (line:column) and category alike.

@@ -185,7 +185,7 @@ func TestUnmarshalAnyOptions(t *testing.T) {
 	if err := Unmarshal(data, &ordered, WithOrderedObjects()); err != nil {
 		t.Fatal(err)
 	}
-	wantOrdered := Object{{"n", float64(9007199254740993)}, {"f", 2.5}, {"o", Object{{"b", 1.0}, {"a", 2.0}}}}
+	wantOrdered := Object{{Key: "n", Value: float64(9007199254740993)}, {Key: "f", Value: 2.5}, {Key: "o", Value: Object{{Key: "b", Value: 1.0}, {Key: "a", Value: 2.0}}}}
 	if !reflect.DeepEqual(ordered, wantOrdered) {
 		t.Errorf("WithOrderedObjects: %#v", ordered)
 	}
@@ -197,7 +197,7 @@ func TestUnmarshalAnyOptions(t *testing.T) {
 	if err := Unmarshal(data, &s, WithOrderedObjects(), WithExactNumbers()); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(s.O, Object{{"b", int64(1)}, {"a", int64(2)}}) || s.N != int64(9007199254740993) {
+	if !reflect.DeepEqual(s.O, Object{{Key: "b", Value: int64(1)}, {Key: "a", Value: int64(2)}}) || s.N != int64(9007199254740993) {
 		t.Errorf("nested with options: %#v", s)
 	}
 }

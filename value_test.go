@@ -15,7 +15,7 @@ import (
 // TestObjectJSON: Object marshals through encoding/json in member order with
 // exact integers, and unmarshals keeping both.
 func TestObjectJSON(t *testing.T) {
-	o := Object{{"z", int64(9223372036854775807)}, {"a", []any{1.5, "x", nil, true}}, {"m", Object{{"k", int64(-1)}}}}
+	o := Object{{Key: "z", Value: int64(9223372036854775807)}, {Key: "a", Value: []any{1.5, "x", nil, true}}, {Key: "m", Value: Object{{Key: "k", Value: int64(-1)}}}}
 	b, err := json.Marshal(map[string]any{"o": o})
 	if err != nil {
 		t.Fatal(err)
@@ -173,6 +173,7 @@ func TestParseJSONLimits(t *testing.T) {
 // TestParseJSONDuplicateKeys: found at the second occurrence whether the
 // object is scanned (small) or indexed (past smallObject members).
 func TestParseJSONDuplicateKeys(t *testing.T) {
+	const smallObject = 16 // jsonmodel's scan-or-index threshold (jsonmodel/value.go)
 	for _, n := range []int{2, smallObject - 1, smallObject, smallObject + 1, smallObject + 2, 3 * smallObject, 1000} {
 		for _, first := range []int{0, (n - 1) / 2, n - 2} {
 			doc := []byte(manyKeysJSON(n - 1))

@@ -1,0 +1,1140 @@
+package generic
+
+import (
+	"reflect"
+	"sort"
+	"sync"
+	"unsafe"
+
+	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/box"
+	"github.com/gcfkit/gcf/internal/layout"
+)
+
+// The typed fast path of the canonical generic encoder: a slice (or array)
+// of structs, a map[string] of such slices, or a struct root whose members
+// are scalars, such slices, inline arrays or structs of the same kind
+// (`## key` sections), is written straight from the struct fields through
+// a per-type plan (reflect once per type), without the Object tree of
+// normalize.
+//
+// A row struct's fields may be scalars, pointers to scalars, nested structs
+// of scalars (flattened into `>` path columns, SPEC §7.4.6), pointers to
+// such structs, and slices or arrays of scalars (inline array attachments)
+// or of row structs (tabular attachments, sharing row 0's array schema
+// where SPEC §7.4.5.3 and the general path do). The plan mirrors the
+// decisions newPlan takes on the normalized rows; what it cannot decide
+// from the type alone (omitempty, nil pointers and slices, empty slices) a
+// pre-pass over the rows decides as newPlan would, or gives up.
+//
+// It writes exactly the bytes of the general path (normalize, then
+// appendLayout) and never reports an error of its own: on anything it does
+// not handle, and on every error (a limit, invalid UTF-8, a non-finite
+// float, an unsigned integer above MaxInt64, a row that omitempty makes
+// non-uniform), it gives up and the general path runs from the start,
+// producing that error as before.
+
+// fsOp is how a row field or a root member is written.
+type fsOp uint8
+
+const (
+	// fsCell: a scalar field, one cell (root: `key=value`).
+	fsCell fsOp = iota
+	// fsPtrCell: a pointer to a scalar, `-` when nil.
+	fsPtrCell
+	// fsNested: a struct of scalars (and such structs), flattened into its
+	// `>` path columns (SPEC §7.4.6; rows only).
+	fsNested
+	// fsPtrNested: a pointer to such a struct: flattened when some row holds
+	// one (nil rows write `-` in every column), one `-` column when none
+	// does (rows only).
+	fsPtrNested
+	// fsTable: a slice or array of row structs: a `^` cell and a tabular
+	// attachment (root: a `## key` table).
+	fsTable
+	// fsInline: a slice or array of scalars: a `^` cell and an inline
+	// array attachment (root: `key[N]: ...`).
+	fsInline
+	// fsSection: a struct member of an object (the root or a section): a
+	// `## key` section holding its members (members only).
+	fsSection
+	// fsPtrSection: a pointer to such a struct: `key=-` when nil (members
+	// only).
+	fsPtrSection
+)
+
+// fsLeaf is a scalar leaf of a flattened struct.
+type fsLeaf struct {
+	off  uintptr // fsNested: in the row; fsPtrNested: in the pointed-to struct
+	kind reflect.Kind
+}
+
+// fsCol is a field of a row struct or a member of a struct root.
+type fsCol struct {
+	name   string
+	key    string // name as written (bare or quoted)
+	index  []int
+	off    uintptr // the field's offset in the row struct (rows only)
+	i0     int     // index[0] when len(index) == 1, else -1
+	op     fsOp
+	kind   reflect.Kind // fsCell, fsPtrCell; fsInline: the element's
+	omit   bool         // omitempty (and the field can be empty)
+	zero   bool         // omitzero (struct roots only)
+	leaves []fsLeaf     // fsNested, fsPtrNested
+	paths  string       // fsNested, fsPtrNested: the path columns, each followed by ','
+	rows   *fsRows      // fsTable
+	sub    []fsCol      // fsSection, fsPtrSection: the members
+	array  bool         // fsTable, fsInline: an array type (never nil)
+}
+
+// fsRows is the plan of a row struct type: the columns of one table.
+type fsRows struct {
+	cols  []fsCol
+	decl  string // `{fields}` when no column is fsPtrNested
+	nf    int    // declared fields, every fsPtrNested flattened
+	omit  bool   // some column has omitempty
+	scan  bool   // some column is fsPtrNested or fsTable (see fsTable)
+	dyn   bool   // some column is fsPtrNested: decl depends on the rows
+	atts  bool   // some column is fsTable or fsInline
+	flat  bool   // every column is fsCell or fsPtrCell (geFlatRecords)
+	cells bool   // every column is fsCell
+	depth int    // nesting of a row as normalize counts it
+}
+
+// fsPlan is the plan of a root type (after pointers are dereferenced).
+type fsPlan struct {
+	ok    bool
+	kind  reflect.Kind // Struct, Map, Slice or Array
+	cols  []fsCol      // Struct: the members (as fsMembersOf plans them)
+	elem  fsCol        // Map: the value (fsTable); Slice, Array: itself
+	depth int          // nesting of a value as normalize counts it
+}
+
+var fsPlans sync.Map // reflect.Type -> *fsPlan
+
+// Per-column state of a table, gathered by the pre-pass of fsTable.
+const (
+	fsAny    uint8 = 1 << iota // fsPtrNested: some row holds a struct
+	fsShared                   // fsTable: rows after row 0 use its array schema
+	fsConst                    // a constant column (fsFactor)
+)
+
+// appendStructs is the fast path of appendGeneric; ok false means v is
+// left to the general path (dst may have been written past its length).
+func appendStructs(dst []byte, v any, lim Limits, v353 bool) (out []byte, ok bool) {
+	if v == nil {
+		return dst, false
+	}
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() || fsHasMarshaler(rv.Type()) {
+			return dst, false
+		}
+		rv = rv.Elem()
+	}
+	p := fsPlanOf(rv.Type())
+	if !p.ok || box.Purego {
+		// The purego build has no offset reads: the general path writes.
+		return dst, false
+	}
+	e := getGE()
+	if e.lim.Begin(lim, len(dst)); !e.lim.DepthOK(p.depth) {
+		// Within the limit the general path's depth check cannot fail:
+		// p.depth bounds normalize's nesting, which bounds the layout's.
+		putGE(e)
+		return dst, false
+	}
+	e.v353 = v353
+	e.buf = appendGenericHeader(dst)
+	ok = e.lineDone() == nil && e.fsRoot(p, rv)
+	out = e.buf
+	putGE(e)
+	return out, ok
+}
+
+func fsPlanOf(t reflect.Type) *fsPlan {
+	if p, ok := fsPlans.Load(t); ok {
+		return p.(*fsPlan)
+	}
+	p := fsNewPlan(t)
+	q, _ := fsPlans.LoadOrStore(t, p)
+	return q.(*fsPlan)
+}
+
+// fsHasMarshaler reports whether t or *t has a method the general path
+// calls (json.Marshaler, encoding.TextMarshaler).
+func fsHasMarshaler(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return t.Implements(normMarshalerType) || t.Implements(normTextMarshalerType) ||
+		p.Implements(normMarshalerType) || p.Implements(normTextMarshalerType)
+}
+
+func fsNewPlan(t reflect.Type) *fsPlan {
+	p := &fsPlan{kind: t.Kind()}
+	if fsHasMarshaler(t) || normFastTypes[t] {
+		return p
+	}
+	seen := map[reflect.Type]bool{}
+	switch t.Kind() {
+	case reflect.Struct:
+		cols, d, ok := fsMembersOf(t, seen)
+		if !ok {
+			return p
+		}
+		p.cols = cols
+		p.depth = 1 + d
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String || t.Key().Implements(normTextMarshalerType) {
+			return p
+		}
+		d, ok := fsColOf(&p.elem, t.Elem(), seen)
+		if !ok || p.elem.op != fsTable {
+			return p
+		}
+		p.depth = 1 + d
+	case reflect.Slice, reflect.Array:
+		d, ok := fsColOf(&p.elem, t, seen)
+		if !ok || p.elem.op != fsTable {
+			return p
+		}
+		p.depth = d
+	default:
+		return p
+	}
+	p.ok = true
+	return p
+}
+
+// fsMembersOf plans the members of struct type t, written as an object's
+// members (the root's, or a `## key` section's): scalars, pointers to
+// scalars, tables, inline arrays and (pointers to) such structs as
+// sections. It returns the deepest member's nesting as normalize counts
+// it (0 without members).
+func fsMembersOf(t reflect.Type, seen map[reflect.Type]bool) ([]fsCol, int, bool) {
+	if fsHasMarshaler(t) || seen[t] {
+		return nil, 0, false
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	var cols []fsCol
+	d := 0
+	for _, f := range normCachedFields(t) {
+		if !fsDirect(t, f.index) {
+			return nil, 0, false
+		}
+		ft := t.FieldByIndex(f.index).Type
+		if f.omitZero && (ft.Implements(normZeroerType) || reflect.PointerTo(ft).Implements(normZeroerType)) {
+			return nil, 0, false
+		}
+		c := fsCol{name: f.name, index: f.index, omit: f.omitEmpty, zero: f.omitZero}
+		if !fsSetKey(&c) {
+			return nil, 0, false
+		}
+		st := ft
+		if st.Kind() == reflect.Pointer && st.Elem().Kind() == reflect.Struct {
+			st = st.Elem()
+		}
+		var cd int
+		if st.Kind() == reflect.Struct {
+			if fsHasMarshaler(ft) || fsHasMarshaler(st) {
+				return nil, 0, false
+			}
+			sub, sd, ok := fsMembersOf(st, seen)
+			if !ok {
+				return nil, 0, false
+			}
+			c.sub, c.op, cd = sub, fsSection, 1+sd
+			if st != ft {
+				c.op = fsPtrSection
+			}
+		} else {
+			var ok bool
+			if cd, ok = fsColOf(&c, ft, seen); !ok {
+				return nil, 0, false
+			}
+		}
+		cols = append(cols, c)
+		d = max(d, cd)
+	}
+	return cols, d, true
+}
+
+// fsSetKey sets c.key from c.name; false if the name is not valid UTF-8.
+func fsSetKey(c *fsCol) bool {
+	k, bad := encoder.AppendKeyValid(nil, c.name)
+	c.key = string(k)
+	c.i0 = -1
+	if len(c.index) == 1 {
+		c.i0 = c.index[0]
+	}
+	return bad < 0
+}
+
+// fsColOf plans a field or member of type ft into c (op, kind, leaves,
+// rows) and returns its nesting as normalize counts it; false if the type
+// is not planned.
+func fsColOf(c *fsCol, ft reflect.Type, seen map[reflect.Type]bool) (int, bool) {
+	if c.kind = fsScalarKind(ft); c.kind != reflect.Invalid {
+		c.op = fsCell
+		return 1, true
+	}
+	if fsHasMarshaler(ft) {
+		return 0, false
+	}
+	switch ft.Kind() {
+	case reflect.Pointer:
+		et := ft.Elem()
+		if c.kind = fsScalarKind(et); c.kind != reflect.Invalid {
+			c.op = fsPtrCell
+			return 1, true
+		}
+		if et.Kind() != reflect.Struct {
+			return 0, false
+		}
+		c.op = fsPtrNested
+		return fsFlatten(c, et, 0, seen)
+	case reflect.Struct:
+		c.op = fsNested
+		return fsFlatten(c, ft, c.off, seen)
+	case reflect.Slice, reflect.Array:
+		et := ft.Elem()
+		c.array = ft.Kind() == reflect.Array
+		if c.kind = fsScalarKind(et); c.kind != reflect.Invalid {
+			if c.kind == reflect.Uint8 {
+				return 0, false // []byte is a base64 string; keep arrays alike
+			}
+			c.op = fsInline
+			return 2, true
+		}
+		if c.rows = fsRowsOf(et, seen); c.rows == nil {
+			return 0, false
+		}
+		c.op = fsTable
+		return 1 + c.rows.depth, true
+	}
+	return 0, false
+}
+
+// fsDirect reports whether the field at index is reached without passing
+// through a pointer (an embedded *T may be nil: the general path omits it).
+func fsDirect(t reflect.Type, index []int) bool {
+	for _, i := range index[:len(index)-1] {
+		t = t.Field(i).Type
+		if t.Kind() != reflect.Struct {
+			return false
+		}
+	}
+	return true
+}
+
+// fsScalarKind is normScalarKind, with float32 added.
+func fsScalarKind(t reflect.Type) reflect.Kind {
+	if t.Kind() == reflect.Float32 {
+		if fsHasMarshaler(t) {
+			return reflect.Invalid
+		}
+		return reflect.Float32
+	}
+	if t.Kind() == reflect.Uintptr {
+		return reflect.Invalid
+	}
+	return normScalarKind(t)
+}
+
+// fsRowsOf returns the row plan of struct type et, or nil. Every field
+// must be planned, its name free of '>' (such a field would be an
+// attachment without a column, SPEC §7.4.6.1 rule 4), and there must be
+// one at least (rows of empty objects are not tabular).
+func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
+	if et.Kind() != reflect.Struct || fsHasMarshaler(et) || seen[et] {
+		return nil
+	}
+	seen[et] = true
+	defer delete(seen, et)
+	r := &fsRows{flat: true}
+	decl := []byte{'{'}
+	for _, f := range normCachedFields(et) {
+		if f.omitZero || !fsDirect(et, f.index) || !layout.ColumnName(f.name) {
+			return nil
+		}
+		c := fsCol{name: f.name, index: f.index, off: fsOffset(et, f.index)}
+		d, ok := fsColOf(&c, et.FieldByIndex(f.index).Type, seen)
+		if !ok || !fsSetKey(&c) {
+			return nil
+		}
+		c.omit = f.omitEmpty && c.op != fsNested // a struct is never empty
+		r.omit = r.omit || c.omit
+		r.depth = max(r.depth, d)
+		switch c.op {
+		case fsNested, fsPtrNested:
+			decl = append(decl, c.paths...)
+			r.nf += len(c.leaves)
+			r.scan = r.scan || c.op == fsPtrNested
+			r.dyn = r.dyn || c.op == fsPtrNested
+			r.flat = false
+		case fsTable, fsInline:
+			decl = append(decl, c.key...)
+			decl = encoder.AppendFieldSep(decl)
+			r.nf++
+			r.scan = r.scan || c.op == fsTable
+			r.atts = true
+			r.flat = false
+		default:
+			decl = append(decl, c.key...)
+			decl = encoder.AppendFieldSep(decl)
+			r.nf++
+		}
+		r.cols = append(r.cols, c)
+	}
+	if !layout.Tabular(true, len(r.cols) > 0, nil) {
+		return nil // rows of empty objects: expanded
+	}
+	decl = encoder.EndDecl(decl)
+	r.decl = string(decl)
+	r.cells = true
+	for j := range r.cols {
+		r.cells = r.cells && r.cols[j].op == fsCell
+	}
+	r.depth++
+	return r
+}
+
+// fsFlatten plans the leaves of struct type t, the value of column c, as
+// flatLevel would flatten them: at least one field, every name non-empty
+// and free of '>', every field a scalar or such a struct (never null, so
+// no object has only null leaves). off is the offset of t in the row (0
+// for a pointed-to struct). It returns t's nesting.
+func fsFlatten(c *fsCol, t reflect.Type, off uintptr, seen map[reflect.Type]bool) (int, bool) {
+	path, bad := encoder.AppendQuotedValid(nil, c.name)
+	if bad >= 0 {
+		return 0, false
+	}
+	var paths []byte
+	d, ok := fsPlanLeaves(c, t, off, path[1:len(path)-1], &paths, seen)
+	c.paths = string(paths)
+	return d, ok
+}
+
+func fsPlanLeaves(c *fsCol, t reflect.Type, off uintptr, path []byte, paths *[]byte, seen map[reflect.Type]bool) (int, bool) {
+	if fsHasMarshaler(t) || seen[t] {
+		return 0, false
+	}
+	fields := normCachedFields(t)
+	if len(fields) == 0 {
+		return 0, false
+	}
+	seen[t] = true
+	defer delete(seen, t)
+	d := 0
+	for _, f := range fields {
+		if f.omitZero || !layout.FlatKey(f.name) || !fsDirect(t, f.index) {
+			return 0, false
+		}
+		ft := t.FieldByIndex(f.index).Type
+		foff := off + fsOffset(t, f.index)
+		q, bad := encoder.AppendQuotedValid(append(path[:len(path):len(path)], '>'), f.name)
+		if bad >= 0 {
+			return 0, false
+		}
+		// q is path>"name": drop the quotes around the name.
+		n := len(path) + 1
+		q = append(q[:n], q[n+1:len(q)-1]...)
+		if k := fsScalarKind(ft); k != reflect.Invalid {
+			if f.omitEmpty {
+				return 0, false
+			}
+			c.leaves = append(c.leaves, fsLeaf{off: foff, kind: k})
+			*paths = append(*paths, '"')
+			*paths = append(*paths, q...)
+			*paths = append(*paths, '"', ',')
+			d = max(d, 1)
+			continue
+		}
+		if ft.Kind() != reflect.Struct {
+			return 0, false
+		}
+		sd, ok := fsPlanLeaves(c, ft, foff, q, paths, seen)
+		if !ok {
+			return 0, false
+		}
+		d = max(d, sd)
+	}
+	return 1 + d, true
+}
+
+// fsOffset returns the offset of the field at index in struct type t,
+// reached without pointers (fsDirect).
+func fsOffset(t reflect.Type, index []int) uintptr {
+	var off uintptr
+	for _, i := range index {
+		f := t.Field(i)
+		off += f.Offset
+		t = f.Type
+	}
+	return off
+}
+
+// fsField returns the field of row struct value rv at c's index.
+func fsField(rv reflect.Value, c *fsCol) reflect.Value {
+	if c.i0 >= 0 {
+		return rv.Field(c.i0)
+	}
+	return rv.FieldByIndex(c.index)
+}
+
+// fsRoot writes the body of a root of plan p; false means fall back.
+func (e *geEncoder) fsRoot(p *fsPlan, rv reflect.Value) bool {
+	switch p.kind {
+	case reflect.Struct:
+		return e.fsMembers(p.cols, rv, 0)
+	case reflect.Map:
+		if rv.IsNil() || rv.Len() == 0 {
+			return false
+		}
+		if !e.lim.ElementsOK(rv.Len()) {
+			return false
+		}
+		type kv struct {
+			k string
+			v reflect.Value
+		}
+		pairs := make([]kv, 0, rv.Len())
+		for it := rv.MapRange(); it.Next(); {
+			pairs = append(pairs, kv{it.Key().String(), it.Value()})
+		}
+		sort.Slice(pairs, func(i, j int) bool { return pairs[i].k < pairs[j].k })
+		var kb []byte
+		for _, kv := range pairs {
+			var bad int
+			if kb, bad = encoder.AppendKeyValid(kb[:0], kv.k); bad >= 0 {
+				return false
+			}
+			if !e.fsMember(&p.elem, string(kb), kv.v, 0) {
+				return false
+			}
+		}
+		return true
+	default:
+		if p.kind == reflect.Slice && rv.IsNil() {
+			return false
+		}
+		e.buf = encoder.AppendSectionMark(e.buf)
+		return e.fsTable(p.elem.rows, rv, 0, tabOwn)
+	}
+}
+
+// fsMembers writes the members of struct value rv (plan cols) at
+// indentation d, as geEncoder.members does. An object whose members are
+// all objects, two or more, may be a keyed map (keyedOK): it is left to
+// the general path.
+func (e *geEncoder) fsMembers(cols []fsCol, rv reflect.Value, d int) bool {
+	n, objs := 0, 0
+	for i := range cols {
+		c := &cols[i]
+		fv := fsField(rv, c)
+		if c.omit && normIsEmpty(fv) || c.zero && fv.IsZero() {
+			continue
+		}
+		n++
+		if c.op == fsSection || c.op == fsPtrSection && !fv.IsNil() {
+			objs++
+		}
+	}
+	if !e.lim.ElementsOK(n) || objs == n && layout.KeyedSize(n, layout.MinKeyed) {
+		return false // a keyed table if its members make one: the general path decides
+	}
+	for i := range cols {
+		c := &cols[i]
+		fv := fsField(rv, c)
+		if c.omit && normIsEmpty(fv) || c.zero && fv.IsZero() {
+			continue
+		}
+		if !e.fsMember(c, c.key, fv, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// fsMember writes a member of an object at indentation d (as
+// geEncoder.members does), under key (written form).
+func (e *geEncoder) fsMember(c *fsCol, key string, fv reflect.Value, d int) bool {
+	e.buf = encoder.AppendIndent(e.buf, d)
+	switch c.op {
+	case fsSection, fsPtrSection:
+		if c.op == fsPtrSection {
+			if fv.IsNil() {
+				break // null
+			}
+			fv = fv.Elem()
+		}
+		e.buf = encoder.AppendSectionMark(e.buf)
+		e.buf = append(e.buf, key...)
+		return e.nl() == nil && e.fsMembers(c.sub, fv, d+1)
+	case fsTable, fsInline:
+		if !c.array && fv.IsNil() {
+			break // null
+		}
+		if c.op == fsInline && fv.Len() > 0 {
+			e.buf = append(e.buf, key...)
+			return e.fsInline(c.kind, fv)
+		}
+		e.buf = encoder.AppendSectionMark(e.buf)
+		e.buf = append(e.buf, key...)
+		e.buf = encoder.AppendWordSep(e.buf)
+		if c.op == fsInline {
+			e.buf = encoder.AppendEmptyArray(e.buf)
+			return e.nl() == nil
+		}
+		return e.fsTable(c.rows, fv, d, tabOwn)
+	case fsPtrCell:
+		if fv.IsNil() {
+			break
+		}
+		fv = fv.Elem()
+		fallthrough
+	default:
+		e.buf = append(e.buf, key...)
+		e.buf = encoder.AppendAssign(e.buf)
+		return e.fsScalar(c.kind, fv, encoder.Value) && e.nl() == nil
+	}
+	e.buf = append(e.buf, key...)
+	e.buf = encoder.AppendNull(encoder.AppendAssign(e.buf))
+	return e.nl() == nil
+}
+
+// fsInline writes `[N]: v1,v2,...` and the line end for a non-empty
+// sequence of scalars of kind k (as geEncoder.inline does).
+func (e *geEncoder) fsInline(k reflect.Kind, sv reflect.Value) bool {
+	n := sv.Len()
+	if !e.lim.ElementsOK(n) {
+		return false
+	}
+	e.buf = encoder.AppendInlineHead(e.buf, n)
+	for i := 0; i < n; i++ {
+		if !e.fsScalar(k, sv.Index(i), encoder.Element) {
+			return false
+		}
+		e.buf = encoder.AppendItemSep(e.buf)
+	}
+	e.buf = encoder.EndLine(e.buf)
+	return e.lineDone() == nil
+}
+
+// fsScalar appends a scalar field in ctx; false means fall back.
+func (e *geEncoder) fsScalar(k reflect.Kind, fv reflect.Value, ctx encoder.Context) bool {
+	switch k {
+	case reflect.String:
+		e.str(fv.String(), ctx)
+	case reflect.Bool:
+		e.buf = encoder.AppendBool(e.buf, fv.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		e.buf = encoder.AppendInt(e.buf, fv.Int())
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		var err error
+		e.buf, err = encoder.AppendUint(e.buf, fv.Uint())
+		return err == nil
+	case reflect.Float64:
+		var err error
+		e.buf, err = encoder.AppendFloat(e.buf, fv.Float())
+		return err == nil
+	case reflect.Float32:
+		f, _, err := normFloat32(float32(fv.Float()))
+		if err != nil {
+			return false
+		}
+		e.buf, err = encoder.AppendFloat(e.buf, f.(float64))
+		return err == nil
+	default:
+		return false
+	}
+	return true
+}
+
+// fsCellAt appends the scalar of kind k at p to b as a cell (the fsScalar
+// of a field read through its address); false means fall back, also for
+// a string that is not valid UTF-8 (the general path reports it). It
+// works on a local slice, not e.buf: a store to the pooled encoder costs
+// a write barrier while the collector runs.
+func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
+	var u uint64
+	switch k {
+	case reflect.String:
+		s := *(*string)(p)
+		if !encoder.NeedsQuote(s, encoder.Cell) {
+			return append(b, s...), true
+		}
+		b, bad := encoder.AppendQuotedValid(b, s)
+		return b, bad < 0
+	case reflect.Bool:
+		return encoder.AppendBool(b, *(*bool)(p)), true
+	case reflect.Int:
+		return encoder.AppendInt(b, int64(*(*int)(p))), true
+	case reflect.Int8:
+		return encoder.AppendInt(b, int64(*(*int8)(p))), true
+	case reflect.Int16:
+		return encoder.AppendInt(b, int64(*(*int16)(p))), true
+	case reflect.Int32:
+		return encoder.AppendInt(b, int64(*(*int32)(p))), true
+	case reflect.Int64:
+		return encoder.AppendInt(b, *(*int64)(p)), true
+	case reflect.Float64:
+		b, err := encoder.AppendFloat(b, *(*float64)(p))
+		return b, err == nil
+	case reflect.Float32:
+		f, _, err := normFloat32(*(*float32)(p))
+		if err != nil {
+			return b, false
+		}
+		b, err = encoder.AppendFloat(b, f.(float64))
+		return b, err == nil
+	case reflect.Uint:
+		u = uint64(*(*uint)(p))
+	case reflect.Uint8:
+		u = uint64(*(*uint8)(p))
+	case reflect.Uint16:
+		u = uint64(*(*uint16)(p))
+	case reflect.Uint32:
+		u = uint64(*(*uint32)(p))
+	case reflect.Uint64:
+		u = *(*uint64)(p)
+	default:
+		return b, false
+	}
+	b, err := encoder.AppendUint(b, u)
+	return b, err == nil
+}
+
+// fsTable writes a sequence of row structs of plan r from its count
+// bracket on, as geEncoder.arrayTail and table do: `[0]`, or `[N]{fields}`
+// (`[N]` alone with tabShared, under its field's shared array schema;
+// constant columns factored with tabOwn) and the rows at indentation bi,
+// each followed by its attachments at bi, their bodies at bi+2.
+func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) bool {
+	n := sv.Len()
+	if layout.ArrayForm(n, false, nil) == layout.Empty {
+		e.buf = encoder.AppendEmptyArray(e.buf)
+		return e.nl() == nil
+	}
+	if sv.Kind() == reflect.Array && !sv.CanAddr() {
+		return false // keep to addressable elements (cheap field reads)
+	}
+	if !e.lim.ElementsOK(n) {
+		return false
+	}
+	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
+	if (r.omit || r.scan) && !e.fsScan(r, sv) {
+		return false
+	}
+	var data unsafe.Pointer
+	if sv.Kind() == reflect.Slice {
+		data = sv.UnsafePointer()
+	} else {
+		data = sv.Addr().UnsafePointer()
+	}
+	esz := sv.Type().Elem().Size()
+	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, sv, data, esz, sb)
+	e.buf = encoder.AppendCount(e.buf, n, false)
+	if how != tabShared && !e.fsDecl(r, sb, consts, data) {
+		return false
+	}
+	if e.nl() != nil {
+		return false
+	}
+	// The cells are read through the fields' offsets from the address of
+	// each row (sv is a slice or an addressable array, n > 0): reflect's
+	// Index and Field cost more than the writing. Each read is of the
+	// field's own kind (fsCellAt), at an offset reflect gave for the row's
+	// type, through no pointer but the nil-checked ones of fsPtrCell and
+	// fsPtrNested; the memory stays reachable through sv.
+	for i := 0; i < n; i++ {
+		var row reflect.Value
+		if r.atts {
+			row = sv.Index(i)
+		}
+		b, ok := e.fsRow(e.buf, r, i, unsafe.Add(data, uintptr(i)*esz), row, bi, sb, consts)
+		if e.buf = b; !ok || e.lineDone() != nil {
+			return false
+		}
+		if r.atts && !e.fsAttachments(r, i, row, bi, sb) {
+			return false
+		}
+	}
+	e.flags = e.flags[:sb]
+	return true
+}
+
+// fsScan is the pre-pass of fsTable: it pushes the column states of r on
+// e.flags and settles over the rows of sv what the type leaves open, as
+// newPlan would on the normalized rows. A row whose omitempty field is
+// empty makes the union non-uniform (false: fall back); a pointer-to-struct
+// column is flattened if some row holds a struct (fsAny); a table column
+// shares row 0's array schema (fsShared, as sharedArrays decides) when its
+// rows are flat, row 0 holds a non-empty sequence and no later row an
+// empty one.
+func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
+	sb := len(e.flags)
+	for range r.cols {
+		e.flags = append(e.flags, 0)
+	}
+	st := e.flags[sb:]
+	n := sv.Len()
+	for i := 0; i < n; i++ {
+		row := sv.Index(i)
+		for j := range r.cols {
+			c := &r.cols[j]
+			if !c.omit && c.op != fsPtrNested && c.op != fsTable {
+				continue
+			}
+			fv := fsField(row, c)
+			if c.omit && normIsEmpty(fv) {
+				return false
+			}
+			switch {
+			case c.op == fsPtrNested:
+				if !fv.IsNil() {
+					st[j] |= fsAny
+				}
+			case c.op != fsTable:
+			default:
+				// layout.SharedArrays, folded row by row: a sequence of
+				// row structs whose fields are all cells (rows.flat) is
+				// flat records with the type's union when not empty.
+				r := layout.OtherArray
+				switch {
+				case !c.array && fv.IsNil():
+					r = layout.NoArray
+				case c.rows.flat && fv.Len() > 0:
+					r = layout.FlatArray
+				}
+				if layout.SharedStep(i, r, i == 0 || st[j]&fsShared != 0) {
+					st[j] |= fsShared
+				} else {
+					st[j] &^= fsShared
+				}
+			}
+		}
+	}
+	return true
+}
+
+// fsRow appends row i (at rp; row is its Value when r has attachments) at
+// indentation bi to b, up to its line end: `@i ` when it has attachments,
+// then its cells (see writeRows). The column states are at e.flags[sb:].
+func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int, consts bool) ([]byte, bool) {
+	b = encoder.AppendIndent(b, bi)
+	if r.atts && fsHasAtts(r, row) {
+		b = encoder.AppendItemIndex(b, i)
+		b = encoder.AppendWordSep(b)
+	}
+	ok := true
+	if r.cells && !consts {
+		for j := range r.cols {
+			c := &r.cols[j]
+			if b, ok = fsCellAt(b, c.kind, unsafe.Add(rp, c.off)); !ok {
+				return b, false
+			}
+			b = encoder.AppendCellSep(b)
+		}
+		b = encoder.EndLine(b)
+		return b, true
+	}
+	for j := range r.cols {
+		c := &r.cols[j]
+		if consts && e.flags[sb+j]&fsConst != 0 {
+			continue // in the declaration
+		}
+		fp := unsafe.Add(rp, c.off)
+		switch c.op {
+		case fsCell:
+			b, ok = fsCellAt(b, c.kind, fp)
+		case fsPtrCell:
+			if p := *(*unsafe.Pointer)(fp); p == nil {
+				b = encoder.AppendNull(b)
+			} else {
+				b, ok = fsCellAt(b, c.kind, p)
+			}
+		case fsNested:
+			if b, ok = fsLeaves(b, c, rp); !ok {
+				return b, false
+			}
+			continue
+		case fsPtrNested:
+			p := *(*unsafe.Pointer)(fp)
+			switch {
+			case e.flags[sb+j]&fsAny == 0:
+				b = encoder.AppendNull(b) // no row holds one: a plain column
+			case p == nil:
+				for range c.leaves {
+					b = encoder.AppendCellSep(encoder.AppendNull(b))
+				}
+				continue
+			default:
+				if b, ok = fsLeaves(b, c, p); !ok {
+					return b, false
+				}
+				continue
+			}
+		default: // fsTable, fsInline
+			if !c.array && fsField(row, c).IsNil() {
+				b = encoder.AppendNull(b)
+			} else {
+				b = encoder.AppendAttachMark(b)
+			}
+		}
+		if !ok {
+			return b, false
+		}
+		b = encoder.AppendCellSep(b)
+	}
+	b = encoder.EndLine(b)
+	return b, true
+}
+
+// fsAttachments writes the attachments of row i at indentation bi, their
+// bodies at bi+2 (see attach): a `.f` table, under the shared array schema
+// after row 0 where fsScan found one, or a `.f` inline array. The column
+// states are at e.flags[sb:].
+func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb int) bool {
+	for j := range r.cols {
+		c := &r.cols[j]
+		if c.op != fsTable && c.op != fsInline {
+			continue
+		}
+		fv := fsField(row, c)
+		if !c.array && fv.IsNil() {
+			continue
+		}
+		e.buf = encoder.AppendIndent(e.buf, bi)
+		e.buf = encoder.AppendAttachDot(e.buf)
+		e.buf = append(e.buf, c.key...)
+		e.buf = encoder.AppendWordSep(e.buf)
+		switch {
+		case c.op == fsTable:
+			how := tabAttached
+			if i > 0 && e.flags[sb+j]&fsShared != 0 {
+				how = tabShared
+			}
+			if !e.fsTable(c.rows, fv, bi+2, how) {
+				return false
+			}
+		case fv.Len() == 0:
+			e.buf = encoder.AppendEmptyArray(e.buf)
+			if e.nl() != nil {
+				return false
+			}
+		default:
+			if !e.fsInline(c.kind, fv) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fsDecl writes the field declaration of r (as geEncoder.decl does),
+// taking fsPtrNested columns and, with consts, the constant columns (their
+// values read from row 0 at data) from the column states at e.flags[sb:];
+// false if it declares more than MaxFields fields or a constant cannot be
+// written.
+func (e *geEncoder) fsDecl(r *fsRows, sb int, consts bool, data unsafe.Pointer) bool {
+	if !r.dyn && !consts {
+		if !e.lim.FieldsOK(r.nf) {
+			return false
+		}
+		e.buf = append(e.buf, r.decl...)
+		return true
+	}
+	open := len(e.buf)
+	e.buf = encoder.AppendDeclOpen(e.buf)
+	nf := 0
+	for j := range r.cols {
+		c := &r.cols[j]
+		switch {
+		case c.op == fsNested || c.op == fsPtrNested && e.flags[sb+j]&fsAny != 0:
+			e.buf = append(e.buf, c.paths...)
+			nf += len(c.leaves)
+		case consts && e.flags[sb+j]&fsConst != 0:
+			e.buf = append(e.buf, c.key...)
+			e.buf = encoder.AppendAssign(e.buf)
+			var ok bool
+			if e.buf, ok = fsConstAt(e.buf, c, unsafe.Add(data, c.off)); !ok {
+				return false
+			}
+			e.buf = encoder.AppendFieldSep(e.buf)
+			nf++
+		default:
+			e.buf = append(e.buf, c.key...)
+			e.buf = encoder.AppendFieldSep(e.buf)
+			nf++
+		}
+	}
+	e.buf = encoder.EndConstDecl(e.buf, open)
+	return e.lim.FieldsOK(nf)
+}
+
+// fsHasAtts reports whether row has an attachment: a sequence column that
+// is not nil.
+func fsHasAtts(r *fsRows, row reflect.Value) bool {
+	for j := range r.cols {
+		c := &r.cols[j]
+		if c.op == fsTable || c.op == fsInline {
+			if c.array || !fsField(row, c).IsNil() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fsLeaves appends the cells of a flattened struct column to b: its
+// leaves read from the struct at p (the row for fsNested, the pointed-to
+// struct for fsPtrNested).
+func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
+	for k := range c.leaves {
+		l := &c.leaves[k]
+		var ok bool
+		if b, ok = fsCellAt(b, l.kind, unsafe.Add(p, l.off)); !ok {
+			return b, false
+		}
+		b = encoder.AppendCellSep(b)
+	}
+	return b, true
+}
+
+// fsFactor marks the constant columns of the table of r over the rows of
+// sv (at data, esz apart) fsConst in the column states at e.flags[sb:],
+// pushing them if fsScan has not, as geEncoder.factor does: layout.Factor
+// over the facts of each column. A scalar column (or pointer to one) is
+// eligible, and so is a column every row of which makes null (a nil
+// pointer-to-struct column no row fills, a nil slice); flattened columns
+// and sequences are not. Typed fields are compared directly; each column's
+// scan stops at its first difference. It reports whether any column is
+// constant.
+func (e *geEncoder) fsFactor(r *fsRows, sv reflect.Value, data unsafe.Pointer, esz uintptr, sb int) bool {
+	if len(e.flags) == sb {
+		for range r.cols {
+			e.flags = append(e.flags, 0)
+		}
+	}
+	n := sv.Len()
+	cols := e.cols[:0]
+	for j := range r.cols {
+		c := &r.cols[j]
+		var k layout.Column
+		switch c.op {
+		case fsCell, fsPtrCell:
+			k = layout.Column{Eligible: true, Constant: fsConstant(c, data, esz, n)}
+		case fsPtrNested:
+			if e.flags[sb+j]&fsAny != 0 {
+				break // flattened
+			}
+			k = layout.Column{Eligible: true, Constant: true} // null in every row
+		case fsTable, fsInline:
+			if c.array {
+				break // `^` in every row
+			}
+			k = layout.Column{Eligible: true, Constant: true}
+			for i := 0; i < n; i++ {
+				if !fsField(sv.Index(i), c).IsNil() {
+					k.Constant = false
+					break
+				}
+			}
+		}
+		cols = append(cols, k)
+	}
+	fac, any := layout.Factor(n, cols, e.fac[:0])
+	e.cols, e.fac = cols[:0], fac[:0]
+	if !any {
+		return false
+	}
+	for j := range r.cols {
+		if fac[j] {
+			e.flags[sb+j] |= fsConst
+		}
+	}
+	return true
+}
+
+// fsConstant reports whether scalar column c (fsCell or fsPtrCell) holds
+// the same value in the n rows at data, esz apart: the same cell text, as
+// encoder.SameScalar decides for the values normalize makes of them.
+func fsConstant(c *fsCol, data unsafe.Pointer, esz uintptr, n int) bool {
+	p0 := unsafe.Add(data, c.off)
+	if c.op == fsPtrCell {
+		p0 = *(*unsafe.Pointer)(p0)
+	}
+	for i := 1; i < n; i++ {
+		p := unsafe.Add(data, uintptr(i)*esz+c.off)
+		if c.op == fsPtrCell {
+			p = *(*unsafe.Pointer)(p)
+			if p == nil || p0 == nil {
+				if p != p0 {
+					return false
+				}
+				continue
+			}
+		}
+		if !fsSameAt(c.kind, p0, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// fsSameAt reports whether the scalars of kind k at a and b are written as
+// the same cell. Equal floats are (either zero is 0); NaN is never the
+// same, and is rejected when written.
+func fsSameAt(k reflect.Kind, a, b unsafe.Pointer) bool {
+	switch k {
+	case reflect.String:
+		return *(*string)(a) == *(*string)(b)
+	case reflect.Bool:
+		return *(*bool)(a) == *(*bool)(b)
+	case reflect.Int:
+		return *(*int)(a) == *(*int)(b)
+	case reflect.Int8:
+		return *(*int8)(a) == *(*int8)(b)
+	case reflect.Int16:
+		return *(*int16)(a) == *(*int16)(b)
+	case reflect.Int32:
+		return *(*int32)(a) == *(*int32)(b)
+	case reflect.Int64:
+		return *(*int64)(a) == *(*int64)(b)
+	case reflect.Uint:
+		return *(*uint)(a) == *(*uint)(b)
+	case reflect.Uint8:
+		return *(*uint8)(a) == *(*uint8)(b)
+	case reflect.Uint16:
+		return *(*uint16)(a) == *(*uint16)(b)
+	case reflect.Uint32:
+		return *(*uint32)(a) == *(*uint32)(b)
+	case reflect.Uint64:
+		return *(*uint64)(a) == *(*uint64)(b)
+	case reflect.Float64:
+		return *(*float64)(a) == *(*float64)(b)
+	case reflect.Float32:
+		return *(*float32)(a) == *(*float32)(b)
+	}
+	return false
+}
+
+// fsConstAt appends the value of constant column c, at p in row 0, in the
+// Const context: `-` for a null one, else its scalar (fsCellAt's rules).
+func fsConstAt(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
+	switch c.op {
+	case fsCell:
+	case fsPtrCell:
+		if p = *(*unsafe.Pointer)(p); p == nil {
+			return encoder.AppendNull(b), true
+		}
+	default:
+		return encoder.AppendNull(b), true // null in every row
+	}
+	if c.kind == reflect.String {
+		out, bad := encoder.AppendStringValid(b, *(*string)(p), encoder.Const)
+		return out, bad < 0
+	}
+	return fsCellAt(b, c.kind, p)
+}
