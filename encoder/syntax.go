@@ -378,3 +378,26 @@ func AppendListSep(dst []byte, i int) []byte {
 // AppendLabelEnd appends the ':' between a labelled count's label and its
 // count (`targets:2`).
 func AppendLabelEnd(dst []byte) []byte { return append(dst, ':') }
+
+// AppendPathSegment appends s escaped as the inside of a quoted string
+// (SPEC §2.2), without the quotes: one segment of a flattened column's path
+// (§7.4.6), which AppendPathField quotes whole. bad is the offset in s of
+// its first invalid UTF-8 byte, or -1; dst then holds a partial segment.
+func AppendPathSegment(dst []byte, s string) (out []byte, bad int) {
+	n := len(dst)
+	dst, bad = AppendQuotedValid(dst, s)
+	if bad >= 0 {
+		return dst, bad
+	}
+	copy(dst[n:], dst[n+1:len(dst)-1])
+	return dst[:len(dst)-2], -1
+}
+
+// AppendPathField appends a flattened column of a field declaration,
+// `"a>b"` (SPEC §7.4.6.1), path being its segments joined by '>' as
+// AppendPathSegment writes them, and the ',' after it.
+func AppendPathField(dst, path []byte) []byte {
+	dst = append(dst, '"')
+	dst = append(dst, path...)
+	return append(dst, '"', ',')
+}

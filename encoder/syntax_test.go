@@ -196,3 +196,20 @@ func TestEndDeclQuotesLastMarkerLikeConst(t *testing.T) {
 		t.Errorf("AppendFields: %q", got)
 	}
 }
+
+// A flattened column's path: segments escaped as inside a quoted string,
+// joined by '>', quoted whole; invalid UTF-8 reported by its offset.
+func TestPathField(t *testing.T) {
+	p, bad := encoder.AppendPathSegment(nil, `a"b`)
+	if bad >= 0 {
+		t.Fatal(bad)
+	}
+	p = append(p, '>')
+	p, _ = encoder.AppendPathSegment(p, "c\td")
+	if got := string(encoder.AppendPathField([]byte("{"), p)); got != `{"a\"b>c\td",` {
+		t.Errorf("got %q", got)
+	}
+	if _, bad := encoder.AppendPathSegment(nil, "ok\xff"); bad != 2 {
+		t.Errorf("invalid UTF-8 at %d, want 2", bad)
+	}
+}

@@ -748,9 +748,7 @@ func (w *gmWriter) decl(p *gmPlan) (int, bool) {
 		for _, k := range w.keysOf(fl.sub) {
 			e.path = append(e.path[:mark], '>')
 			e.path = e.escaped(e.path, k)
-			e.buf = append(e.buf, '"')
-			e.buf = append(e.buf, e.path...)
-			e.buf = append(e.buf, '"', ',')
+			e.buf = encoder.AppendPathField(e.buf, e.path)
 		}
 	}
 	e.buf = encoder.EndConstDecl(e.buf, open)

@@ -444,9 +444,7 @@ func fsPlanLeaves(c *fsCol, t reflect.Type, off uintptr, path []byte, paths *[]b
 				return 0, false
 			}
 			c.leaves = append(c.leaves, fsLeaf{off: foff, kind: k})
-			*paths = append(*paths, '"')
-			*paths = append(*paths, q...)
-			*paths = append(*paths, '"', ',')
+			*paths = encoder.AppendPathField(*paths, q)
 			d = max(d, 1)
 			continue
 		}

@@ -101,9 +101,7 @@ func (e *geEncoder) flatDecl(o Object) {
 		if sub, ok := o[i].Value.(Object); ok {
 			e.flatDecl(sub)
 		} else {
-			e.buf = append(e.buf, '"')
-			e.buf = append(e.buf, e.path...)
-			e.buf = append(e.buf, '"', ',')
+			e.buf = encoder.AppendPathField(e.buf, e.path)
 		}
 		e.path = e.path[:mark]
 	}
@@ -112,14 +110,11 @@ func (e *geEncoder) flatDecl(o Object) {
 // escaped appends s as the inside of a quoted string (SPEC §2.2);
 // invalid UTF-8 is handled as by str.
 func (e *geEncoder) escaped(dst []byte, s string) []byte {
-	n := len(dst)
-	dst, bad := encoder.AppendQuotedValid(dst, s)
+	dst, bad := encoder.AppendPathSegment(dst, s)
 	if bad >= 0 {
 		e.fail()
-		return dst
 	}
-	copy(dst[n:], dst[n+1:len(dst)-1])
-	return dst[:len(dst)-2]
+	return dst
 }
 
 // writeRows writes the rows of p at indentation bi. Cells: scalars in Cell

@@ -82,11 +82,7 @@ func appendGenericV1(dst []byte, v any, lim Limits) ([]byte, error) {
 	return e.b, nil
 }
 
-func (e *v1Generic) indent(level int) {
-	for i := 0; i < level; i++ {
-		e.b = append(e.b, "  "...)
-	}
-}
+func (e *v1Generic) indent(level int) { e.b = encoder.AppendIndent(e.b, level) }
 
 func (e *v1Generic) key(k string) error {
 	if err := v1CheckKey(k); err != nil {
