@@ -324,8 +324,7 @@ func EncodeGenericDelta(d *GenericDelta, opts ...Option) ([]byte, error) {
 	defer encoder.PutBuffer(buf)
 	b := appendDeltaHeader(buf.B[:0], d.Tool, d.BaseRoot, d.NewRoot, d.Key)
 	if d.FullTokens > 0 {
-		b = encoder.AppendHeaderInt(b, "savings", encoder.Savings(d.DeltaTokens, d.FullTokens))
-		b = append(b, '%')
+		b = encoder.AppendHeaderPercent(b, "savings", encoder.Savings(d.DeltaTokens, d.FullTokens))
 	}
 	b = encoder.AppendLineEnd(b)
 	var err error

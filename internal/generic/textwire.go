@@ -388,7 +388,7 @@ func (d *Decoder) Wire() Wire { return d.s.Wire() }
 // written `-` (v1 has one marker for null and missing).
 func appendV1Cell(b []byte, v any, ctx encoder.V1Context) ([]byte, error) {
 	if _, ok := v.(missing); ok {
-		return append(b, '-'), nil
+		return encoder.AppendNull(b), nil
 	}
 	nv, err := normalize(v)
 	if err != nil {
