@@ -56,12 +56,12 @@ type table struct {
 // field is one field of a table's union.
 type field struct {
 	name       string
-	obj, other bool // some record holds an object / a non-null scalar or array
-	count      int  // records holding it
-	v0         any  // row 0's value
-	same       bool // row 0 holds a scalar, and every later holder the same one
-	first      gcf.Object
-	flatOK     bool // the objects so far flatten together (flatWith)
+	obj, other bool         // some record holds an object / a non-null scalar or array
+	count      int          // records holding it
+	v0         any          // row 0's value
+	same       bool         // row 0 holds a scalar, and every later holder the same one
+	first      gcf.Object   // the first object: its leaves are the path columns
+	flat       *layout.Flat // the objects so far, fed to the flattening rule
 	// decisions
 	leaves  int  // > 0: flattened into this many path columns
 	isConst bool // a constant column
@@ -265,13 +265,12 @@ func (t *table) record(f *feed, i int, _ string) error {
 		case nil:
 		case gcf.Object:
 			fd.obj = true
-			if fd.first == nil {
-				fd.first, fd.flatOK = x, flatOne(x)
-			} else if fd.flatOK {
-				fd.flatOK = flatWith(fd.first, x)
+			if fd.flat == nil {
+				fd.first, fd.flat = x, new(layout.Flat)
 			}
-			if fd.flatOK {
-				fd.flatOK = !nullBad(x)
+			if fd.flat.OK() {
+				fd.flat.Object(len(x))
+				feedFlat(fd.flat, x)
 			}
 		case []any:
 			fd.other = true
@@ -305,10 +304,7 @@ func (t *table) decide(keyed bool) error {
 			Name:    fd.name,
 			Objects: objects,
 			Leaves: func() int {
-				if fd.flatOK {
-					return leafCount(fd.first)
-				}
-				return 0
+				return fd.flat.Leaves()
 			},
 			// Shared and Inline are left nil (false): no array holds
 			// an object, and objects that do not flatten fall back below.
@@ -358,91 +354,24 @@ func (t *table) factor() {
 	}
 }
 
-// The flattening facts of a field's objects (SPEC §7.4.6, the rule
-// layout.FlatKey states): objects flatten together when the first of them
-// flattens alone (flatOne), every other has its shape (flatWith), and none
-// has, at any level, only null leaves (nullBad). The leaf count is the
-// first object's (leafCount).
-
-// flatOne reports whether o has a non-empty list of flat keys, each with
-// a scalar or null or an object of the same kind.
-func flatOne(o gcf.Object) bool {
-	if len(o) == 0 {
-		return false
-	}
-	for i := range o {
-		if !layout.FlatKey(o[i].Key) {
-			return false
-		}
-		switch x := o[i].Value.(type) {
-		case []any:
-			return false
-		case gcf.Object:
-			if !flatOne(x) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// flatWith reports whether o has first's keys in first's order, with an
-// object of first's shape where first has one and a scalar or null where
-// first has a scalar or null.
-func flatWith(first, o gcf.Object) bool {
-	if len(o) != len(first) {
-		return false
-	}
-	for i := range o {
-		if o[i].Key != first[i].Key {
-			return false
-		}
-		if sub, ok := first[i].Value.(gcf.Object); ok {
-			x, ok := o[i].Value.(gcf.Object)
-			if !ok || !flatWith(sub, x) {
-				return false
-			}
-		} else if isContainer(o[i].Value) {
-			return false
-		}
-	}
-	return true
-}
-
-// nullBad reports whether o or an object nested in it has only null
-// leaves.
-func nullBad(o gcf.Object) bool {
-	_, bad := nullTree(o)
-	return bad
-}
-
-func nullTree(o gcf.Object) (allNull, bad bool) {
-	allNull = true
+// feedFlat feeds o's members to fl (layout.Flat, the flattening rule of
+// SPEC §7.4.6), depth first, and closes o.
+func feedFlat(fl *layout.Flat, o gcf.Object) {
 	for i := range o {
 		switch x := o[i].Value.(type) {
 		case nil:
+			fl.Leaf(o[i].Key, true)
 		case gcf.Object:
-			a, b := nullTree(x)
-			if b {
-				return false, true
-			}
-			allNull = allNull && a
+			fl.Nested(o[i].Key, len(x))
+			feedFlat(fl, x)
+		case []any:
+			fl.Fail()
 		default:
-			allNull = false
+			fl.Leaf(o[i].Key, false)
+		}
+		if !fl.OK() {
+			return
 		}
 	}
-	return allNull, allNull
-}
-
-// leafCount is the number of scalar leaves of o's object tree.
-func leafCount(o gcf.Object) int {
-	n := 0
-	for i := range o {
-		if sub, ok := o[i].Value.(gcf.Object); ok {
-			n += leafCount(sub)
-		} else {
-			n++
-		}
-	}
-	return n
+	fl.Close()
 }

@@ -278,7 +278,7 @@ type geEncoder struct {
 	kinds []int32         // field kinds per union entry
 	flags []uint8         // field flags per union entry (geShared, geInline)
 	att   []geAttachment  // pending row attachments
-	objs  []Object        // flattening analysis
+	flat  layout.Flat     // flattening analysis
 	path  []byte          // flattened column path prefix (escaped, unquoted)
 	seen  map[string]int  // union index for large unions
 	pol   layoutPolicy    // where the rules leave a choice: canonical or the Smallest size's
@@ -348,14 +348,14 @@ func putGE(e *geEncoder) {
 	// may remain, so clear what is left to drop references.
 	clear(e.strs)
 	clear(e.att)
-	clear(e.objs)
+	e.flat.Reset()
 	e.strs, e.kinds, e.flags, e.att = e.strs[:0], e.kinds[:0], e.flags[:0], e.att[:0]
-	e.objs, e.path = e.objs[:0], e.path[:0]
+	e.path = e.path[:0]
 	e.seen = nil
 	e.pol = canonical
 	e.v353 = false
 	e.invalid = false
-	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || cap(e.objs) > 1<<16 || cap(e.flags) > 1<<16 {
+	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || e.flat.Cap() > 1<<16 || cap(e.flags) > 1<<16 {
 		return // do not keep huge scratch space alive
 	}
 	geEncoderPool.Put(e)
@@ -1017,130 +1017,45 @@ func (e *geEncoder) inlineSchema(src geRows, f string, fi int) bool {
 }
 
 // flatLeaves returns the number of leaf columns field f flattens into
-// (SPEC §7.4.6), or 0 if it stays one column. f is non-empty and has no
-// '>'. Every present non-null value must be an object (newPlan only asks
-// for such fields), there must be at least one, and flatLevel must accept
-// them.
+// (SPEC §7.4.6, decided by layout.Flat), or 0 if it stays one column.
+// Every present non-null value must be an object (newPlan only asks for
+// such fields); each is fed to e.flat.
 func (e *geEncoder) flatLeaves(src geRows, f string, fi int) int {
-	base := len(e.objs)
+	fl := &e.flat
+	fl.Reset()
 	n := src.len()
-	for i := 0; i < n; i++ {
+	for i := 0; i < n && fl.OK(); i++ {
 		v, ok, _ := geLookup(src.at(i), f, fi)
 		if !ok || v == nil {
 			continue
 		}
 		o, isObj := v.(Object)
 		if !isObj {
-			e.popObjs(base)
 			return 0
 		}
-		e.objs = append(e.objs, o)
+		fl.Object(len(o))
+		geFeedFlat(fl, o)
 	}
-	leaves := e.flatLevel(base, true)
-	e.popObjs(base)
-	return leaves
+	return fl.Leaves()
 }
 
-func (e *geEncoder) popObjs(base int) {
-	clear(e.objs[base:])
-	e.objs = e.objs[:base]
-}
-
-// flatLevel checks that the objects e.objs[base:] (all present, non-null)
-// can be flattened together and returns their leaf count, or 0. They must
-// share one non-empty ordered key list whose keys are non-empty and free of
-// '>'; under each key the values must be all scalars (null allowed) or all
-// objects that recursively satisfy the same rules (an intermediate object
-// that is null or absent in some row would be lost). No object, at any
-// level, may have only null leaves: its columns would all read `-` and
-// decode as a null object (SPEC §7.4.6.2 rule 5), so such data keeps
-// attachments. nullCheck (set at the top level) checks that for the whole
-// subtrees at once.
-func (e *geEncoder) flatLevel(base int, nullCheck bool) int {
-	top := len(e.objs)
-	if top == base {
-		return 0
-	}
-	first := e.objs[base]
-	if len(first) == 0 {
-		return 0
-	}
-	for j := range first {
-		if !layout.FlatKey(first[j].Key) {
-			return 0
-		}
-	}
-	for k := base + 1; k < top; k++ {
-		o := e.objs[k]
-		if len(o) != len(first) {
-			return 0
-		}
-		for j := range o {
-			if o[j].Key != first[j].Key {
-				return 0
-			}
-		}
-	}
-	leaves := 0
-	for j := range first {
-		switch first[j].Value.(type) {
-		case Object:
-			for k := base; k < top; k++ {
-				sub, ok := e.objs[k][j].Value.(Object)
-				if !ok {
-					e.popObjs(top)
-					return 0
-				}
-				e.objs = append(e.objs, sub)
-			}
-			n := e.flatLevel(top, false)
-			e.popObjs(top)
-			if n == 0 {
-				return 0
-			}
-			leaves += n
-		case []any:
-			return 0
-		default:
-			for k := base + 1; k < top; k++ {
-				if geIsContainer(e.objs[k][j].Value) {
-					return 0
-				}
-			}
-			leaves++
-		}
-	}
-	if nullCheck {
-		// Checked last, so only shapes that flatten are walked.
-		for k := base; k < top; k++ {
-			if _, bad := geNullTree(e.objs[k]); bad {
-				return 0
-			}
-		}
-	}
-	return leaves
-}
-
-// geNullTree reports whether every scalar reachable through o's nested
-// objects is null (allNull), and whether o or some object nested in it has
-// only null leaves (bad). o holds only objects and scalars when this is
-// asked.
-func geNullTree(o Object) (allNull, bad bool) {
-	allNull = true
+// geFeedFlat feeds o's members to fl, depth first, and closes o.
+func geFeedFlat(fl *layout.Flat, o Object) {
 	for i := range o {
 		switch x := o[i].Value.(type) {
 		case nil:
+			fl.Leaf(o[i].Key, true)
 		case Object:
-			a, b := geNullTree(x)
-			if b {
-				return false, true
-			}
-			if !a {
-				allNull = false
-			}
+			fl.Nested(o[i].Key, len(x))
+			geFeedFlat(fl, x)
+		case []any:
+			fl.Fail()
 		default:
-			allNull = false
+			fl.Leaf(o[i].Key, false)
+		}
+		if !fl.OK() {
+			return
 		}
 	}
-	return allNull, allNull
+	fl.Close()
 }

@@ -554,17 +554,16 @@ func (w *gmWriter) get(p *gmPlan, r, fi int, f string) (any, bool) {
 }
 
 // flatten reports whether field f, whose present non-null values are all
-// maps, flattens into path columns (flatLevel): f is not empty, and every
-// map has the same non-empty key list of non-empty keys, only scalar or
-// null values, and at least one that is not null. Deeper objects are left
-// to the general path. The maps' values stay on w.vals, in row order, for
-// the row pass.
+// maps, flattens into path columns, as layout.Flat decides from the maps
+// fed to it (on w.e.flat), and into how many; sub is the first map's key
+// set. This writer flattens one level only: a map holding a map is left
+// to the general path (not ok). The maps' values stay on w.vals, in row
+// order, for the row pass.
 func (w *gmWriter) flatten(p *gmPlan, fi int, f string) (leaves, sub int, ok bool) {
-	if f == "" {
-		return 0, 0, false
-	}
+	fl := &w.e.flat
+	fl.Reset()
 	sub = -1
-	for r := 0; r < p.rn; r++ {
+	for r := 0; r < p.rn && fl.OK(); r++ {
 		v, present := w.get(p, r, fi, f)
 		if !present || gmClass(v) == gmNull {
 			continue
@@ -572,28 +571,23 @@ func (w *gmWriter) flatten(p *gmPlan, fi int, f string) (leaves, sub int, ok boo
 		ks, kb := w.resolve(v.(map[string]any), sub)
 		if sub < 0 {
 			sub = ks
-			k := w.sets[ks]
-			if k.n == 0 || k.gt || slices.Contains(w.keysOf(ks), "") {
-				return 0, 0, false
-			}
-		} else if ks != sub && !slices.Equal(w.keysOf(ks), w.keysOf(sub)) {
-			return 0, 0, false
 		}
-		allNull := true
-		for _, x := range w.vals[kb:] {
+		keys := w.keysOf(ks)
+		fl.Object(len(keys))
+		for i, x := range w.vals[kb:] {
 			switch gmClass(x) {
 			case gmScalar:
-				allNull = false
+				fl.Leaf(keys[i], false)
 			case gmNull:
+				fl.Leaf(keys[i], true)
 			default:
-				return 0, 0, false
+				fl.Fail() // an array, or a map: deeper objects are the general path's
 			}
 		}
-		if allNull {
-			return 0, 0, false // would decode as a null object
-		}
+		fl.Close()
 	}
-	return w.sets[sub].n, sub, true
+	leaves = fl.Leaves()
+	return leaves, sub, leaves > 0
 }
 
 // shared reports whether field f's array attachments after row 0 omit

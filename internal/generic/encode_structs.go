@@ -400,64 +400,91 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 }
 
 // fsFlatten plans the leaves of struct type t, the value of column c, as
-// flatLevel would flatten them: at least one field, every name non-empty
-// and free of '>', every field a scalar or such a struct (never null, so
-// no object has only null leaves). off is the offset of t in the row (0
-// for a pointed-to struct). It returns t's nesting.
+// layout.Flat decides from the type: t is fed as the one object every row
+// holds, each field a member, a scalar (never null) or a struct in turn.
+// A field that may be absent (omitzero, omitempty on a scalar) or null (a
+// pointer on the way) does not flatten, nor does a type that marshals
+// itself or recurs. off is the offset of t in the row (0 for a pointed-to
+// struct). It returns t's nesting.
 func fsFlatten(c *fsCol, t reflect.Type, off uintptr, seen map[reflect.Type]bool) (int, bool) {
 	path, bad := encoder.AppendQuotedValid(nil, c.name)
 	if bad >= 0 {
 		return 0, false
 	}
+	fields, ok := fsFlatFields(t, seen)
+	if !ok {
+		return 0, false
+	}
+	var fl layout.Flat
 	var paths []byte
-	d, ok := fsPlanLeaves(c, t, off, path[1:len(path)-1], &paths, seen)
+	fl.Object(len(fields))
+	d := fsPlanLeaves(&fl, c, t, fields, off, path[1:len(path)-1], &paths, seen)
 	c.paths = string(paths)
-	return d, ok
+	return d, fl.Leaves() > 0
 }
 
-func fsPlanLeaves(c *fsCol, t reflect.Type, off uintptr, path []byte, paths *[]byte, seen map[reflect.Type]bool) (int, bool) {
+// fsFlatFields returns the fields of struct type t, unless t marshals
+// itself or is being planned already (seen).
+func fsFlatFields(t reflect.Type, seen map[reflect.Type]bool) ([]normField, bool) {
 	if fsHasMarshaler(t) || seen[t] {
-		return 0, false
+		return nil, false
 	}
-	fields := normCachedFields(t)
-	if len(fields) == 0 {
-		return 0, false
-	}
+	return normCachedFields(t), true
+}
+
+// fsPlanLeaves feeds the fields of t (fields) to fl, whose open object t
+// is, plans their leaves into c and paths, closes t, and returns t's
+// nesting.
+func fsPlanLeaves(fl *layout.Flat, c *fsCol, t reflect.Type, fields []normField, off uintptr, path []byte, paths *[]byte, seen map[reflect.Type]bool) int {
 	seen[t] = true
 	defer delete(seen, t)
 	d := 0
 	for _, f := range fields {
-		if f.omitZero || !layout.FlatKey(f.name) || !fsDirect(t, f.index) {
-			return 0, false
+		if f.omitZero || !fsDirect(t, f.index) {
+			fl.Fail()
+			return 0
 		}
 		ft := t.FieldByIndex(f.index).Type
+		k := fsScalarKind(ft)
+		var sub []normField
+		switch {
+		case k != reflect.Invalid && !f.omitEmpty:
+			fl.Leaf(f.name, false)
+		case k != reflect.Invalid || ft.Kind() != reflect.Struct:
+			fl.Fail()
+		default:
+			var ok bool
+			if sub, ok = fsFlatFields(ft, seen); !ok {
+				fl.Fail()
+			}
+			fl.Nested(f.name, len(sub))
+		}
+		if !fl.OK() {
+			return 0
+		}
 		foff := off + fsOffset(t, f.index)
 		q, bad := encoder.AppendQuotedValid(append(path[:len(path):len(path)], '>'), f.name)
 		if bad >= 0 {
-			return 0, false
+			fl.Fail()
+			return 0
 		}
 		// q is path>"name": drop the quotes around the name.
 		n := len(path) + 1
 		q = append(q[:n], q[n+1:len(q)-1]...)
-		if k := fsScalarKind(ft); k != reflect.Invalid {
-			if f.omitEmpty {
-				return 0, false
-			}
+		if k != reflect.Invalid {
 			c.leaves = append(c.leaves, fsLeaf{off: foff, kind: k})
 			*paths = encoder.AppendPathField(*paths, q)
 			d = max(d, 1)
 			continue
 		}
-		if ft.Kind() != reflect.Struct {
-			return 0, false
-		}
-		sd, ok := fsPlanLeaves(c, ft, foff, q, paths, seen)
-		if !ok {
-			return 0, false
+		sd := fsPlanLeaves(fl, c, ft, sub, foff, q, paths, seen)
+		if !fl.OK() {
+			return 0
 		}
 		d = max(d, sd)
 	}
-	return 1 + d, true
+	fl.Close()
+	return 1 + d
 }
 
 // fsOffset returns the offset of the field at index in struct type t,

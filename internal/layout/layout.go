@@ -7,9 +7,11 @@
 // (KeyedSize, MinKeyed), the key column's label (KeyLabel), how each field
 // of a table is written (PlanField: no column for '>' names, flattened
 // path columns, shared array schemas, inline object schemas; ColumnName,
-// FlatKey, InlineSchemaMinKeys), and constant-column factoring (Factor,
-// spec v3.6.0 §7.4.7). Where the spec leaves a choice, the facts a source
-// passes carry its policy's answer (canonical, or the Smallest size's).
+// FlatKey, InlineSchemaMinKeys), whether a field's objects flatten and
+// into how many columns (Flat, fed by the source depth first), and
+// constant-column factoring (Factor, spec v3.6.0 §7.4.7). Where the spec
+// leaves a choice, the facts a source passes carry its policy's answer
+// (canonical, or the Smallest size's).
 package layout
 
 // Column is what a row source knows of one column of a table, for

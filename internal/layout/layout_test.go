@@ -127,3 +127,70 @@ func TestSharedArrays(t *testing.T) {
 		}
 	}
 }
+
+// flatObj is a test object: ordered members whose values are nil (null),
+// a string (a scalar), a flatObj, or an int (anything else: an array).
+type flatObj []flatMember
+
+type flatMember struct {
+	k string
+	v any
+}
+
+func feed(f *Flat, o flatObj) {
+	for _, m := range o {
+		switch x := m.v.(type) {
+		case nil:
+			f.Leaf(m.k, true)
+		case string:
+			f.Leaf(m.k, false)
+		case flatObj:
+			f.Nested(m.k, len(x))
+			feed(f, x)
+		default:
+			f.Fail()
+		}
+	}
+	f.Close()
+}
+
+func TestFlat(t *testing.T) {
+	ab := flatObj{{"a", "1"}, {"b", "2"}}
+	abNull := flatObj{{"a", nil}, {"b", "2"}}
+	allNull := flatObj{{"a", nil}, {"b", nil}}
+	nested := flatObj{{"x", "1"}, {"o", ab}}
+	for i, c := range []struct {
+		objs []flatObj
+		want int
+	}{
+		{nil, 0},                                                             // nothing fed
+		{[]flatObj{ab}, 2},                                                   // one object
+		{[]flatObj{ab, abNull}, 2},                                           // null beside a scalar
+		{[]flatObj{ab, allNull}, 0},                                          // an object of only null leaves
+		{[]flatObj{{}}, 0},                                                   // an empty object
+		{[]flatObj{ab, {{"b", "2"}, {"a", "1"}}}, 0},                         // another key order
+		{[]flatObj{ab, {{"a", "1"}}}, 0},                                     // fewer keys
+		{[]flatObj{{{"", "1"}}}, 0},                                          // an empty key
+		{[]flatObj{{{"a>b", "1"}}}, 0},                                       // a '>' in a key
+		{[]flatObj{{{"a", 7}}}, 0},                                           // an array
+		{[]flatObj{nested, nested}, 3},                                       // nested: leaves of every level
+		{[]flatObj{nested, {{"x", "1"}, {"o", "2"}}}, 0},                     // object beside a scalar
+		{[]flatObj{{{"x", nil}}, {{"x", ab}}}, 0},                            // null first, then an object
+		{[]flatObj{{{"x", "1"}, {"o", allNull}}}, 0},                         // a nested object of only null leaves
+		{[]flatObj{{{"x", "1"}, {"o", flatObj{}}}}, 0},                       // a nested empty object
+		{[]flatObj{{{"x", nil}, {"o", abNull}}, {{"x", "1"}, {"o", ab}}}, 3}, // nulls, each object with a scalar
+	} {
+		var f Flat
+		f.Reset()
+		for _, o := range c.objs {
+			f.Object(len(o))
+			feed(&f, o)
+		}
+		if got := f.Leaves(); got != c.want {
+			t.Errorf("case %d: Leaves = %d, want %d", i, got, c.want)
+		}
+		if ok := f.OK(); ok != (c.want > 0 || len(c.objs) == 0) {
+			t.Errorf("case %d: OK = %v", i, ok)
+		}
+	}
+}

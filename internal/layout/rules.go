@@ -88,11 +88,8 @@ const InlineSchemaMinKeys = 3
 func ColumnName(name string) bool { return strings.IndexByte(name, '>') < 0 }
 
 // FlatKey reports whether a key may take part in a flattened path column
-// (SPEC §7.4.6): it is not empty and holds no '>'. Objects flatten
-// together when they share one non-empty ordered list of such keys, with
-// scalars or null, or objects that flatten in turn, under each key, and
-// none of them, at any level, has only null leaves (its columns would all
-// read `-`, a null object, SPEC §7.4.6.2 rule 5).
+// (SPEC §7.4.6): it is not empty and holds no '>'. Flat decides whether
+// objects flatten.
 func FlatKey(k string) bool { return k != "" && ColumnName(k) }
 
 // Kind is how one field of a table's union is written (SPEC §7.4).
