@@ -139,6 +139,10 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 	lineLen := grow(&sc.lineLen, len(p.Symbols))
 	cents := grow(&sc.cents, len(p.Symbols)) // scores in hundredths (encoder.ScoreCents; bit 63 the sign)
 	var okKinds, okProvs grSeen              // validated
+	// Whether every score is exactly its rounded hundredths (the double
+	// nearest c/100), and the range of those signed hundredths: then the
+	// hundredths order the scores as the doubles do (sortSymbolsCents).
+	exact, minC, maxC := true, int64(math.MaxInt64), int64(math.MinInt64)
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
 		if !okKinds.has(s.Kind) || !okProvs.has(s.Provenance) || !grIsName(s.QualifiedName) ||
@@ -157,15 +161,32 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 			if neg {
 				c |= 1 << 63
 			}
+			if exact {
+				if float64(c&^(1<<63))/100 == math.Abs(s.Score) {
+					v := int64(c &^ (1 << 63))
+					if neg {
+						v = -v
+					}
+					minC, maxC = min(minC, v), max(maxC, v)
+				} else {
+					exact = false
+				}
+			}
 			cents[i] = c
 		} else {
+			exact = false
 			lineLen[i] += encoder.ScoreLen(s.Score)
 			cents[i] = grSlowScore
 		}
 		size += lineLen[i]
 		longest = max(longest, n)
 	}
-	order, dists := sc.sortSymbolsDist(p.Symbols)
+	var order, dists []int
+	if exact && len(p.Symbols) >= 64 {
+		order, dists = sc.sortSymbolsCents(p.Symbols, cents, minC, maxC)
+	} else {
+		order, dists = sc.sortSymbolsDist(p.Symbols)
+	}
 	// The ids and group headers, exactly when the ids are the positions.
 	for pos, d := range dists {
 		if pos == 0 || d != dists[pos-1] {
@@ -468,6 +489,42 @@ func (sc *grScratch) sortSymbolsDist(syms []Symbol) (order, dists []int) {
 	a = radixSort(a, tmp, &sc.counts)
 	for i, it := range a {
 		order[i], dists[i] = int(it.idx), int(it.key)
+	}
+	return order, dists
+}
+
+// sortSymbolsCents is sortSymbolsDist for scores that are all exactly
+// their hundredths: cents[i] is symbol i's |score| in hundredths with the
+// sign in bit 63 (as appendGraph computes them) and minC..maxC the range
+// of the signed hundredths. Distinct hundredths are distinct doubles in
+// the same order, so one radix sort on (distance, maxC - hundredths),
+// which spans a few bits, orders the symbols as the doubles would.
+// Distances too large to share the key with the scores fall back to
+// sortSymbolsDist.
+func (sc *grScratch) sortSymbolsCents(syms []Symbol, cents []uint64, minC, maxC int64) (order, dists []int) {
+	sb := uint(bits.Len64(uint64(maxC - minC)))
+	maxD := 0
+	for i := range syms {
+		maxD = max(maxD, syms[i].Distance)
+	}
+	if uint(bits.Len(uint(maxD)))+sb > 64 {
+		return sc.sortSymbolsDist(syms)
+	}
+	order = grow(&sc.order, len(syms))
+	dists = grow(&sc.dists, len(syms))
+	items := grow(&sc.items, 2*len(syms))
+	a, tmp := items[:len(syms)], items[len(syms):]
+	for i := range syms {
+		c := cents[i]
+		v := int64(c &^ (1 << 63))
+		if c>>63 == 1 {
+			v = -v
+		}
+		a[i] = radixItem{key: uint64(syms[i].Distance)<<sb | uint64(maxC-v), idx: int32(i)}
+	}
+	a = radixSort(a, tmp, &sc.counts)
+	for i, it := range a {
+		order[i], dists[i] = int(it.idx), int(it.key>>sb)
 	}
 	return order, dists
 }
