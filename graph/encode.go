@@ -596,16 +596,25 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 	// from sc.kinds without reading p.Edges again. Past 64 pairs, the
 	// others are validated edge by edge (aux 0).
 	sc.kinds, sc.kindIDs = sc.kinds[:0], sc.kindIDs[:0]
+	// A direct-mapped cache of the kinds found by identity, so that the
+	// common edge finds its kind with one predictable comparison.
+	var cache [64]grKindSlot
 	for i := range p.Edges {
 		e := &p.Edges[i]
 		aux := int32(0)
 		// The kind by identity first (inlined findKind for the common case).
 		if t, ok := strid.Of(e.EdgeType); ok {
 			if st, ok := strid.Of(e.Status); ok || e.Status == "" {
-				for j, k := range sc.kindIDs {
-					if k.typ == t && k.status == st {
-						aux = int32(j + 1)
-						break
+				sl := &cache[((t+3*st)*identMul)>>58]
+				if sl.typ == t && sl.status == st && sl.aux != 0 {
+					aux = sl.aux
+				} else {
+					for j, k := range sc.kindIDs {
+						if k.typ == t && k.status == st {
+							aux = int32(j + 1)
+							*sl = grKindSlot{grKindID{t, st}, aux}
+							break
+						}
 					}
 				}
 			}
@@ -874,6 +883,13 @@ type grEdgeKind struct{ typ, status string }
 // grKindID is an edge kind's type and status identities (strid.Of; 0 for
 // none), which find an edge's kind without comparing bytes.
 type grKindID struct{ typ, status uint64 }
+
+// grKindSlot is a slot of grResolveEdges' kind cache: a kind's identities
+// and its number (0: empty).
+type grKindSlot struct {
+	grKindID
+	aux int32
+}
 
 // findKind returns the number (index+1) of e's type and status in
 // sc.kinds, or 0.

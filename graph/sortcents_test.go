@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/stream"
 )
 
 // TestSortSymbolsCents checks the hundredths-keyed sort against the
@@ -84,6 +85,51 @@ func TestSortSymbolsCents(t *testing.T) {
 		}
 		if pos != n {
 			t.Fatalf("round %d: %d node lines, want %d", round, pos, n)
+		}
+	}
+}
+
+// TestGraphEncodeKindCache encodes edges of many kinds (types and
+// statuses, shared strings and copies, more than the kind cache's slots
+// and the numbered kinds) in a random order and checks the result against
+// the reference encoder, so that a kind found through the cache is the
+// edge's own.
+func TestGraphEncodeKindCache(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var types, statuses []string
+	for i := range 90 {
+		types = append(types, "type"+strconv.Itoa(i))
+	}
+	statuses = append(statuses, "", "added", "changed", "unchanged")
+	p := &Payload{}
+	for i := range 300 {
+		p.Symbols = append(p.Symbols, Symbol{QualifiedName: "s" + strconv.Itoa(i), Kind: "function", Score: float64(r.IntN(100)) / 100, Provenance: "lsp"})
+	}
+	for range 5000 {
+		typ := types[r.IntN(len(types))]
+		if r.IntN(8) == 0 {
+			typ = strings.Clone(typ)
+		}
+		p.Edges = append(p.Edges, Edge{
+			Source:   p.Symbols[r.IntN(len(p.Symbols))].QualifiedName,
+			Target:   p.Symbols[r.IntN(len(p.Symbols))].QualifiedName,
+			EdgeType: typ,
+			Status:   statuses[r.IntN(len(statuses))],
+		})
+	}
+	for _, wire := range []stream.Wire{stream.WireV3, stream.WireV1} {
+		q := *p
+		q.Tool = "t"
+		want, err := refEncodeGraph(&q, wire)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Encode(&q, withWire(wire), withMaxElements(1<<30))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("wire %v: the encoding differs from the reference's", wire)
 		}
 	}
 }
