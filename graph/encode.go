@@ -380,12 +380,14 @@ func (g *grSeen) has(s string) bool {
 	if !ok {
 		return false
 	}
-	for _, x := range g.ids[:g.n] {
-		if x == id {
-			return true
-		}
+	// All eight slots, without an early exit: which one matches varies
+	// from symbol to symbol, and a loop that stops there mispredicts.
+	// Unused slots hold 0, which is no identity.
+	m := g.ids[0] ^ id
+	for i := 1; i < len(g.ids); i++ {
+		m = min(m, g.ids[i]^id)
 	}
-	return false
+	return m == 0
 }
 
 // add remembers s, replacing the oldest when full.
