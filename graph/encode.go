@@ -139,6 +139,10 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 	lineLen := grow(&sc.lineLen, len(p.Symbols))
 	cents := grow(&sc.cents, len(p.Symbols)) // scores in hundredths (encoder.ScoreCents; bit 63 the sign)
 	var okKinds, okProvs grSeen              // validated
+	// Whether every score is exactly its rounded hundredths (the double
+	// nearest c/100), and the range of those signed hundredths: then the
+	// hundredths order the scores as the doubles do (sortSymbolsCents).
+	exact, minC, maxC := true, int64(math.MaxInt64), int64(math.MinInt64)
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
 		if !okKinds.has(s.Kind) || !okProvs.has(s.Provenance) || !grIsName(s.QualifiedName) ||
@@ -157,15 +161,32 @@ func appendGraph(dst []byte, p *Payload, plan grSessionPlan, lim stream.Limits, 
 			if neg {
 				c |= 1 << 63
 			}
+			if exact {
+				if float64(c&^(1<<63))/100 == math.Abs(s.Score) {
+					v := int64(c &^ (1 << 63))
+					if neg {
+						v = -v
+					}
+					minC, maxC = min(minC, v), max(maxC, v)
+				} else {
+					exact = false
+				}
+			}
 			cents[i] = c
 		} else {
+			exact = false
 			lineLen[i] += encoder.ScoreLen(s.Score)
 			cents[i] = grSlowScore
 		}
 		size += lineLen[i]
 		longest = max(longest, n)
 	}
-	order, dists := sc.sortSymbolsDist(p.Symbols)
+	var order, dists []int
+	if exact && len(p.Symbols) >= 64 {
+		order, dists = sc.sortSymbolsCents(p.Symbols, cents, minC, maxC)
+	} else {
+		order, dists = sc.sortSymbolsDist(p.Symbols)
+	}
 	// The ids and group headers, exactly when the ids are the positions.
 	for pos, d := range dists {
 		if pos == 0 || d != dists[pos-1] {
@@ -359,12 +380,14 @@ func (g *grSeen) has(s string) bool {
 	if !ok {
 		return false
 	}
-	for _, x := range g.ids[:g.n] {
-		if x == id {
-			return true
-		}
+	// All eight slots, without an early exit: which one matches varies
+	// from symbol to symbol, and a loop that stops there mispredicts.
+	// Unused slots hold 0, which is no identity.
+	m := g.ids[0] ^ id
+	for i := 1; i < len(g.ids); i++ {
+		m = min(m, g.ids[i]^id)
 	}
-	return false
+	return m == 0
 }
 
 // add remembers s, replacing the oldest when full.
@@ -472,6 +495,42 @@ func (sc *grScratch) sortSymbolsDist(syms []Symbol) (order, dists []int) {
 	return order, dists
 }
 
+// sortSymbolsCents is sortSymbolsDist for scores that are all exactly
+// their hundredths: cents[i] is symbol i's |score| in hundredths with the
+// sign in bit 63 (as appendGraph computes them) and minC..maxC the range
+// of the signed hundredths. Distinct hundredths are distinct doubles in
+// the same order, so one radix sort on (distance, maxC - hundredths),
+// which spans a few bits, orders the symbols as the doubles would.
+// Distances too large to share the key with the scores fall back to
+// sortSymbolsDist.
+func (sc *grScratch) sortSymbolsCents(syms []Symbol, cents []uint64, minC, maxC int64) (order, dists []int) {
+	sb := uint(bits.Len64(uint64(maxC - minC)))
+	maxD := 0
+	for i := range syms {
+		maxD = max(maxD, syms[i].Distance)
+	}
+	if uint(bits.Len(uint(maxD)))+sb > 64 {
+		return sc.sortSymbolsDist(syms)
+	}
+	order = grow(&sc.order, len(syms))
+	dists = grow(&sc.dists, len(syms))
+	items := grow(&sc.items, 2*len(syms))
+	a, tmp := items[:len(syms)], items[len(syms):]
+	for i := range syms {
+		c := cents[i]
+		v := int64(c &^ (1 << 63))
+		if c>>63 == 1 {
+			v = -v
+		}
+		a[i] = radixItem{key: uint64(syms[i].Distance)<<sb | uint64(maxC-v), idx: int32(i)}
+	}
+	a = radixSort(a, tmp, &sc.counts)
+	for i, it := range a {
+		order[i], dists[i] = int(it.idx), int(it.key>>sb)
+	}
+	return order, dists
+}
+
 // grFirstByName maps each qualified name to the index of its first symbol
 // in emission order (grOrder). Edges name symbols by qualified name, so
 // when two symbols share one (different kinds), an edge means the one
@@ -539,16 +598,25 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 	// from sc.kinds without reading p.Edges again. Past 64 pairs, the
 	// others are validated edge by edge (aux 0).
 	sc.kinds, sc.kindIDs = sc.kinds[:0], sc.kindIDs[:0]
+	// A direct-mapped cache of the kinds found by identity, so that the
+	// common edge finds its kind with one predictable comparison.
+	var cache [64]grKindSlot
 	for i := range p.Edges {
 		e := &p.Edges[i]
 		aux := int32(0)
 		// The kind by identity first (inlined findKind for the common case).
 		if t, ok := strid.Of(e.EdgeType); ok {
 			if st, ok := strid.Of(e.Status); ok || e.Status == "" {
-				for j, k := range sc.kindIDs {
-					if k.typ == t && k.status == st {
-						aux = int32(j + 1)
-						break
+				sl := &cache[((t+3*st)*identMul)>>58]
+				if sl.typ == t && sl.status == st && sl.aux != 0 {
+					aux = sl.aux
+				} else {
+					for j, k := range sc.kindIDs {
+						if k.typ == t && k.status == st {
+							aux = int32(j + 1)
+							*sl = grKindSlot{grKindID{t, st}, aux}
+							break
+						}
 					}
 				}
 			}
@@ -817,6 +885,13 @@ type grEdgeKind struct{ typ, status string }
 // grKindID is an edge kind's type and status identities (strid.Of; 0 for
 // none), which find an edge's kind without comparing bytes.
 type grKindID struct{ typ, status uint64 }
+
+// grKindSlot is a slot of grResolveEdges' kind cache: a kind's identities
+// and its number (0: empty).
+type grKindSlot struct {
+	grKindID
+	aux int32
+}
 
 // findKind returns the number (index+1) of e's type and status in
 // sc.kinds, or 0.
