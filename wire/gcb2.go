@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -682,20 +683,28 @@ func isIdent(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
-// primerByFirst lists the primer words by their first byte.
-var primerByFirst = func() (t [256][]uint8) {
+// primerMask[j][c] has bit k set when primer word k has byte c at offset
+// j (every word has at least primerMinLen >= 3 bytes), so that one AND
+// of three lookups rejects almost every position of a signature.
+var primerMask = func() (t [3][256]uint16) {
 	for k, w := range primerWords {
-		t[w.s[0]] = append(t[w.s[0]], uint8(k))
+		for j := range t {
+			t[j][w.s[j]] |= 1 << k
+		}
 	}
 	return t
 }()
 
-// primerFirst marks the bytes a primer word starts with.
-var primerFirst = func() (t [256]bool) {
+// primerMinLen is the length of the shortest primer word.
+var primerMinLen = func() int {
+	n := len(primerWords[0].s)
 	for _, w := range primerWords {
-		t[w.s[0]] = true
+		n = min(n, len(w.s))
 	}
-	return t
+	if n < 3 || len(primerWords) > 16 {
+		panic("wire: the primer words do not fit primerMask")
+	}
+	return n
 }()
 
 // occurrence is a name found in a text: at its offset, names[k] (k >= 0)
@@ -780,18 +789,20 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer 
 	// taken left to right (the longer first where two start together).
 	occ := (*occp)[:0]
 	if withPrimer {
-		// The primer's words, by their first byte: one pass over s.
-		for at := i; at < end; at++ {
-			c := s[at]
-			if !primerFirst[c] {
-				continue // most bytes start no primer word
+		// The primer's words, by their first three bytes: one pass over s
+		// (no word fits in the last primerMinLen-1 bytes).
+		for at := i; at+primerMinLen <= end; at++ {
+			m := primerMask[0][s[at]] & primerMask[1][s[at+1]] & primerMask[2][s[at+2]]
+			if m == 0 {
+				continue // most positions start no primer word
 			}
-			if at > 0 && isIdent(s[at-1]) && isIdent(c) {
+			if at > 0 && isIdent(s[at-1]) && isIdent(s[at]) {
 				continue // words start at a word's start or at punctuation
 			}
-			for _, k := range primerByFirst[c] {
+			for ; m != 0; m &= m - 1 {
+				k := bits.TrailingZeros16(m)
 				if w := primerWords[k].s; strings.HasPrefix(s[at:end], w) {
-					occ = append(occ, occurrence{at, -1 - int(k)})
+					occ = append(occ, occurrence{at, -1 - k})
 				}
 			}
 		}
