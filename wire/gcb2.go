@@ -474,10 +474,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
 		q := s.QualifiedName
-		shared := 0
-		for shared < len(prev) && shared < len(q) && shared < v2MaxShared && prev[shared] == q[shared] {
-			shared++
-		}
+		shared := min(commonPrefix(prev, q), v2MaxShared)
 		b = appendUvarint(b, uint64(shared))
 		b = appendString(b, q[shared:])
 		prev = q
@@ -708,8 +705,8 @@ var primerMinLen = func() int {
 }()
 
 // occurrence is a name found in a text: at its offset, names[k] (k >= 0)
-// or primerWords[-1-k].
-type occurrence struct{ at, k int }
+// or primerWords[-1-k], n bytes long.
+type occurrence struct{ at, k, n int }
 
 // windowRef is a text of the window and its position there.
 type windowRef struct {
@@ -721,25 +718,50 @@ type windowRef struct {
 // ("store.SQLiteStore.PutNode" -> store, SQLiteStore, PutNode) of at least
 // 4 bytes, with their window positions: the words a signature repeats.
 func ownNames(dst []windowRef, q string, qpos int) []windowRef {
-	start := strings.LastIndexByte(q, '/') + 1
-	for i := start; i <= len(q); i++ {
-		if i == len(q) || q[i] == '.' || q[i] == ':' || q[i] == '#' {
-			if i-start >= lzMinMatch {
-				dst = append(dst, windowRef{qpos + start, q[start:i]})
+	// One pass from the end back to the last '/', then the pieces put in
+	// order.
+	n0 := len(dst)
+	end := len(q)
+	for i := len(q) - 1; ; i-- {
+		if c := byte('/'); i >= 0 {
+			c = q[i]
+			if c != '/' && c != '.' && c != ':' && c != '#' {
+				continue
 			}
-			start = i + 1
 		}
+		if end-(i+1) >= lzMinMatch {
+			dst = append(dst, windowRef{qpos + i + 1, q[i+1 : end]})
+		}
+		if i < 0 || q[i] == '/' {
+			break
+		}
+		end = i
 	}
+	slices.Reverse(dst[n0:])
 	return dst
 }
 
+// commonPrefix returns the length of the longest common start of a and b,
+// comparing 8 bytes at a time.
 func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
 	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x := load64(a, i) ^ load64(b, i); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
 	for i < n && a[i] == b[i] {
 		i++
 	}
 	return i
+}
+
+// load64 returns the 8 bytes of s at i as a little-endian word.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // appendCopy appends copy operations of n >= 3 bytes from dist back.
@@ -802,7 +824,7 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer 
 			for ; m != 0; m &= m - 1 {
 				k := bits.TrailingZeros16(m)
 				if w := primerWords[k].s; strings.HasPrefix(s[at:end], w) {
-					occ = append(occ, occurrence{at, -1 - k})
+					occ = append(occ, occurrence{at, -1 - k, len(w)})
 				}
 			}
 		}
@@ -813,7 +835,7 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer 
 			if j < 0 {
 				break
 			}
-			occ = append(occ, occurrence{off + j, k})
+			occ = append(occ, occurrence{off + j, k, len(n.s)})
 			off += j + len(n.s)
 		}
 	}
@@ -827,7 +849,7 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer 
 		if a.at != b.at {
 			return a.at - b.at
 		}
-		return len(name(b.k).s) - len(name(a.k).s)
+		return b.n - a.n
 	})
 	for _, o := range occ {
 		if o.at < i {
