@@ -680,6 +680,14 @@ func isIdent(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
+// identByte marks the bytes isIdent accepts.
+var identByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isIdent(byte(c))
+	}
+	return t
+}()
+
 // primerMask[j][c] has bit k set when primer word k has byte c at offset
 // j (every word has at least primerMinLen >= 3 bytes), so that one AND
 // of three lookups rejects almost every position of a signature.
@@ -813,13 +821,16 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer 
 	if withPrimer {
 		// The primer's words, by their first three bytes: one pass over s
 		// (no word fits in the last primerMinLen-1 bytes).
+		prevIdent := i > 0 && identByte[s[i-1]]
 		for at := i; at+primerMinLen <= end; at++ {
+			ident := identByte[s[at]]
+			if prevIdent && ident {
+				continue // words start at a word's start or at punctuation
+			}
+			prevIdent = ident
 			m := primerMask[0][s[at]] & primerMask[1][s[at+1]] & primerMask[2][s[at+2]]
 			if m == 0 {
 				continue // most positions start no primer word
-			}
-			if at > 0 && isIdent(s[at-1]) && isIdent(s[at]) {
-				continue // words start at a word's start or at punctuation
 			}
 			for ; m != 0; m &= m - 1 {
 				k := bits.TrailingZeros16(m)
