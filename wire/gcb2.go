@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -473,10 +474,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
 		q := s.QualifiedName
-		shared := 0
-		for shared < len(prev) && shared < len(q) && shared < v2MaxShared && prev[shared] == q[shared] {
-			shared++
-		}
+		shared := min(commonPrefix(prev, q), v2MaxShared)
 		b = appendUvarint(b, uint64(shared))
 		b = appendString(b, q[shared:])
 		prev = q
@@ -682,25 +680,41 @@ func isIdent(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
-// primerByFirst lists the primer words by their first byte.
-var primerByFirst = func() (t [256][]uint8) {
-	for k, w := range primerWords {
-		t[w.s[0]] = append(t[w.s[0]], uint8(k))
+// identByte marks the bytes isIdent accepts.
+var identByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isIdent(byte(c))
 	}
 	return t
 }()
 
-// primerFirst marks the bytes a primer word starts with.
-var primerFirst = func() (t [256]bool) {
-	for _, w := range primerWords {
-		t[w.s[0]] = true
+// primerMask[j][c] has bit k set when primer word k has byte c at offset
+// j (every word has at least primerMinLen >= 3 bytes), so that one AND
+// of three lookups rejects almost every position of a signature.
+var primerMask = func() (t [3][256]uint16) {
+	for k, w := range primerWords {
+		for j := range t {
+			t[j][w.s[j]] |= 1 << k
+		}
 	}
 	return t
+}()
+
+// primerMinLen is the length of the shortest primer word.
+var primerMinLen = func() int {
+	n := len(primerWords[0].s)
+	for _, w := range primerWords {
+		n = min(n, len(w.s))
+	}
+	if n < 3 || len(primerWords) > 16 {
+		panic("wire: the primer words do not fit primerMask")
+	}
+	return n
 }()
 
 // occurrence is a name found in a text: at its offset, names[k] (k >= 0)
-// or primerWords[-1-k].
-type occurrence struct{ at, k int }
+// or primerWords[-1-k], n bytes long.
+type occurrence struct{ at, k, n int }
 
 // windowRef is a text of the window and its position there.
 type windowRef struct {
@@ -712,25 +726,50 @@ type windowRef struct {
 // ("store.SQLiteStore.PutNode" -> store, SQLiteStore, PutNode) of at least
 // 4 bytes, with their window positions: the words a signature repeats.
 func ownNames(dst []windowRef, q string, qpos int) []windowRef {
-	start := strings.LastIndexByte(q, '/') + 1
-	for i := start; i <= len(q); i++ {
-		if i == len(q) || q[i] == '.' || q[i] == ':' || q[i] == '#' {
-			if i-start >= lzMinMatch {
-				dst = append(dst, windowRef{qpos + start, q[start:i]})
+	// One pass from the end back to the last '/', then the pieces put in
+	// order.
+	n0 := len(dst)
+	end := len(q)
+	for i := len(q) - 1; ; i-- {
+		if c := byte('/'); i >= 0 {
+			c = q[i]
+			if c != '/' && c != '.' && c != ':' && c != '#' {
+				continue
 			}
-			start = i + 1
 		}
+		if end-(i+1) >= lzMinMatch {
+			dst = append(dst, windowRef{qpos + i + 1, q[i+1 : end]})
+		}
+		if i < 0 || q[i] == '/' {
+			break
+		}
+		end = i
 	}
+	slices.Reverse(dst[n0:])
 	return dst
 }
 
+// commonPrefix returns the length of the longest common start of a and b,
+// comparing 8 bytes at a time.
 func commonPrefix(a, b string) int {
 	n := min(len(a), len(b))
 	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x := load64(a, i) ^ load64(b, i); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
 	for i < n && a[i] == b[i] {
 		i++
 	}
 	return i
+}
+
+// load64 returns the 8 bytes of s at i as a little-endian word.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // appendCopy appends copy operations of n >= 3 bytes from dist back.
@@ -780,18 +819,23 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer 
 	// taken left to right (the longer first where two start together).
 	occ := (*occp)[:0]
 	if withPrimer {
-		// The primer's words, by their first byte: one pass over s.
-		for at := i; at < end; at++ {
-			c := s[at]
-			if !primerFirst[c] {
-				continue // most bytes start no primer word
-			}
-			if at > 0 && isIdent(s[at-1]) && isIdent(c) {
+		// The primer's words, by their first three bytes: one pass over s
+		// (no word fits in the last primerMinLen-1 bytes).
+		prevIdent := i > 0 && identByte[s[i-1]]
+		for at := i; at+primerMinLen <= end; at++ {
+			ident := identByte[s[at]]
+			if prevIdent && ident {
 				continue // words start at a word's start or at punctuation
 			}
-			for _, k := range primerByFirst[c] {
+			prevIdent = ident
+			m := primerMask[0][s[at]] & primerMask[1][s[at+1]] & primerMask[2][s[at+2]]
+			if m == 0 {
+				continue // most positions start no primer word
+			}
+			for ; m != 0; m &= m - 1 {
+				k := bits.TrailingZeros16(m)
 				if w := primerWords[k].s; strings.HasPrefix(s[at:end], w) {
-					occ = append(occ, occurrence{at, -1 - int(k)})
+					occ = append(occ, occurrence{at, -1 - k, len(w)})
 				}
 			}
 		}
@@ -802,7 +846,7 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer 
 			if j < 0 {
 				break
 			}
-			occ = append(occ, occurrence{off + j, k})
+			occ = append(occ, occurrence{off + j, k, len(n.s)})
 			off += j + len(n.s)
 		}
 	}
@@ -816,7 +860,7 @@ func fastText(b []byte, s string, wpos int, refs, names []windowRef, withPrimer 
 		if a.at != b.at {
 			return a.at - b.at
 		}
-		return len(name(b.k).s) - len(name(a.k).s)
+		return b.n - a.n
 	})
 	for _, o := range occ {
 		if o.at < i {

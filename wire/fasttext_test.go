@@ -1,0 +1,65 @@
+package wire
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The fast text coding's helpers, rewritten for speed, against their plain
+// definitions: the encoder's output bytes depend on them.
+
+func plainCommonPrefix(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+func plainOwnNames(q string, qpos int) []windowRef {
+	var out []windowRef
+	start := strings.LastIndexByte(q, '/') + 1
+	for i := start; i <= len(q); i++ {
+		if i == len(q) || q[i] == '.' || q[i] == ':' || q[i] == '#' {
+			if i-start >= lzMinMatch {
+				out = append(out, windowRef{qpos + start, q[start:i]})
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func randomName(r *rand.Rand) string {
+	const alphabet = "ab/.:#xyzSQLite"
+	b := make([]byte, r.IntN(40))
+	for i := range b {
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+func TestCommonPrefixAndOwnNames(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 2))
+	names := []string{"", "a", "github.com/x/y/internal/store.SQLiteStore.PutNode", "pkg/mod.Type#method:x", "/abcd", "abcd/", "....", "abcdefghijklmnop"}
+	for range 5000 {
+		names = append(names, randomName(r))
+	}
+	for i, a := range names {
+		b := names[(i*7+3)%len(names)]
+		if p := a + b; true {
+			for _, c := range []string{b, p[:len(a)], a + "z", p} {
+				if got, want := commonPrefix(a, c), plainCommonPrefix(a, c); got != want {
+					t.Fatalf("commonPrefix(%q, %q) = %d, want %d", a, c, got, want)
+				}
+			}
+		}
+		got := ownNames([]windowRef{{1, "kept"}}, a, 10)
+		want := append([]windowRef{{1, "kept"}}, plainOwnNames(a, 10)...)
+		if !slices.Equal(got, want) {
+			t.Fatalf("ownNames(%q) = %v, want %v", a, got, want)
+		}
+	}
+}
