@@ -659,6 +659,9 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 	switch k {
 	case reflect.String:
 		s := *(*string)(p)
+		if out, ok := encoder.AppendPlainCell(b, s); ok {
+			return out, true
+		}
 		if !encoder.NeedsQuote(s, encoder.Cell) {
 			return append(b, s...), true
 		}
