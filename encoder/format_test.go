@@ -803,6 +803,18 @@ func TestAppendPlainCell(t *testing.T) {
 	for range 20000 {
 		check(genString(r))
 	}
+	// Every byte at every position of strings of 1 to 32 bytes: the word
+	// check must see each byte, whatever its lane.
+	for n := 1; n <= 32; n++ {
+		base := []byte(strings.Repeat("ab", 16)[:n])
+		for i := 0; i < n; i++ {
+			for c := 0; c < 256; c++ {
+				b := append([]byte(nil), base...)
+				b[i] = byte(c)
+				check(string(b))
+			}
+		}
+	}
 	for _, s := range []string{"Alice Smith", "Engineering", "a=b", "x", "pending", "SKU-00042", "a~b^c", strings.Repeat("y", 32)} {
 		if _, ok := encoder.AppendPlainCell(nil, s); !ok {
 			t.Errorf("AppendPlainCell(%q) declined a short plain string", s)
