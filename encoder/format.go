@@ -312,6 +312,31 @@ const (
 	classHigh
 )
 
+// AppendPlainCell appends s and reports true when s is at most 32 bytes of
+// printable ASCII that NeedsQuote passes over without a look (no quoting
+// in Cell); otherwise it returns dst unchanged and false, and the caller
+// takes the full check. The scan and the copy are one loop: short cells
+// are the common case of a table row.
+func AppendPlainCell(dst []byte, s string) ([]byte, bool) {
+	n := len(s)
+	if n == 0 || n > 32 || firstLook[s[0]] || s[n-1] == ' ' {
+		return dst, false
+	}
+	l := len(dst)
+	if cap(dst)-l < n {
+		dst = slices.Grow(dst, n)
+	}
+	d := dst[l : l+n]
+	for i := 0; i < len(d) && i < len(s); i++ {
+		c := s[i]
+		if byteClass[c] != 0 {
+			return dst[:l], false
+		}
+		d[i] = c
+	}
+	return dst[:l+n], true
+}
+
 // AppendString appends s as a scalar in ctx, quoted only when SPEC §2.4
 // requires it.
 func AppendString(dst []byte, s string, ctx Context) []byte {

@@ -778,3 +778,51 @@ func TestFormatZeroAllocs(t *testing.T) {
 		t.Errorf("number/count/decl formatting: %v allocs per run, want 0", allocs)
 	}
 }
+
+// TestAppendPlainCell checks the one-loop fast path against NeedsQuote: it
+// takes a string only when Cell needs no quoting, writes it as it is, and
+// leaves dst alone when it declines; short plain strings are taken.
+func TestAppendPlainCell(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		dst := []byte("x|")
+		out, ok := encoder.AppendPlainCell(dst, s)
+		switch {
+		case ok && encoder.NeedsQuote(s, encoder.Cell):
+			t.Errorf("AppendPlainCell(%q) took a string Cell quotes", s)
+		case ok && string(out) != "x|"+s:
+			t.Errorf("AppendPlainCell(%q) = %q, want %q", s, out, "x|"+s)
+		case !ok && string(out) != "x|":
+			t.Errorf("AppendPlainCell(%q) declined but wrote %q", s, out)
+		}
+	}
+	for _, tc := range quoteCases {
+		check(tc.s)
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	for range 20000 {
+		check(genString(r))
+	}
+	// Every byte at every position of strings of 1 to 32 bytes: the word
+	// check must see each byte, whatever its lane.
+	for n := 1; n <= 32; n++ {
+		base := []byte(strings.Repeat("ab", 16)[:n])
+		for i := 0; i < n; i++ {
+			for c := 0; c < 256; c++ {
+				b := append([]byte(nil), base...)
+				b[i] = byte(c)
+				check(string(b))
+			}
+		}
+	}
+	for _, s := range []string{"Alice Smith", "Engineering", "a=b", "x", "pending", "SKU-00042", "a~b^c", strings.Repeat("y", 32)} {
+		if _, ok := encoder.AppendPlainCell(nil, s); !ok {
+			t.Errorf("AppendPlainCell(%q) declined a short plain string", s)
+		}
+	}
+	for _, s := range []string{"", "true", "12", " a", "a ", "a|b", "a,b", "[0]: y", "café", strings.Repeat("y", 33)} {
+		if _, ok := encoder.AppendPlainCell(nil, s); ok {
+			t.Errorf("AppendPlainCell(%q) took it", s)
+		}
+	}
+}

@@ -99,6 +99,8 @@ type fsRows struct {
 	flat  bool   // every column is fsCell or fsPtrCell (geFlatRecords)
 	cells bool   // every column is fsCell
 	depth int    // nesting of a row as normalize counts it
+
+	cellv []fsLeaf // cells: each column's offset and kind, in order
 }
 
 // fsPlan is the plan of a root type (after pointers are dereferenced).
@@ -395,6 +397,11 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	for j := range r.cols {
 		r.cells = r.cells && r.cols[j].op == fsCell
 	}
+	if r.cells {
+		for j := range r.cols {
+			r.cellv = append(r.cellv, fsLeaf{off: r.cols[j].off, kind: r.cols[j].kind})
+		}
+	}
 	r.depth++
 	return r
 }
@@ -686,6 +693,9 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 	switch k {
 	case reflect.String:
 		s := *(*string)(p)
+		if out, ok := encoder.AppendPlainCell(b, s); ok {
+			return out, true
+		}
 		if !encoder.NeedsQuote(s, encoder.Cell) {
 			return append(b, s...), true
 		}
@@ -854,9 +864,10 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 	}
 	ok := true
 	if r.cells && !consts {
-		for j := range r.cols {
-			c := &r.cols[j]
-			if b, ok = fsCellAt(b, c.kind, unsafe.Add(rp, c.off)); !ok {
+		// The columns' offsets and kinds side by side (cellv), not in the
+		// wide fsCol records.
+		for _, l := range r.cellv {
+			if b, ok = fsCellAt(b, l.kind, unsafe.Add(rp, l.off)); !ok {
 				return b, false
 			}
 			b = encoder.AppendCellSep(b)
