@@ -101,6 +101,7 @@ type fsRows struct {
 	depth int    // nesting of a row as normalize counts it
 
 	cellv []fsLeaf // cells: each column's offset and kind, in order
+	esz   uintptr  // the size of a row struct
 }
 
 // fsPlan is the plan of a root type (after pointers are dereferenced).
@@ -353,7 +354,7 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	}
 	seen[et] = true
 	defer delete(seen, et)
-	r := &fsRows{flat: true}
+	r := &fsRows{flat: true, esz: et.Size()}
 	decl := []byte{'{'}
 	for _, f := range normCachedFields(et) {
 		if f.omitZero || !fsDirect(et, f.index) || !layout.ColumnName(f.name) {
@@ -767,7 +768,7 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 	} else {
 		data = sv.Addr().UnsafePointer()
 	}
-	esz := sv.Type().Elem().Size()
+	esz := r.esz
 	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, sv, data, esz, sb)
 	e.buf = encoder.AppendCount(e.buf, n, false)
 	if how != tabShared && !e.fsDecl(r, sb, consts, data) {
@@ -782,16 +783,15 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 	// field's own kind (fsCellAt), at an offset reflect gave for the row's
 	// type, through no pointer but the nil-checked ones of fsPtrCell and
 	// fsPtrNested; the memory stays reachable through sv.
+	// Whether a row has attachments is read through the offsets too; only a
+	// row that has one is indexed through reflect, for their bodies.
 	for i := 0; i < n; i++ {
-		var row reflect.Value
-		if r.atts {
-			row = sv.Index(i)
-		}
-		b, ok := e.fsRow(e.buf, r, i, unsafe.Add(data, uintptr(i)*esz), row, bi, sb, consts)
+		rp := unsafe.Add(data, uintptr(i)*esz)
+		b, ok := e.fsRow(e.buf, r, i, rp, bi, sb, consts)
 		if e.buf = b; !ok || e.lineDone() != nil {
 			return false
 		}
-		if r.atts && !e.fsAttachments(r, i, row, bi, sb) {
+		if r.atts && fsHasAtts(r, rp) && !e.fsAttachments(r, i, rp, sv.Index(i), bi, sb) {
 			return false
 		}
 	}
@@ -853,12 +853,12 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
 	return true
 }
 
-// fsRow appends row i (at rp; row is its Value when r has attachments) at
-// indentation bi to b, up to its line end: `@i ` when it has attachments,
-// then its cells (see writeRows). The column states are at e.flags[sb:].
-func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int, consts bool) ([]byte, bool) {
+// fsRow appends row i (at rp) at indentation bi to b, up to its line end:
+// `@i ` when it has attachments, then its cells (see writeRows). The
+// column states are at e.flags[sb:].
+func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb int, consts bool) ([]byte, bool) {
 	b = encoder.AppendIndent(b, bi)
-	if r.atts && fsHasAtts(r, row) {
+	if r.atts && fsHasAtts(r, rp) {
 		b = encoder.AppendItemIndex(b, i)
 		b = encoder.AppendWordSep(b)
 	}
@@ -912,7 +912,7 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 				continue
 			}
 		default: // fsTable, fsInline
-			if !c.array && fsField(row, c).IsNil() {
+			if fsNilSeq(c, fp) {
 				b = encoder.AppendNull(b)
 			} else {
 				b = encoder.AppendAttachMark(b)
@@ -927,20 +927,17 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, row ref
 	return b, true
 }
 
-// fsAttachments writes the attachments of row i at indentation bi, their
-// bodies at bi+2 (see attach): a `.f` table, under the shared array schema
-// after row 0 where fsScan found one, or a `.f` inline array. The column
-// states are at e.flags[sb:].
-func (e *geEncoder) fsAttachments(r *fsRows, i int, row reflect.Value, bi, sb int) bool {
+// fsAttachments writes the attachments of row i (at rp, its Value row)
+// at indentation bi, their bodies at bi+2 (see attach): a `.f` table,
+// under the shared array schema after row 0 where fsScan found one, or a
+// `.f` inline array. The column states are at e.flags[sb:].
+func (e *geEncoder) fsAttachments(r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) bool {
 	for j := range r.cols {
 		c := &r.cols[j]
-		if c.op != fsTable && c.op != fsInline {
+		if c.op != fsTable && c.op != fsInline || fsNilSeq(c, unsafe.Add(rp, c.off)) {
 			continue
 		}
 		fv := fsField(row, c)
-		if !c.array && fv.IsNil() {
-			continue
-		}
 		e.buf = encoder.AppendIndent(e.buf, bi)
 		e.buf = encoder.AppendAttachDot(e.buf)
 		e.buf = append(e.buf, c.key...)
@@ -1011,16 +1008,21 @@ func (e *geEncoder) fsDecl(r *fsRows, sb int, consts bool, data unsafe.Pointer) 
 
 // fsHasAtts reports whether row has an attachment: a sequence column that
 // is not nil.
-func fsHasAtts(r *fsRows, row reflect.Value) bool {
+func fsHasAtts(r *fsRows, rp unsafe.Pointer) bool {
 	for j := range r.cols {
 		c := &r.cols[j]
-		if c.op == fsTable || c.op == fsInline {
-			if c.array || !fsField(row, c).IsNil() {
-				return true
-			}
+		if (c.op == fsTable || c.op == fsInline) && !fsNilSeq(c, unsafe.Add(rp, c.off)) {
+			return true
 		}
 	}
 	return false
+}
+
+// fsNilSeq reports whether the sequence column c (fsTable, fsInline) of a
+// row, its field at fp, is a nil slice: a slice is nil when its data
+// pointer, the first word of its header, is (reflect.Value.IsNil).
+func fsNilSeq(c *fsCol, fp unsafe.Pointer) bool {
+	return !c.array && *(*unsafe.Pointer)(fp) == nil
 }
 
 // fsLeaves appends the cells of a flattened struct column to b: its
