@@ -85,6 +85,7 @@ type fsCol struct {
 	rows   *fsRows      // fsTable
 	sub    []fsCol      // fsSection, fsPtrSection: the members
 	array  bool         // fsTable, fsInline: an array type (never nil)
+	alen   int          // fsTable, fsInline of an array type: its length
 }
 
 // fsRows is the plan of a row struct type: the columns of one table.
@@ -301,7 +302,9 @@ func fsColOf(c *fsCol, ft reflect.Type, seen map[reflect.Type]bool) (int, bool) 
 		return fsFlatten(c, ft, c.off, seen)
 	case reflect.Slice, reflect.Array:
 		et := ft.Elem()
-		c.array = ft.Kind() == reflect.Array
+		if c.array = ft.Kind() == reflect.Array; c.array {
+			c.alen = ft.Len()
+		}
 		if c.kind = fsScalarKind(et); c.kind != reflect.Invalid {
 			if c.kind == reflect.Uint8 {
 				return 0, false // []byte is a base64 string; keep arrays alike
@@ -758,10 +761,6 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 	if !e.lim.ElementsOK(n) {
 		return false
 	}
-	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
-	if (r.omit || r.scan) && !e.fsScan(r, sv) {
-		return false
-	}
 	var data unsafe.Pointer
 	if sv.Kind() == reflect.Slice {
 		data = sv.UnsafePointer()
@@ -769,6 +768,10 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 		data = sv.Addr().UnsafePointer()
 	}
 	esz := r.esz
+	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
+	if (r.omit || r.scan) && !e.fsScan(r, sv, data) {
+		return false
+	}
 	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, sv, data, esz, sb)
 	e.buf = encoder.AppendCount(e.buf, n, false)
 	if how != tabShared && !e.fsDecl(r, sb, consts, data) {
@@ -806,8 +809,9 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 // column is flattened if some row holds a struct (fsAny); a table column
 // shares row 0's array schema (fsShared, as sharedArrays decides) when its
 // rows are flat, row 0 holds a non-empty sequence and no later row an
-// empty one.
-func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
+// empty one. The rows are at data (sv's elements): only the omitempty
+// checks read them through reflect.
+func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value, data unsafe.Pointer) bool {
 	sb := len(e.flags)
 	for range r.cols {
 		e.flags = append(e.flags, 0)
@@ -815,19 +819,19 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
 	st := e.flags[sb:]
 	n := sv.Len()
 	for i := 0; i < n; i++ {
-		row := sv.Index(i)
+		rp := unsafe.Add(data, uintptr(i)*r.esz)
 		for j := range r.cols {
 			c := &r.cols[j]
 			if !c.omit && c.op != fsPtrNested && c.op != fsTable {
 				continue
 			}
-			fv := fsField(row, c)
-			if c.omit && normIsEmpty(fv) {
+			if c.omit && normIsEmpty(fsField(sv.Index(i), c)) {
 				return false
 			}
+			fp := unsafe.Add(rp, c.off)
 			switch {
 			case c.op == fsPtrNested:
-				if !fv.IsNil() {
+				if *(*unsafe.Pointer)(fp) != nil {
 					st[j] |= fsAny
 				}
 			case c.op != fsTable:
@@ -837,9 +841,9 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value) bool {
 				// flat records with the type's union when not empty.
 				r := layout.OtherArray
 				switch {
-				case !c.array && fv.IsNil():
+				case fsNilSeq(c, fp):
 					r = layout.NoArray
-				case c.rows.flat && fv.Len() > 0:
+				case c.rows.flat && fsSeqLen(c, fp) > 0:
 					r = layout.FlatArray
 				}
 				if layout.SharedStep(i, r, i == 0 || st[j]&fsShared != 0) {
@@ -1023,6 +1027,16 @@ func fsHasAtts(r *fsRows, rp unsafe.Pointer) bool {
 // pointer, the first word of its header, is (reflect.Value.IsNil).
 func fsNilSeq(c *fsCol, fp unsafe.Pointer) bool {
 	return !c.array && *(*unsafe.Pointer)(fp) == nil
+}
+
+// fsSeqLen returns the length of the sequence column c of a row, its
+// field at fp: an array's from its type, a slice's from its header (read
+// as any slice's, the length does not depend on the element type).
+func fsSeqLen(c *fsCol, fp unsafe.Pointer) int {
+	if c.array {
+		return c.alen
+	}
+	return len(*(*[]byte)(fp))
 }
 
 // fsLeaves appends the cells of a flattened struct column to b: its
