@@ -199,7 +199,7 @@ func (e *jsonEnc) table(f *feed, t *table) error {
 	for i := range t.fields {
 		fd := &t.fields[i]
 		if fd.leaves > 0 {
-			e.path = appendEscaped(e.path[:0], fd.name)
+			e.path, _ = encoder.AppendPathSegment(e.path[:0], fd.name) // names are valid UTF-8: pass 1 parsed them
 			e.flatDecl(fd.first)
 			continue
 		}
@@ -248,24 +248,14 @@ func (e *jsonEnc) flatDecl(o gcf.Object) {
 	for i := range o {
 		mark := len(e.path)
 		e.path = append(e.path, '>')
-		e.path = appendEscaped(e.path, o[i].Key)
+		e.path, _ = encoder.AppendPathSegment(e.path, o[i].Key)
 		if sub, ok := o[i].Value.(gcf.Object); ok {
 			e.flatDecl(sub)
 		} else {
-			e.buf = append(e.buf, '"')
-			e.buf = append(e.buf, e.path...)
-			e.buf = append(e.buf, '"', ',')
+			e.buf = encoder.AppendPathField(e.buf, e.path)
 		}
 		e.path = e.path[:mark]
 	}
-}
-
-// appendEscaped appends s as the inside of a quoted string (SPEC §2.2).
-func appendEscaped(dst []byte, s string) []byte {
-	n := len(dst)
-	dst = encoder.AppendQuoted(dst, s)
-	copy(dst[n:], dst[n+1:len(dst)-1])
-	return dst[:len(dst)-2]
 }
 
 // row writes record i (with its key in a keyed table) and its
