@@ -2,8 +2,6 @@ package wire
 
 import (
 	"math/rand/v2"
-	"slices"
-	"strings"
 	"testing"
 )
 
@@ -18,20 +16,6 @@ func plainCommonPrefix(a, b string) int {
 	return i
 }
 
-func plainOwnNames(q string, qpos int) []windowRef {
-	var out []windowRef
-	start := strings.LastIndexByte(q, '/') + 1
-	for i := start; i <= len(q); i++ {
-		if i == len(q) || q[i] == '.' || q[i] == ':' || q[i] == '#' {
-			if i-start >= lzMinMatch {
-				out = append(out, windowRef{qpos + start, q[start:i]})
-			}
-			start = i + 1
-		}
-	}
-	return out
-}
-
 func randomName(r *rand.Rand) string {
 	const alphabet = "ab/.:#xyzSQLite"
 	b := make([]byte, r.IntN(40))
@@ -41,7 +25,7 @@ func randomName(r *rand.Rand) string {
 	return string(b)
 }
 
-func TestCommonPrefixAndOwnNames(t *testing.T) {
+func TestCommonPrefix(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 2))
 	names := []string{"", "a", "github.com/x/y/internal/store.SQLiteStore.PutNode", "pkg/mod.Type#method:x", "/abcd", "abcd/", "....", "abcdefghijklmnop"}
 	for range 5000 {
@@ -55,11 +39,6 @@ func TestCommonPrefixAndOwnNames(t *testing.T) {
 					t.Fatalf("commonPrefix(%q, %q) = %d, want %d", a, c, got, want)
 				}
 			}
-		}
-		got := ownNames([]windowRef{{1, "kept"}}, a, 10)
-		want := append([]windowRef{{1, "kept"}}, plainOwnNames(a, 10)...)
-		if !slices.Equal(got, want) {
-			t.Fatalf("ownNames(%q) = %v, want %v", a, got, want)
 		}
 	}
 }
