@@ -265,8 +265,15 @@ type v2enc struct {
 	extIx   map[string]uint32
 	dyn     [4]map[string]uint64
 	last    [4]enumEntry
-	qpos    []int32 // window position of each symbol's qualified name
-	refs    []windowRef
+	// lastFP caches the last value of each enum by fingerprint (strings
+	// of at most 16 bytes; last holds longer ones).
+	lastFP [4]fpEntry
+	// dynFP caches dynamic table values of at most 16 bytes by
+	// fingerprint, in front of dyn (filled and cleared while dyn[t] is
+	// not nil).
+	dynFP [4][64]fpEntry
+	qpos  []int32 // window position of each symbol's qualified name
+	refs  []windowRef
 	// LZ state: text mirrors the decoder's arena (primer, then every text).
 	lzOn    bool
 	wordsOn bool
@@ -290,8 +297,12 @@ func (e *v2enc) release() {
 	clear(e.names.names) // drop the references to the payload's strings
 	clear(e.extIx)
 	for i := range e.dyn {
+		if e.dyn[i] != nil {
+			e.dynFP[i] = [64]fpEntry{}
+		}
 		e.dyn[i] = nil
 		e.last[i].s, e.last[i].id = "", 0
+		e.lastFP[i] = fpEntry{}
 	}
 	clear(e.ext)
 	clear(e.refs)
@@ -331,22 +342,136 @@ var staticTables = [4]struct {
 // s is new (the caller writes it as a literal, after which it has the next
 // dynamic id).
 func (e *v2enc) enum(t int, s string) uint64 {
-	if l := &e.last[t]; l.id != 0 && l.s == s {
+	fp, short := fingerprintOf(s)
+	if short {
+		if l := &e.lastFP[t]; l.id != 0 && l.fp == fp {
+			return l.id
+		}
+		if id := staticFPs[t].find(fp); id != 0 {
+			e.lastFP[t] = fpEntry{fp, id}
+			return id
+		}
+	} else if l := &e.last[t]; l.id != 0 && l.s == s {
 		return l.id
 	}
-	id, ok := staticID(t, s)
+	var dc *fpEntry // the dynamic cache's slot of s
+	if short && e.dyn[t] != nil {
+		dc = &e.dynFP[t][dynSlot(fp)]
+		if dc.id != 0 && dc.fp == fp {
+			e.lastFP[t] = *dc
+			return dc.id
+		}
+	}
+	id, ok := uint64(0), false
+	if !short { // the fingerprints hold every shorter static string
+		id, ok = staticID(t, s)
+	}
 	if !ok {
 		if id, ok = e.dyn[t][s]; !ok {
 			if e.dyn[t] == nil {
 				e.dyn[t] = map[string]uint64{}
+				if short {
+					dc = &e.dynFP[t][dynSlot(fp)]
+				}
 			}
-			e.dyn[t][s] = uint64(len(staticTables[t].names) + 1 + len(e.dyn[t]))
+			id = uint64(len(staticTables[t].names) + 1 + len(e.dyn[t]))
+			e.dyn[t][s] = id
+			if dc != nil {
+				*dc = fpEntry{fp, id}
+			}
 			return 0
 		}
+		if dc != nil {
+			*dc = fpEntry{fp, id}
+		}
 	}
-	e.last[t] = enumEntry{s, id}
+	if short {
+		e.lastFP[t] = fpEntry{fp, id}
+	} else {
+		e.last[t] = enumEntry{s, id}
+	}
 	return id
 }
+
+// fingerprint is a string of at most 16 bytes as its length and two words
+// that hold all its bytes: equal fingerprints are equal strings.
+type fingerprint struct {
+	lo, hi uint64
+	n      int
+}
+
+// fingerprintOf returns the fingerprint of s, if s has at most 16 bytes.
+func fingerprintOf(s string) (fingerprint, bool) {
+	switch n := len(s); {
+	case n > 16:
+		return fingerprint{}, false
+	case n >= 8:
+		return fingerprint{load64(s, 0), load64(s, n-8), n}, true
+	case n >= 4:
+		return fingerprint{uint64(load32(s, 0)) | uint64(load32(s, n-4))<<32, 0, n}, true
+	default:
+		var x uint64
+		for i := 0; i < n; i++ {
+			x |= uint64(s[i]) << (8 * i)
+		}
+		return fingerprint{x, 0, n}, true
+	}
+}
+
+// dynSlot is the slot of a fingerprint in a dynamic cache.
+func dynSlot(fp fingerprint) uint64 {
+	return ((fp.lo ^ fp.hi*0x9E3779B97F4A7C15) + uint64(fp.n)) * 0xff51afd7ed558ccd >> 58
+}
+
+// fpEntry is a table value and the fingerprint of its string.
+type fpEntry struct {
+	fp fingerprint
+	id uint64
+}
+
+// fpTable is a direct-mapped table of a static enum table's strings of at
+// most 16 bytes, by fingerprint, with a multiplier under which no two
+// collide.
+type fpTable struct {
+	k     uint64
+	slots [256]fpEntry
+}
+
+func (t *fpTable) slot(fp fingerprint) uint64 {
+	return ((fp.lo ^ fp.hi*0x9E3779B97F4A7C15) + uint64(fp.n)) * t.k >> 56
+}
+
+// find returns the table value of the string of fp, or 0.
+func (t *fpTable) find(fp fingerprint) uint64 {
+	if e := &t.slots[t.slot(fp)]; e.fp == fp {
+		return e.id // 0 for an empty slot
+	}
+	return 0
+}
+
+var staticFPs = func() (out [4]fpTable) {
+	for ti := range staticTables {
+		t := &out[ti]
+	search:
+		for k := uint64(0xff51afd7ed558ccd); ; k += 0x9E3779B97F4A7C16 {
+			t.k = k
+			t.slots = [256]fpEntry{}
+			for i, s := range staticTables[ti].names {
+				fp, ok := fingerprintOf(s)
+				if !ok {
+					continue
+				}
+				e := &t.slots[t.slot(fp)]
+				if e.id != 0 {
+					continue search
+				}
+				*e = fpEntry{fp, uint64(i + 1)}
+			}
+			break
+		}
+	}
+	return out
+}()
 
 // staticBuckets index the static tables by a cheap key of a string (its
 // length and first and last bytes), so that a lookup compares one or two
@@ -818,6 +943,12 @@ func commonPrefix(a, b string) int {
 	return i
 }
 
+// load32 returns the 4 bytes of s at i as a little-endian word.
+func load32(s string, i int) uint32 {
+	s = s[i : i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
 // load64 returns the 8 bytes of s at i as a little-endian word.
 func load64(s string, i int) uint64 {
 	s = s[i : i+8]
@@ -995,8 +1126,18 @@ func (e *v2enc) wordText(b []byte, start int) []byte {
 			pos++
 			continue
 		}
-		b = appendLiterals(b, t[lit:pos])
-		b = appendCopy(b, l, dist)
+		if lit < pos {
+			b = appendLiterals(b, t[lit:pos])
+		}
+		if l <= lzMaxMatch && dist < 1<<14 {
+			if dist < 0x80 {
+				b = append(b, 0x80|byte(l-3), byte(dist))
+			} else {
+				b = append(b, 0x80|byte(l-3), byte(dist)|0x80, byte(dist>>7))
+			}
+		} else {
+			b = appendCopy(b, l, dist)
+		}
 		pos += l
 		lit = pos
 		prevIdent = identByte[t[pos-1]]

@@ -217,3 +217,47 @@ func TestNumbersFastPath(t *testing.T) {
 		}
 	}
 }
+
+// TestEnumFingerprints: fingerprints are equal exactly when the strings
+// are, and the fingerprint tables give the static id of every static
+// string of at most 16 bytes and 0 for any other string.
+func TestEnumFingerprints(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 5))
+	var strs []string
+	for ti := range staticTables {
+		strs = append(strs, staticTables[ti].names...)
+	}
+	for _, s := range append([]string(nil), strs...) {
+		for i := 0; i <= len(s); i++ {
+			strs = append(strs, s[:i], s[i:], s[:i]+"x"+s[i:])
+		}
+	}
+	for range 3000 {
+		b := make([]byte, r.IntN(18))
+		for i := range b {
+			b[i] = "ab\x00\xff"[r.IntN(4)]
+		}
+		strs = append(strs, string(b))
+	}
+	for i, a := range strs {
+		fa, oka := fingerprintOf(a)
+		if oka != (len(a) <= 16) {
+			t.Fatalf("fingerprintOf(%q): ok %v", a, oka)
+		}
+		for _, b := range []string{strs[(i*7+1)%len(strs)], strs[(i+1)%len(strs)], a} {
+			fb, okb := fingerprintOf(b)
+			if oka && okb && (fa == fb) != (a == b) {
+				t.Fatalf("fingerprints of %q and %q: equal %v", a, b, fa == fb)
+			}
+		}
+		if !oka {
+			continue
+		}
+		for ti := range staticTables {
+			want, _ := staticID(ti, a)
+			if got := staticFPs[ti].find(fa); got != want {
+				t.Fatalf("table %d, %q: id %d, want %d", ti, a, got, want)
+			}
+		}
+	}
+}
