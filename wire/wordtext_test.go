@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -260,4 +261,67 @@ func TestEnumFingerprints(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNameTable: the name table gives the first index of every name and -1
+// for others, against a map, on random names and on hostile ones (alike in
+// their length and last 16 bytes, which the quick hash reads), and switches
+// to maphash on the hostile ones instead of probing them all.
+func TestNameTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 6))
+	check := func(names, others []string, wantStrong bool) {
+		t.Helper()
+		var nt nameTable
+		nt.reset(len(names))
+		first := map[string]int{}
+		for i, s := range names {
+			nt.add(s)
+			if _, ok := first[s]; !ok {
+				first[s] = i
+			}
+		}
+		for _, s := range append(names, others...) {
+			want, ok := first[s]
+			if !ok {
+				want = -1
+			}
+			if got := nt.find(s); got != want {
+				t.Fatalf("find(%q) = %d, want %d", s, got, want)
+			}
+		}
+		if nt.strong != wantStrong {
+			t.Fatalf("strong = %v, want %v", nt.strong, wantStrong)
+		}
+	}
+	for range 200 {
+		var names, others []string
+		for j := r.IntN(300); j >= 0; j-- {
+			names = append(names, randomName(r))
+			if r.IntN(5) == 0 {
+				names = append(names, names[r.IntN(len(names))])
+			}
+			others = append(others, randomName(r))
+		}
+		var nt nameTable
+		nt.reset(len(names))
+		for _, s := range names {
+			nt.add(s)
+		}
+		check(names, others, nt.strong)
+	}
+	// Hostile: 2,000 names that differ only before their last 16 bytes.
+	var names, others []string
+	for i := range 2000 {
+		names = append(names, fmt.Sprintf("pkg%06d/x.SameSuffixOfSixteen", i))
+		others = append(others, fmt.Sprintf("alt%06d/x.SameSuffixOfSixteen", i))
+	}
+	check(names, others, true)
+	// Lookups all alike, of names not in the table: one probe each, from
+	// the same slot.
+	names, others = names[:0], others[:0]
+	for i := range 2000 {
+		names = append(names, fmt.Sprintf("github.com/acme/svc/pkg.Symbol%06d", i))
+		others = append(others, fmt.Sprintf("pkg%06d/x.SameSuffixOfSixteen", i))
+	}
+	check(names, others, false)
 }
