@@ -1016,11 +1016,9 @@ func hashWord(t []byte, i int) uint32 {
 }
 
 // primerWordTable is the word table of the primer alone: where each word
-// start of the primer is (the last one of a hash), -1 for none.
+// start of the primer is (the last one of a hash), 0 for none: the primer
+// starts with "func", which a word of another hash cannot match.
 var primerWordTable = func() (tab [wordSize]int32) {
-	for i := range tab {
-		tab[i] = -1
-	}
 	t := []byte(lzPrimer)
 	prevIdent := false
 	for i := 0; i+4 <= len(t); i++ {
@@ -1105,7 +1103,7 @@ func (e *v2enc) wordText(b []byte, start int) []byte {
 		h := w * 2654435761 >> (32 - wordBits)
 		cand := int(tab[h])
 		tab[h] = int32(pos)
-		if cand < 0 || load32b(t, cand) != w {
+		if load32b(t, cand) != w {
 			pos++
 			continue
 		}
@@ -1121,22 +1119,23 @@ func (e *v2enc) wordText(b []byte, start int) []byte {
 			l++
 		}
 	matched:
-		dist := pos - cand
-		if l <= 1+uvarintLen(uint64(dist)) {
-			pos++
-			continue
-		}
-		if lit < pos {
-			b = appendLiterals(b, t[lit:pos])
-		}
-		if l <= lzMaxMatch && dist < 1<<14 {
+		// A copy is taken when it is shorter than its bytes: always when
+		// its distance takes at most 2 bytes (l >= 4).
+		if dist := pos - cand; l <= lzMaxMatch && dist < 1<<14 {
+			if lit < pos {
+				b = appendLiterals(b, t[lit:pos])
+			}
 			if dist < 0x80 {
 				b = append(b, 0x80|byte(l-3), byte(dist))
 			} else {
 				b = append(b, 0x80|byte(l-3), byte(dist)|0x80, byte(dist>>7))
 			}
-		} else {
+		} else if l > 1+uvarintLen(uint64(dist)) {
+			b = appendLiterals(b, t[lit:pos])
 			b = appendCopy(b, l, dist)
+		} else {
+			pos++
+			continue
 		}
 		pos += l
 		lit = pos
