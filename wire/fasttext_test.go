@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The fast text coding's helpers, rewritten for speed, against their plain
+// The text coding's helpers, rewritten for speed, against their plain
 // definitions: the encoder's output bytes depend on them.
 
 func plainCommonPrefix(a, b string) int {

@@ -11,7 +11,7 @@ import (
 )
 
 // signatureLikePayload builds a payload of code-like names and signatures
-// from pieces that exercise the fast text coding: primer words, words of
+// from pieces that exercise the word-start text coding: primer words, words of
 // the qualified names, name separators, repeated names, external edge
 // endpoints.
 func signatureLikePayload(r *rand.Rand) *gcf.Payload {
