@@ -2,12 +2,10 @@ package wire
 
 import (
 	"math/rand/v2"
-	"slices"
-	"strings"
 	"testing"
 )
 
-// The fast text coding's helpers, rewritten for speed, against their plain
+// The text coding's helpers, rewritten for speed, against their plain
 // definitions: the encoder's output bytes depend on them.
 
 func plainCommonPrefix(a, b string) int {
@@ -16,20 +14,6 @@ func plainCommonPrefix(a, b string) int {
 		i++
 	}
 	return i
-}
-
-func plainOwnNames(q string, qpos int) []windowRef {
-	var out []windowRef
-	start := strings.LastIndexByte(q, '/') + 1
-	for i := start; i <= len(q); i++ {
-		if i == len(q) || q[i] == '.' || q[i] == ':' || q[i] == '#' {
-			if i-start >= lzMinMatch {
-				out = append(out, windowRef{qpos + start, q[start:i]})
-			}
-			start = i + 1
-		}
-	}
-	return out
 }
 
 func randomName(r *rand.Rand) string {
@@ -41,7 +25,7 @@ func randomName(r *rand.Rand) string {
 	return string(b)
 }
 
-func TestCommonPrefixAndOwnNames(t *testing.T) {
+func TestCommonPrefix(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 2))
 	names := []string{"", "a", "github.com/x/y/internal/store.SQLiteStore.PutNode", "pkg/mod.Type#method:x", "/abcd", "abcd/", "....", "abcdefghijklmnop"}
 	for range 5000 {
@@ -55,11 +39,6 @@ func TestCommonPrefixAndOwnNames(t *testing.T) {
 					t.Fatalf("commonPrefix(%q, %q) = %d, want %d", a, c, got, want)
 				}
 			}
-		}
-		got := ownNames([]windowRef{{1, "kept"}}, a, 10)
-		want := append([]windowRef{{1, "kept"}}, plainOwnNames(a, 10)...)
-		if !slices.Equal(got, want) {
-			t.Fatalf("ownNames(%q) = %v, want %v", a, got, want)
 		}
 	}
 }

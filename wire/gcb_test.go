@@ -177,9 +177,8 @@ func TestGCBNumbers(t *testing.T) {
 		{0.78, 1}, {0, 1}, {1, 1}, {2, 1}, {0.05, 1}, {2.01, 3}, {0.785, 3}, {-0.5, 2}, {math.Copysign(0, -1), 2},
 		{1e40, 9}, {math.NaN(), 9}, {math.Inf(-1), 9}, {notShort, 9}, {123456789, 5}, {1e22, 3}, {1e40, 9},
 	} {
-		d := toDecimal(c.v)
-		e := &v2enc{}
-		b := e.appendNum(nil, d, c.v, -2)
+		d := shortestDecimal(c.v)
+		b := appendNum(nil, d, c.v, -2)
 		if len(b) != c.size {
 			t.Errorf("%v: %d bytes (%x), want %d", c.v, len(b), b, c.size)
 		}
@@ -193,8 +192,8 @@ func TestGCBNumbers(t *testing.T) {
 
 // TestGCBDefaultExponent: scores with two decimals get E = -2.
 func TestGCBDefaultExponent(t *testing.T) {
-	nums := []decimal{toDecimal(0.78), toDecimal(0.5), toDecimal(1), toDecimal(0.05)}
-	if E := defaultExponent(nums); E != -2 {
+	nums := []decimal{shortestDecimal(0.78), shortestDecimal(0.5), shortestDecimal(1), shortestDecimal(0.05)}
+	if E := plainExponent(nums); E != -2 {
 		t.Fatalf("E = %d, want -2", E)
 	}
 }
@@ -423,7 +422,7 @@ func FuzzDecodeGCB(f *testing.F) {
 func TestShortestDecimal(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	check := func(v float64) {
-		d := toDecimal(v)
+		d := shortestDecimal(v)
 		if !d.ok {
 			return
 		}

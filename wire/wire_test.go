@@ -179,7 +179,7 @@ func Example() {
 		fmt.Printf("%-4s %3d bytes, decoded %d symbols, err=%v\n", name, len(b), len(back.Symbols), err)
 	}
 	// Output:
-	// gcb  142 bytes, decoded 2 symbols, err=<nil>
+	// gcb  143 bytes, decoded 2 symbols, err=<nil>
 	// gcb1 240 bytes, decoded 2 symbols, err=<nil>
 	// gcf  244 bytes, decoded 2 symbols, err=<nil>
 	// json 791 bytes, decoded 2 symbols, err=<nil>
