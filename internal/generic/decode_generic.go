@@ -214,6 +214,25 @@ func (b *builder) items() (any, error) {
 // of their own.
 const arenaChunk = 16 << 10
 
+// minChunk is the least number of items a slab chunk or intern table is
+// made for, however small the input.
+const minChunk = 64
+
+// arenaLen is the size of a new arena chunk that must hold n bytes:
+// arenaChunk, or less for a smaller input (its strings take at most its
+// bytes, about two per item of the budget; the chunk allows four).
+func (b *builder) arenaLen(n int) int {
+	return max(4*min(arenaChunk/4, b.budget), n, 4*minChunk)
+}
+
+// chunkLen is the length of a new slab chunk that must hold n items and
+// would hold limit for a large input: no longer than the input can fill
+// (b.budget bounds the items it holds), so that a small payload does not
+// pay for chunks sized for large ones.
+func (b *builder) chunkLen(limit, n int) int {
+	return max(min(limit, b.budget), n, minChunk)
+}
+
 // text returns t as a string whose bytes live in the arena.
 func (b *builder) text(t []byte) string {
 	if len(t) == 0 {
@@ -222,7 +241,7 @@ func (b *builder) text(t []byte) string {
 	if box.Purego {
 		if b.arenaPure.Cap()-b.arenaPure.Len() < len(t) {
 			b.arenaPure = strings.Builder{}
-			b.arenaPure.Grow(max(arenaChunk, len(t)))
+			b.arenaPure.Grow(b.arenaLen(len(t)))
 		}
 		start := b.arenaPure.Len()
 		b.arenaPure.Write(t)
@@ -230,7 +249,7 @@ func (b *builder) text(t []byte) string {
 	}
 	n := len(b.arena)
 	if cap(b.arena)-n < len(t) {
-		b.arena, n = make([]byte, 0, max(arenaChunk, len(t))), 0
+		b.arena, n = make([]byte, 0, b.arenaLen(len(t))), 0
 	}
 	b.arena = b.arena[:n+len(t)]
 	copy(b.arena[n:], t)
@@ -369,7 +388,8 @@ type tablePlan struct {
 // and memory stays fixed. A column whose values rarely repeat stops
 // interning after a sample of lookups.
 type internMap struct {
-	slots         *[internSlots]internSlot
+	slots         []internSlot // 1<<(64-shift) of them, made at the first lookup
+	shift         uint8
 	lookups, hits int
 	off           bool
 }
@@ -378,14 +398,26 @@ type internMap struct {
 type internSlot = any
 
 const (
-	internBits   = 10
-	internSlots  = 1 << internBits // per column
-	internSample = 256             // lookups after which a column must show repeats
+	internBits   = 10  // log2 of the slots per column, for a large input
+	internSample = 256 // lookups after which a column must show repeats
 )
 
-// internHash spreads b over the slots. It reads at most the first and last
-// eight bytes, which tell apart the short repeated values interning is for.
-func internHash(b []byte) uint32 {
+// internBitsFor is log2 of the slots of an intern table for an input of at
+// most budget items: 1,024 slots, fewer for an input too small to repeat
+// that many values (one slot per four items), and 0 (no interning) below
+// minChunk/4 slots.
+func internBitsFor(budget int) uint8 {
+	n := budget / 4
+	if n < minChunk/4 {
+		return 0
+	}
+	return uint8(min(bits.Len(uint(n))-1, internBits))
+}
+
+// internHash spreads b over 64 bits, of which a table takes the top ones.
+// It reads at most the first and last eight bytes, which tell apart the
+// short repeated values interning is for.
+func internHash(b []byte) uint64 {
 	n := len(b)
 	var h uint64
 	if n >= 8 {
@@ -395,8 +427,7 @@ func internHash(b []byte) uint32 {
 			h = h<<8 | uint64(c)
 		}
 	}
-	h = (h ^ uint64(n)) * 0x9e3779b97f4a7c15
-	return uint32(h >> (64 - internBits))
+	return (h ^ uint64(n)) * 0x9e3779b97f4a7c15
 }
 
 func (b *builder) plan(fields [][]byte, from int) *tablePlan {
@@ -453,11 +484,7 @@ func (b *builder) lookupPlan(fields [][]byte, from int) *tablePlan {
 // shared slab so rows do not each allocate their member array.
 func (b *builder) members(n int) Object {
 	if cap(b.slab)-len(b.slab) < n {
-		size := 4096
-		if n > size {
-			size = n
-		}
-		b.slab = make([]Member, 0, size)
+		b.slab = make([]Member, 0, b.chunkLen(4096, n))
 	}
 	l := len(b.slab)
 	b.slab = b.slab[:l+n]
@@ -474,7 +501,7 @@ func (b *builder) elems(n int) []any {
 		return make([]any, 0, n)
 	}
 	if cap(b.anySlab)-len(b.anySlab) < n {
-		b.anySlab = make([]any, 0, 4096)
+		b.anySlab = make([]any, 0, b.chunkLen(4096, n))
 	}
 	l := len(b.anySlab)
 	b.anySlab = b.anySlab[:l+n]
@@ -532,11 +559,15 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 	}
 	im := &p.intern[j]
 	var slot *internSlot
-	if !im.off {
-		if im.slots == nil {
-			im.slots = new([internSlots]internSlot)
+	if !im.off && im.slots == nil {
+		if k := internBitsFor(b.budget); k > 0 {
+			im.slots, im.shift = make([]internSlot, 1<<k), 64-k
+		} else {
+			im.off = true // a tiny input: nothing to share
 		}
-		slot = &im.slots[internHash(c.Bytes)]
+	}
+	if !im.off {
+		slot = &im.slots[internHash(c.Bytes)>>im.shift]
 		im.lookups++
 		if s, ok := (*slot).(string); ok && s == string(c.Bytes) {
 			im.hits++
