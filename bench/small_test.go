@@ -16,7 +16,7 @@ func BenchmarkSmallDecode(b *testing.B) {
 	for _, s := range []struct {
 		name string
 		v    any
-	}{{"Employees", GenEmployees(20)}, {"Orders", GenOrders(5)}} {
+	}{{"Employees", GenEmployees(20)}, {"Orders", GenOrders(5)}, {"Employees200", GenEmployees(200)}, {"Orders50", GenOrders(50)}} {
 		ds, err := newDataset(s.name, s.v)
 		if err != nil {
 			b.Fatal(err)

@@ -31,19 +31,19 @@ func TestChunksBoundedBySmallInput(t *testing.T) {
 	}
 	data := []byte(sb.String())
 	b := smallBuilder(t, data)
-	if got, limit := cap(b.slab), max(b.budget, minChunk); got > limit {
-		t.Errorf("member slab chunk holds %d members, want at most %d for %d bytes", got, limit, len(data))
+	if got := cap(b.slab); got > minChunk {
+		t.Errorf("member slab chunk holds %d members, want at most %d for %d bytes", got, minChunk, len(data))
 	}
-	if got, limit := cap(b.anySlab), max(b.budget, minChunk); got > limit {
-		t.Errorf("[]any slab chunk holds %d, want at most %d", got, limit)
+	if got := cap(b.anySlab); got > minChunk {
+		t.Errorf("[]any slab chunk holds %d, want at most %d", got, minChunk)
 	}
-	if got, limit := cap(b.arena), max(4*b.budget, 4*minChunk); got > limit {
-		t.Errorf("arena chunk has %d bytes, want at most %d", got, limit)
+	if got := cap(b.arena); got > 4*minChunk {
+		t.Errorf("arena chunk has %d bytes, want at most %d", got, 4*minChunk)
 	}
 	for _, p := range b.plans {
 		for j, im := range p.intern {
-			if len(im.slots) > b.budget/4 {
-				t.Errorf("column %d intern table has %d slots, want at most %d", j, len(im.slots), b.budget/4)
+			if len(im.slots) > minChunk/4 {
+				t.Errorf("column %d intern table has %d slots, want at most %d", j, len(im.slots), minChunk/4)
 			}
 		}
 	}
@@ -58,32 +58,39 @@ func TestChunksBoundedBySmallInput(t *testing.T) {
 	}
 }
 
-// Large inputs (and the streaming Decoder, whose budget is 4,096) keep
-// the sizes they had.
+// Large inputs and the streaming Decoder keep the sizes they had: 4,096
+// items per chunk, 16 KiB arena chunks, 1,024 intern slots.
 func TestChunkSizes(t *testing.T) {
 	for _, c := range []struct {
-		budget, n, members, arena int
-		internBits                uint8
+		budget, chunk, n, items int
+		internBits              uint8
 	}{
-		{0, 1, minChunk, 4 * minChunk, 0},
-		{1, 1, minChunk, 4 * minChunk, 0},
-		{63, 3, minChunk, 4 * minChunk, 0},
-		{64, 3, 64, 256, 4},
-		{100, 3, 100, 400, 4},
-		{513, 5, 513, 2052, 7},
-		{4096, 5, 4096, arenaChunk, 10},
-		{4096, 5000, 5000, arenaChunk, 10},
-		{1 << 20, 5, 4096, arenaChunk, 10},
+		{0, 0, 1, minChunk, 4},
+		{1, 0, 1, minChunk, 4},
+		{513, 0, 5, minChunk, 4},
+		{1024, 0, 5, 128, 5},
+		{4000, 0, 5, 500, 6},
+		{4000, 0, 600, 600, 6},
+		{4096, maxChunk, 5, 4096, 10}, // the streaming Decoder
+		{1 << 15, 0, 5, 4096, 10},
+		{1 << 20, 0, 5, 4096, 10},
+		{1 << 20, 0, 5000, 5000, 10},
 	} {
-		b := &builder{budget: c.budget}
-		if got := b.chunkLen(4096, c.n); got != c.members {
-			t.Errorf("budget %d: chunkLen(4096, %d) = %d, want %d", c.budget, c.n, got, c.members)
+		b := &builder{budget: c.budget, chunk: c.chunk}
+		if got := b.chunkLen(c.n); got != c.items {
+			t.Errorf("budget %d: chunkLen(%d) = %d, want %d", c.budget, c.n, got, c.items)
 		}
-		if got := b.arenaLen(c.n); got != max(c.arena, c.n) {
-			t.Errorf("budget %d: arenaLen(%d) = %d, want %d", c.budget, c.n, got, max(c.arena, c.n))
+		if got, want := b.arenaLen(c.n), max(4*b.chunkItems(), c.n); got != want {
+			t.Errorf("budget %d: arenaLen(%d) = %d, want %d", c.budget, c.n, got, want)
 		}
-		if got := internBitsFor(c.budget); got != c.internBits {
-			t.Errorf("internBitsFor(%d) = %d, want %d", c.budget, got, c.internBits)
+		if got := internBitsFor(b.chunkItems()); got != c.internBits {
+			t.Errorf("budget %d: internBitsFor(%d) = %d, want %d", c.budget, b.chunkItems(), got, c.internBits)
 		}
+	}
+	if got := (&builder{budget: 4096, chunk: maxChunk}).arenaLen(1); got != 16<<10 {
+		t.Errorf("streaming Decoder's arena chunk = %d, want 16 KiB", got)
+	}
+	if got := internBitsFor(15); got != 0 {
+		t.Errorf("internBitsFor(15) = %d, want 0 (no interning)", got)
 	}
 }

@@ -37,6 +37,7 @@ type builder struct {
 	peeked bool
 	ev     *stream.Event
 	budget int // an upper bound on items still in the input, for presizing
+	chunk  int // items per slab chunk; 0: from the budget (chunkItems)
 
 	// arena holds the text of decoded strings, chunk by chunk: a string is
 	// a slice of the chunk it was appended to, so strings cost no
@@ -210,28 +211,30 @@ func (b *builder) items() (any, error) {
 	}
 }
 
-// arenaChunk is the size of a new arena chunk; longer strings get a chunk
-// of their own.
-const arenaChunk = 16 << 10
+// Slab chunks (members, []any elements) hold maxChunk items for a large
+// input and for the streaming Decoder, and an eighth of the budget, at
+// least minChunk, for a smaller input held whole, so that a small payload
+// does not pay for chunks sized for large ones. An arena chunk holds four
+// bytes per item (16 KiB for a large input); a longer string, or a longer
+// run of members or elements, gets a chunk of its own.
+const (
+	maxChunk = 4096
+	minChunk = 64
+)
 
-// minChunk is the least number of items a slab chunk or intern table is
-// made for, however small the input.
-const minChunk = 64
-
-// arenaLen is the size of a new arena chunk that must hold n bytes:
-// arenaChunk, or less for a smaller input (its strings take at most its
-// bytes, about two per item of the budget; the chunk allows four).
-func (b *builder) arenaLen(n int) int {
-	return max(4*min(arenaChunk/4, b.budget), n, 4*minChunk)
+// chunkItems is how many items a new slab chunk holds.
+func (b *builder) chunkItems() int {
+	if b.chunk > 0 {
+		return b.chunk
+	}
+	return min(maxChunk, max(minChunk, b.budget/8))
 }
 
-// chunkLen is the length of a new slab chunk that must hold n items and
-// would hold limit for a large input: no longer than the input can fill
-// (b.budget bounds the items it holds), so that a small payload does not
-// pay for chunks sized for large ones.
-func (b *builder) chunkLen(limit, n int) int {
-	return max(min(limit, b.budget), n, minChunk)
-}
+// chunkLen is the length of a new slab chunk that must hold n items.
+func (b *builder) chunkLen(n int) int { return max(b.chunkItems(), n) }
+
+// arenaLen is the size of a new arena chunk that must hold n bytes.
+func (b *builder) arenaLen(n int) int { return max(4*b.chunkItems(), n) }
 
 // text returns t as a string whose bytes live in the arena.
 func (b *builder) text(t []byte) string {
@@ -402,12 +405,11 @@ const (
 	internSample = 256 // lookups after which a column must show repeats
 )
 
-// internBitsFor is log2 of the slots of an intern table for an input of at
-// most budget items: 1,024 slots, fewer for an input too small to repeat
-// that many values (one slot per four items), and 0 (no interning) below
-// minChunk/4 slots.
-func internBitsFor(budget int) uint8 {
-	n := budget / 4
+// internBitsFor is log2 of the slots of an intern table when slab chunks
+// hold chunk items: one slot per four items, so 1,024 for a large input
+// and fewer for a small one, and 0 (no interning) below minChunk/4 slots.
+func internBitsFor(chunk int) uint8 {
+	n := chunk / 4
 	if n < minChunk/4 {
 		return 0
 	}
@@ -484,7 +486,7 @@ func (b *builder) lookupPlan(fields [][]byte, from int) *tablePlan {
 // shared slab so rows do not each allocate their member array.
 func (b *builder) members(n int) Object {
 	if cap(b.slab)-len(b.slab) < n {
-		b.slab = make([]Member, 0, b.chunkLen(4096, n))
+		b.slab = make([]Member, 0, b.chunkLen(n))
 	}
 	l := len(b.slab)
 	b.slab = b.slab[:l+n]
@@ -501,7 +503,7 @@ func (b *builder) elems(n int) []any {
 		return make([]any, 0, n)
 	}
 	if cap(b.anySlab)-len(b.anySlab) < n {
-		b.anySlab = make([]any, 0, b.chunkLen(4096, n))
+		b.anySlab = make([]any, 0, b.chunkLen(n))
 	}
 	l := len(b.anySlab)
 	b.anySlab = b.anySlab[:l+n]
@@ -560,7 +562,7 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 	im := &p.intern[j]
 	var slot *internSlot
 	if !im.off && im.slots == nil {
-		if k := internBitsFor(b.budget); k > 0 {
+		if k := internBitsFor(b.chunkItems()); k > 0 {
 			im.slots, im.shift = make([]internSlot, 1<<k), 64-k
 		} else {
 			im.off = true // a tiny input: nothing to share
