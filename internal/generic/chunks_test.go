@@ -3,8 +3,11 @@ package generic
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gcfkit/gcf/internal/box"
 )
 
 // smallBuilder decodes data as DecodeGeneric does and returns its builder,
@@ -92,5 +95,34 @@ func TestChunkSizes(t *testing.T) {
 	}
 	if got := internBitsFor(15); got != 0 {
 		t.Errorf("internBitsFor(15) = %d, want 0 (no interning)", got)
+	}
+}
+
+// A small decode allocates a few times its input, not the value slabs'
+// 256-value chunks (4-6 KiB each) and the builder's large-input chunks.
+// The bound leaves room for the stream decoder's own buffers.
+func TestSmallDecodeBytes(t *testing.T) {
+	if box.Purego {
+		t.Skip("with -tags purego every value is its own allocation (no slabs)")
+	}
+	var sb strings.Builder
+	sb.WriteString("GCF profile=generic\n## [12]{dept,id,name,score}\n")
+	for i := range 12 {
+		fmt.Fprintf(&sb, "%s|%d|n%d|%d.5\n", []string{"a", "b"}[i%2], 1000+i, i, i)
+	}
+	data := []byte(sb.String())
+	var before, after runtime.MemStats
+	const runs = 20
+	runtime.ReadMemStats(&before)
+	for range runs {
+		if _, err := DecodeGeneric(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	per := (after.TotalAlloc - before.TotalAlloc) / runs
+	t.Logf("%d bytes per DecodeGeneric of %d bytes", per, len(data))
+	if limit := uint64(48 << 10); per > limit {
+		t.Errorf("DecodeGeneric of %d bytes allocates %d bytes, want at most %d", len(data), per, limit)
 	}
 }

@@ -28,6 +28,7 @@ func DecodeGeneric(data []byte, opts ...Option) (any, error) {
 	cfg := newConfig(opts)
 	d := cfg.bytesDecoder(data)
 	b := builder{d: d, budget: len(data)/2 + 1}
+	b.sizeBoxes()
 	return b.document()
 }
 
@@ -228,6 +229,19 @@ func (b *builder) chunkItems() int {
 		return b.chunk
 	}
 	return min(maxChunk, max(minChunk, b.budget/8))
+}
+
+// sizeBoxes gives the value slabs (boxed strings, numbers, objects,
+// arrays) a quarter of chunkItems per chunk when that is below their
+// default of 256, for a builder sized by a small input.
+func (b *builder) sizeBoxes() {
+	if n := b.chunkItems() / 4; n < 256 {
+		b.strs.SetChunk(n)
+		b.floats.SetChunk(n)
+		b.ints.SetChunk(n)
+		b.objs.SetChunk(n)
+		b.arrs.SetChunk(n)
+	}
 }
 
 // chunkLen is the length of a new slab chunk that must hold n items.
