@@ -26,7 +26,12 @@ type eface struct {
 type Slab[T any] struct {
 	typ unsafe.Pointer
 	buf []T
+	n   int // values per chunk; 0: chunk
 }
+
+// SetChunk makes the chunks the slab allocates from now on hold n values
+// (the default for n <= 0), for a caller that knows it boxes few.
+func (s *Slab[T]) SetChunk(n int) { s.n = n }
 
 // Box returns v as an interface whose data is a copy of v in the slab. The
 // copy is never written again.
@@ -52,7 +57,11 @@ func (s *Slab[T]) refill() {
 		v := any(zero)
 		s.typ = (*eface)(unsafe.Pointer(&v)).typ
 	}
-	s.buf = make([]T, 0, chunk)
+	n := chunk
+	if s.n > 0 {
+		n = s.n
+	}
+	s.buf = make([]T, 0, n)
 }
 
 // Reset makes the slab box into its current chunk again from the start.

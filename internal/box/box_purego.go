@@ -13,5 +13,8 @@ type Slab[T any] struct{}
 // Box returns v as an interface.
 func (s *Slab[T]) Box(v T) any { return v }
 
+// SetChunk does nothing with the purego tag.
+func (s *Slab[T]) SetChunk(n int) {}
+
 // Reset does nothing with the purego tag.
 func (s *Slab[T]) Reset() {}

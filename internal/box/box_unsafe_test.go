@@ -32,3 +32,28 @@ func TestBoxRejectsPointerShapes(t *testing.T) {
 		}()
 	}
 }
+
+// SetChunk sizes the chunks made after it; the values stay intact across
+// chunks.
+func TestSetChunk(t *testing.T) {
+	var s Slab[string]
+	s.SetChunk(4)
+	var got []any
+	for i := range 9 {
+		got = append(got, s.Box(string(rune('a'+i))))
+	}
+	if cap(s.buf) != 4 || len(s.buf) != 1 {
+		t.Fatalf("after 9 values in chunks of 4: len %d cap %d, want 1 and 4", len(s.buf), cap(s.buf))
+	}
+	for i, v := range got {
+		if v != string(rune('a'+i)) {
+			t.Fatalf("value %d = %v", i, v)
+		}
+	}
+	s.SetChunk(0)
+	s.buf = s.buf[:cap(s.buf)]
+	s.Box("z")
+	if cap(s.buf) != chunk {
+		t.Fatalf("after SetChunk(0): chunk cap %d, want %d", cap(s.buf), chunk)
+	}
+}

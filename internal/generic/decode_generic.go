@@ -28,6 +28,7 @@ func DecodeGeneric(data []byte, opts ...Option) (any, error) {
 	cfg := newConfig(opts)
 	d := cfg.bytesDecoder(data)
 	b := builder{d: d, budget: len(data)/2 + 1}
+	b.sizeBoxes()
 	return b.document()
 }
 
@@ -37,6 +38,7 @@ type builder struct {
 	peeked bool
 	ev     *stream.Event
 	budget int // an upper bound on items still in the input, for presizing
+	chunk  int // items per slab chunk; 0: from the budget (chunkItems)
 
 	// arena holds the text of decoded strings, chunk by chunk: a string is
 	// a slice of the chunk it was appended to, so strings cost no
@@ -210,9 +212,43 @@ func (b *builder) items() (any, error) {
 	}
 }
 
-// arenaChunk is the size of a new arena chunk; longer strings get a chunk
-// of their own.
-const arenaChunk = 16 << 10
+// Slab chunks (members, []any elements) hold maxChunk items for a large
+// input and for the streaming Decoder, and an eighth of the budget, at
+// least minChunk, for a smaller input held whole, so that a small payload
+// does not pay for chunks sized for large ones. An arena chunk holds four
+// bytes per item (16 KiB for a large input); a longer string, or a longer
+// run of members or elements, gets a chunk of its own.
+const (
+	maxChunk = 4096
+	minChunk = 64
+)
+
+// chunkItems is how many items a new slab chunk holds.
+func (b *builder) chunkItems() int {
+	if b.chunk > 0 {
+		return b.chunk
+	}
+	return min(maxChunk, max(minChunk, b.budget/8))
+}
+
+// sizeBoxes gives the value slabs (boxed strings, numbers, objects,
+// arrays) a quarter of chunkItems per chunk when that is below their
+// default of 256, for a builder sized by a small input.
+func (b *builder) sizeBoxes() {
+	if n := b.chunkItems() / 4; n < 256 {
+		b.strs.SetChunk(n)
+		b.floats.SetChunk(n)
+		b.ints.SetChunk(n)
+		b.objs.SetChunk(n)
+		b.arrs.SetChunk(n)
+	}
+}
+
+// chunkLen is the length of a new slab chunk that must hold n items.
+func (b *builder) chunkLen(n int) int { return max(b.chunkItems(), n) }
+
+// arenaLen is the size of a new arena chunk that must hold n bytes.
+func (b *builder) arenaLen(n int) int { return max(4*b.chunkItems(), n) }
 
 // text returns t as a string whose bytes live in the arena.
 func (b *builder) text(t []byte) string {
@@ -222,7 +258,7 @@ func (b *builder) text(t []byte) string {
 	if box.Purego {
 		if b.arenaPure.Cap()-b.arenaPure.Len() < len(t) {
 			b.arenaPure = strings.Builder{}
-			b.arenaPure.Grow(max(arenaChunk, len(t)))
+			b.arenaPure.Grow(b.arenaLen(len(t)))
 		}
 		start := b.arenaPure.Len()
 		b.arenaPure.Write(t)
@@ -230,7 +266,7 @@ func (b *builder) text(t []byte) string {
 	}
 	n := len(b.arena)
 	if cap(b.arena)-n < len(t) {
-		b.arena, n = make([]byte, 0, max(arenaChunk, len(t))), 0
+		b.arena, n = make([]byte, 0, b.arenaLen(len(t))), 0
 	}
 	b.arena = b.arena[:n+len(t)]
 	copy(b.arena[n:], t)
@@ -369,7 +405,8 @@ type tablePlan struct {
 // and memory stays fixed. A column whose values rarely repeat stops
 // interning after a sample of lookups.
 type internMap struct {
-	slots         *[internSlots]internSlot
+	slots         []internSlot // 1<<(64-shift) of them, made at the first lookup
+	shift         uint8
 	lookups, hits int
 	off           bool
 }
@@ -378,14 +415,25 @@ type internMap struct {
 type internSlot = any
 
 const (
-	internBits   = 10
-	internSlots  = 1 << internBits // per column
-	internSample = 256             // lookups after which a column must show repeats
+	internBits   = 10  // log2 of the slots per column, for a large input
+	internSample = 256 // lookups after which a column must show repeats
 )
 
-// internHash spreads b over the slots. It reads at most the first and last
-// eight bytes, which tell apart the short repeated values interning is for.
-func internHash(b []byte) uint32 {
+// internBitsFor is log2 of the slots of an intern table when slab chunks
+// hold chunk items: one slot per four items, so 1,024 for a large input
+// and fewer for a small one, and 0 (no interning) below minChunk/4 slots.
+func internBitsFor(chunk int) uint8 {
+	n := chunk / 4
+	if n < minChunk/4 {
+		return 0
+	}
+	return uint8(min(bits.Len(uint(n))-1, internBits))
+}
+
+// internHash spreads b over 64 bits, of which a table takes the top ones.
+// It reads at most the first and last eight bytes, which tell apart the
+// short repeated values interning is for.
+func internHash(b []byte) uint64 {
 	n := len(b)
 	var h uint64
 	if n >= 8 {
@@ -395,8 +443,7 @@ func internHash(b []byte) uint32 {
 			h = h<<8 | uint64(c)
 		}
 	}
-	h = (h ^ uint64(n)) * 0x9e3779b97f4a7c15
-	return uint32(h >> (64 - internBits))
+	return (h ^ uint64(n)) * 0x9e3779b97f4a7c15
 }
 
 func (b *builder) plan(fields [][]byte, from int) *tablePlan {
@@ -453,11 +500,7 @@ func (b *builder) lookupPlan(fields [][]byte, from int) *tablePlan {
 // shared slab so rows do not each allocate their member array.
 func (b *builder) members(n int) Object {
 	if cap(b.slab)-len(b.slab) < n {
-		size := 4096
-		if n > size {
-			size = n
-		}
-		b.slab = make([]Member, 0, size)
+		b.slab = make([]Member, 0, b.chunkLen(n))
 	}
 	l := len(b.slab)
 	b.slab = b.slab[:l+n]
@@ -474,7 +517,7 @@ func (b *builder) elems(n int) []any {
 		return make([]any, 0, n)
 	}
 	if cap(b.anySlab)-len(b.anySlab) < n {
-		b.anySlab = make([]any, 0, 4096)
+		b.anySlab = make([]any, 0, b.chunkLen(n))
 	}
 	l := len(b.anySlab)
 	b.anySlab = b.anySlab[:l+n]
@@ -532,11 +575,15 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 	}
 	im := &p.intern[j]
 	var slot *internSlot
-	if !im.off {
-		if im.slots == nil {
-			im.slots = new([internSlots]internSlot)
+	if !im.off && im.slots == nil {
+		if k := internBitsFor(b.chunkItems()); k > 0 {
+			im.slots, im.shift = make([]internSlot, 1<<k), 64-k
+		} else {
+			im.off = true // a tiny input: nothing to share
 		}
-		slot = &im.slots[internHash(c.Bytes)]
+	}
+	if !im.off {
+		slot = &im.slots[internHash(c.Bytes)>>im.shift]
 		im.lookups++
 		if s, ok := (*slot).(string); ok && s == string(c.Bytes) {
 			im.hits++

@@ -125,7 +125,7 @@ func (d *Decoder) reset() {
 	// Keep what is worth keeping across payloads: table plans and the
 	// scratch key they are looked up by.
 	plans, keyBuf := d.b.plans, d.b.keyBuf
-	d.b = builder{d: d.s, budget: 4096, plans: plans, keyBuf: keyBuf}
+	d.b = builder{d: d.s, budget: 4096, chunk: maxChunk, plans: plans, keyBuf: keyBuf}
 	d.open = d.open[:0]
 	d.dist = -1
 }

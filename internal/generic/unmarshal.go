@@ -25,6 +25,8 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 	d.s.SetExpand(true)
 	d.reset()
 	d.b.budget = len(data)/2 + 1 // the input is all here: presize by it, as DecodeGeneric does
+	d.b.chunk = 0                // and size the chunks by it
+	d.b.sizeBoxes()
 	err := d.Decode(v)
 	if err == io.EOF {
 		return errors.New("gcf: Unmarshal: the payload holds no value")
