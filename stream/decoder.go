@@ -141,6 +141,13 @@ type Decoder struct {
 	k          keyedState // generic keyed sets and deltas (SPEC §10a)
 	ev         Event      // the event being produced; Next returns a copy
 	rowFrame   *frame     // the table whose row ev holds, when ev.Kind is KindRow
+
+	// the row scanRow read last: its line, input offset (after the
+	// indentation), id and table (ReadRow, RowEvent)
+	rowLineNo int
+	rowOff    int64
+	rowID     int64
+	rowTable  *frame
 }
 
 type rootState uint8

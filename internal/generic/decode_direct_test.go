@@ -1,0 +1,167 @@
+package generic
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Targets whose tables take directRow: plain scalar fields, a path object
+// into a struct value, a slice and a map filled by attachments.
+type drLeaf struct {
+	S string  `json:"s"`
+	I int8    `json:"i"`
+	U uint16  `json:"u"`
+	F float64 `json:"f"`
+	B bool    `json:"b"`
+}
+
+type drRow struct {
+	ID    int            `json:"id"`
+	Name  string         `json:"name"`
+	C     drLeaf         `json:"c"`
+	Items []drLeaf       `json:"items"`
+	M     map[string]int `json:"m"`
+	Total float64        `json:"total"`
+	N     int64
+}
+
+// drFull makes drValue return fitting values only, never null or absent
+// (rows as a struct encoder writes them: path columns, shared schemas).
+var drFull bool
+
+type drRoot struct {
+	Rows   []drRow  `json:"rows"`
+	Leaves []drLeaf `json:"leaves"`
+}
+
+// drValue returns a random JSON value for key k: mostly one that fits the
+// field, sometimes null, an absent-making omission (nil ok=false), or a
+// value of another type or out of range.
+func drValue(r *rand.Rand, k string, depth int, clean bool) (any, bool) {
+	pick := r.IntN(12)
+	if drFull {
+		pick = 3 + r.IntN(9)
+	}
+	switch pick {
+	case 0:
+		return nil, true
+	case 1:
+		return nil, false
+	case 2:
+		if clean {
+			break
+		}
+		odd := []any{"x|y", "q\"uote", 300, -1, 1.5, 1e300, true, "", []any{1, "a"}, map[string]any{"s": 1}, "12", "-"}
+		return odd[r.IntN(len(odd))], true
+	}
+	switch k {
+	case "s", "name":
+		return []string{"Ann", "Bob Roe", "a@b.example", "x-1", "true", "1e5", "-3"}[r.IntN(7)], true
+	case "i":
+		return r.IntN(256) - 128, true
+	case "u":
+		return r.IntN(70000), true
+	case "f", "total":
+		switch r.IntN(4) {
+		case 0:
+			return float64(r.IntN(100000)) / 100, true
+		case 1:
+			return r.NormFloat64() * 1e6, true
+		case 2:
+			return r.IntN(1000), true
+		}
+		return float64(r.Int64()) / 1e9, true
+	case "b":
+		return r.IntN(2) == 0, true
+	case "id", "N":
+		return r.Int64N(1<<40) - 1<<39, true
+	case "c":
+		return drObject(r, []string{"s", "i", "u", "f", "b"}, depth+1, clean), true
+	case "items":
+		if depth > 1 {
+			return []any{}, true
+		}
+		n := r.IntN(4)
+		a := make([]any, n)
+		for i := range a {
+			a[i] = drObject(r, []string{"s", "i", "u", "f", "b"}, depth+1, clean)
+		}
+		return a, true
+	case "m":
+		return map[string]any{"k": r.IntN(10)}, true
+	}
+	return nil, true
+}
+
+func drObject(r *rand.Rand, keys []string, depth int, clean bool) map[string]any {
+	o := map[string]any{}
+	for _, k := range keys {
+		if v, ok := drValue(r, k, depth, clean); ok {
+			o[k] = v
+		}
+	}
+	return o
+}
+
+// TestDirectRowMatchesTree: Unmarshal into tables that take directRow
+// (ReadRow's cells stored at their fields' offsets, the general row on
+// any cell that does not fit) gives what the tree path gives: the same
+// value, or the same error (class, and line:column).
+func TestDirectRowMatchesTree(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 7))
+	rowKeys := []string{"id", "name", "c", "items", "m", "total", "N"}
+	direct, failed, paths := 0, 0, 0
+	for i := 0; i < 1500; i++ {
+		n := 1 + r.IntN(6)
+		rows := make([]any, n)
+		clean := r.IntN(2) == 0 // values that fit their fields (or null, or absent) only
+		drFull = r.IntN(4) == 0
+		for j := range rows {
+			o := map[string]any{}
+			for _, k := range rowKeys {
+				if v, ok := drValue(r, k, 0, clean || r.IntN(4) != 0); ok {
+					o[k] = v
+				}
+			}
+			rows[j] = o
+		}
+		leaves := make([]any, r.IntN(4))
+		for j := range leaves {
+			leaves[j] = drObject(r, []string{"s", "i", "u", "f", "b"}, 0, clean)
+		}
+		data, err := Marshal(map[string]any{"rows": rows, "leaves": leaves})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b drRoot
+		errA := Unmarshal(data, &a)
+		errB := treeUnmarshal(data, &b)
+		if errClass(errA) != errClass(errB) || fmt.Sprint(errA) != fmt.Sprint(errB) && !strings.Contains(errClass(errA), "/type:") {
+			t.Fatalf("payload %d: typed %v, tree %v\n%s", i, errA, errB, data)
+		}
+		if errA != nil {
+			failed++
+			continue
+		}
+		if !reflect.DeepEqual(a, b) {
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			t.Fatalf("payload %d:\ntyped %s\ntree  %s\n%s", i, ja, jb, data)
+		}
+		if strings.Contains(string(data), "## rows [") {
+			direct++
+		}
+		if strings.Contains(string(data), "\"c>s\"") {
+			paths++
+		}
+	}
+	drFull = false
+	if direct < 500 || failed < 300 || paths < 100 {
+		t.Fatalf("only %d tables decoded, %d failing", direct, failed)
+	}
+	t.Logf("%d payloads with a rows table decoded (%d with path columns), %d failing", direct, paths, failed)
+}
