@@ -76,3 +76,62 @@ func (d *Decoder) RowEvent() *Event {
 	d.rowEvent(d.rowTable, d.rowID)
 	return &d.ev
 }
+
+// RawRow returns the body of the next line (after its indentation) when
+// AtRow reports it is a row of the innermost table, and whether the line
+// is plain (printable ASCII without a quote, lexer.CheckLineClass). It
+// reads nothing: the caller scans the cells itself and either takes the
+// line with CommitRow or leaves it to ReadRow or Read.
+func (d *Decoder) RawRow() (body []byte, plain, ok bool, err error) {
+	if ok, err := d.AtRow(); !ok {
+		return nil, false, false, err
+	}
+	return d.body, d.plain, true, nil
+}
+
+// CommitRow takes the line RawRow returned as the table's next row, which
+// the caller found to hold n cells that the row scanner's plain path
+// (fastCells) reads without error, with the id id (-1 without an `@N `
+// prefix) and bare `^` markers in the columns of the bits of marks (no
+// `^{...}`). It runs the row's remaining checks and reports false, taking
+// nothing, when one fails or needs the general path: ReadRow or Read then
+// reads the line and reports the error.
+func (d *Decoder) CommitRow(n int, id int64, marks uint64) bool {
+	f := &d.stack[d.depth-1]
+	if n != len(f.fields) || id >= 0 && id != f.seen || id < 0 && marks != 0 ||
+		f.seen >= int64(d.limits.MaxElements) || n > 64 && marks != 0 {
+		return false
+	}
+	if len(f.markers) != n {
+		if cap(f.markers) < n {
+			f.markers = make([]uint8, n)
+			f.matched = make([]bool, n)
+		}
+		f.markers, f.matched = f.markers[:n], f.matched[:n]
+	}
+	f.unmatched = 0
+	if marks == 0 {
+		if f.hadMarkers {
+			clear(f.markers)
+			clear(f.matched)
+			f.hadMarkers = false
+		}
+	} else {
+		f.hadMarkers = true
+		for j := range f.markers {
+			m := uint8(markNone)
+			if marks>>j&1 != 0 {
+				m = markBare
+				f.unmatched++
+			}
+			f.markers[j], f.matched[j] = m, false
+		}
+	}
+	f.seen++
+	f.rowActive = true
+	f.rowLine = d.lineNo
+	f.extra.reset()
+	d.rowLineNo, d.rowOff = d.lineNo, d.lineOff+int64(2*d.level)
+	d.consume()
+	return true
+}

@@ -165,3 +165,66 @@ func TestDirectRowMatchesTree(t *testing.T) {
 	}
 	t.Logf("%d payloads with a rows table decoded (%d with path columns), %d failing", direct, paths, failed)
 }
+
+// TestDirectRowErrors: rows that the direct paths must leave to the
+// stream's general row (a wrong or missing id, a width mismatch, a marker
+// without its attachment, a surplus or missing row, quotes, cells the
+// plain scanner does not take) fail, or decode, as the tree path has them:
+// the same value or the same error, line and column.
+func TestDirectRowErrors(t *testing.T) {
+	const head = "GCF profile=generic\n## rows [2]{\"c>i\",\"c>s\",id,items,name}\n"
+	rows := []string{
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|^|y\n.items [0]\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@2 2|b|8|^|y\n.items [0]\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n2|b|8|^|y\n.items [0]\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|^\n.items [0]\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|^|y|z\n.items [0]\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|^|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|^|y\n.items [0]\n@2 3|c|9|-|z\n",
+		"@0 1|\"a|b\"|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|-|\"y\"\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|\"q\"\n@1 2|b|8|^|y\n.items [1]\n    1|q\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 300|b|8|-|y\n",
+		"@0 1|a|7.5|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|-|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|5|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|^{b}|y\n.items [1]\n    1|q\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2| b|8|-|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b |8|-|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2||8|-|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|-|\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 -|~|1e3|~|-0\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|8|~|true\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|9223372036854775808|-|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|0012|-|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@01 2|b|12|-|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n@1 2|b|12|-|y\n# a comment\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n\n@1 2|b|12|-|y\n",
+		"@0 1|a|7|^|x\n  .items [1]{b,s}\n    true|q\n@1 2|b|12|-|y\n",
+		"@0 1|a|7|^|x\n.items [1]{b,s}\n    true|q\n  @1 2|b|12|-|y\n",
+		"@0 1|a|7|^|x\r\n.items [1]{b,s}\r\n    true|q\r\n@1 2|b|12|-|y\r\n",
+	}
+	for i, r := range rows {
+		data := []byte(head + r)
+		var a, b drRoot
+		errA := Unmarshal(data, &a)
+		errB := treeUnmarshal(data, &b)
+		if errClass(errA) != errClass(errB) || fmt.Sprint(errA) != fmt.Sprint(errB) && !strings.Contains(errClass(errA), "/type:") {
+			t.Errorf("case %d: typed %v, tree %v\n%s", i, errA, errB, data)
+			continue
+		}
+		if errA == nil && !reflect.DeepEqual(a, b) {
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			t.Errorf("case %d:\ntyped %s\ntree  %s", i, ja, jb)
+		}
+	}
+	// The element limit: the direct paths count rows against it as the
+	// stream's row does.
+	data := []byte(head + rows[0])
+	var a drRoot
+	err := Unmarshal(data, &a, WithLimits(Limits{MaxElements: 1}))
+	if CategoryOf(err) != TooManyElements && CategoryOf(err) != CountMismatch {
+		t.Fatalf("MaxElements 1: %v", err)
+	}
+	t.Log(err)
+}

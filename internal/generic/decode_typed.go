@@ -455,7 +455,24 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 	i := 0
 	for {
 		if data != nil && i < n && f.direct != nil && t.err == nil && !t.b.peeked {
-			// The row straight from the stream's cells, without an event.
+			// The row straight from its text (scanRow) or from the stream's
+			// cells (directRow), without an event.
+			body, plain, ok, err := t.b.d.RawRow()
+			if err != nil {
+				return err
+			}
+			if ok && plain {
+				row := rowTarget{base: unsafe.Add(data, uintptr(i)*size), typ: f.typ}
+				if id, marks, absent, fits := t.scanRow(row.base, body, f.direct); fits && t.b.d.CommitRow(len(f.direct), id, marks) {
+					i++
+					line, off := t.b.d.RowPos()
+					at := rowPos{line, int(off-t.b.d.InputOffset()) + 1, off}
+					if err := t.attachments(&row, p, f, depth+1, -1, at, absent); err != nil {
+						return err
+					}
+					continue
+				}
+			}
 			cells, ok, err := t.b.d.ReadRow()
 			if err != nil {
 				return err
