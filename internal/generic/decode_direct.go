@@ -67,11 +67,22 @@ func (t *typedDecoder) scanRow(base unsafe.Pointer, b []byte, ops []directOp) (i
 			}
 			if nd > 0 && nd <= 300 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
 				k := j + 1
+				mant := u
 				for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+					mant = mant*10 + uint64(b[k]-'0') // meaningful with 15 digits or fewer
 					k++
 				}
 				if k > j+1 && (k == len(b) || b[k] == '|') {
-					if op.mode != opSkip {
+					if fd := k - j - 1; nd+fd <= 15 && op.mode == opStore && op.n.kind == reflect.Float64 {
+						// mant < 10^15 < 2^53 and 10^fd are exact, and
+						// the quotient is correctly rounded: the value
+						// lexer.ParseFloat (and strconv) gives.
+						f := float64(mant) / pow10[fd]
+						if c == '-' {
+							f = -f
+						}
+						*(*float64)(unsafe.Add(base, op.off)) = f
+					} else if op.mode != opSkip {
 						s := lexer.Scalar{Kind: lexer.KindFloat, Bytes: b[start:k], Col: start + 1}
 						if op.mode != opStore || !t.store(unsafe.Add(base, op.off), op.n, &s) {
 							return 0, 0, absent, false
@@ -175,6 +186,10 @@ func (t *typedDecoder) storeInt(base unsafe.Pointer, op *directOp, v int64, tok 
 	s := lexer.Scalar{Kind: lexer.KindInt, Int: v, Bytes: tok, Col: col}
 	return t.store(p, op.n, &s)
 }
+
+// pow10 holds the powers of ten that are exact in a float64, up to the
+// fraction lengths scanRow parses itself.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // pipeMask has the high bit set in the lowest byte of x that is '|' (and
 // perhaps spuriously above it).

@@ -3,6 +3,8 @@ package generic
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -227,4 +229,64 @@ func TestDirectRowErrors(t *testing.T) {
 		t.Fatalf("MaxElements 1: %v", err)
 	}
 	t.Log(err)
+}
+
+// TestScanRowFloats: the decimals scanRow parses itself (15 digits or
+// fewer) and those it hands to lexer.ParseFloat decode to the float64
+// strconv.ParseFloat gives, bit for bit, over 2 million values of every
+// length and scale, negative zero and the edges of the fast path included.
+func TestScanRowFloats(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 15))
+	texts := []string{"0.0", "-0.0", "0.5", "-0.5", "999999999999999.9", "99999999999999.9", "0.000000000000001",
+		"0.0000000000000001", "123456789012345.6", "9007199254740993.0", "1.7976931348623157", "4.9406564584124654",
+		"0.30000000000000004", "2.5", "1.015", "100.10", "-7.000000000000001"}
+	const n = 2_000_000
+	for len(texts) < n {
+		ip := r.IntN(17)
+		fp := 1 + r.IntN(17)
+		var b []byte
+		if r.IntN(4) == 0 {
+			b = append(b, '-')
+		}
+		if ip == 0 {
+			b = append(b, '0')
+		} else {
+			b = append(b, byte('1'+r.IntN(9)))
+			for range ip - 1 {
+				b = append(b, byte('0'+r.IntN(10)))
+			}
+		}
+		b = append(b, '.')
+		for range fp {
+			b = append(b, byte('0'+r.IntN(10)))
+		}
+		texts = append(texts, string(b))
+	}
+	type f struct {
+		F float64 `json:"f"`
+		S string  `json:"s"`
+	}
+	var sb strings.Builder
+	sb.WriteString("GCF profile=generic\n## v [" + fmt.Sprint(len(texts)) + "]{f,s}\n")
+	for _, x := range texts {
+		sb.WriteString(x + "|a\n")
+	}
+	var v struct {
+		V []f `json:"v"`
+	}
+	if err := Unmarshal([]byte(sb.String()), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.V) != len(texts) {
+		t.Fatalf("%d values, want %d", len(v.V), len(texts))
+	}
+	for i, x := range texts {
+		want, err := strconv.ParseFloat(x, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Float64bits(v.V[i].F) != math.Float64bits(want) {
+			t.Fatalf("%s: got %v (%x), want %v (%x)", x, v.V[i].F, math.Float64bits(v.V[i].F), want, math.Float64bits(want))
+		}
+	}
 }
