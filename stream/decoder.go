@@ -764,7 +764,11 @@ func (d *Decoder) stepFrame() (done bool, err error) {
 			err := d.subheader(f)
 			return err != nil || !d.expand, err
 		}
-		return true, d.row(f)
+		id, err := d.scanRow(f)
+		if err == nil {
+			d.rowEvent(f, id)
+		}
+		return true, err
 	case fExpanded:
 		if d.atEOF || d.level < f.indent || (f.count >= 0 && f.seen == f.count) ||
 			(d.level == f.indent && (d.body[0] != '@' || f.count < 0 && startsWith(d.body, "##"))) {

@@ -28,18 +28,9 @@ func (d *Decoder) parseID(b []byte) (int64, int, error) {
 	return id, j + 1, nil
 }
 
-// row parses one tabular or keyed-map row (SPEC §7.4, §7.2a.3).
-func (d *Decoder) row(f *frame) error {
-	id, err := d.scanRow(f)
-	if err != nil {
-		return err
-	}
-	d.rowEvent(f, id)
-	return nil
-}
-
-// scanRow parses and checks the current line as a row of table f, leaving
-// its cells in d.cells, and consumes it. It returns the row's id, or -1.
+// scanRow parses and checks the current line as one tabular or keyed-map
+// row of table f (SPEC §7.4, §7.2a.3), leaving its cells in d.cells, and
+// consumes it. It returns the row's id, or -1; rowEvent makes the event.
 func (d *Decoder) scanRow(f *frame) (int64, error) {
 	d.beginLine()
 	b := d.body
