@@ -764,10 +764,7 @@ func (d *Decoder) stepFrame() (done bool, err error) {
 			err := d.subheader(f)
 			return err != nil || !d.expand, err
 		}
-		id, err := d.scanRow(f)
-		if err == nil {
-			d.rowEvent(f, id)
-		}
+		_, err := d.scanRow(f, true)
 		return true, err
 	case fExpanded:
 		if d.atEOF || d.level < f.indent || (f.count >= 0 && f.seen == f.count) ||

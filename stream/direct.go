@@ -57,7 +57,7 @@ func (d *Decoder) ReadRow() (cells []lexer.Scalar, ok bool, err error) {
 		return nil, false, err
 	}
 	f := &d.stack[d.depth-1]
-	id, err := d.scanRow(f)
+	id, err := d.scanRow(f, false)
 	if err != nil {
 		d.err = err
 		return nil, false, err

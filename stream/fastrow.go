@@ -47,7 +47,11 @@ func (d *Decoder) fastCells(b []byte, p, want int) (ok, marked bool) {
 				j++
 			}
 			digits := j
-			u, j := lexer.ScanDigits(b, j)
+			var u uint64
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				u = u*10 + uint64(b[j]-'0')
+				j++
+			}
 			if nd := j - digits; nd > 0 && nd <= 18 && (b[digits] != '0' || nd == 1) && (j == len(b) || b[j] == '|') {
 				v := int64(u)
 				if c == '-' {

@@ -30,8 +30,9 @@ func (d *Decoder) parseID(b []byte) (int64, int, error) {
 
 // scanRow parses and checks the current line as one tabular or keyed-map
 // row of table f (SPEC §7.4, §7.2a.3), leaving its cells in d.cells, and
-// consumes it. It returns the row's id, or -1; rowEvent makes the event.
-func (d *Decoder) scanRow(f *frame) (int64, error) {
+// consumes it. It returns the row's id, or -1. With event it makes the
+// row's event too (as rowEvent does: here, to spare Read a call per row).
+func (d *Decoder) scanRow(f *frame, event bool) (int64, error) {
 	d.beginLine()
 	b := d.body
 	id := int64(-1)
@@ -120,10 +121,34 @@ func (d *Decoder) scanRow(f *frame) (int64, error) {
 	f.extra.reset()
 	d.rowLineNo, d.rowOff = d.lineNo, d.lineOff+int64(2*d.level)
 	d.consume()
+	if !event {
+		return id, nil
+	}
+	cells, fields := d.cells, f.fields
+	if d.expand && len(f.consts) > 0 && len(f.full) == len(f.decl) {
+		for j, at := range f.bareAt {
+			f.full[at] = d.cells[j]
+		}
+		cells, fields = f.full, f.decl
+	}
+	if d.ev.Kind == KindRow && d.rowFrame == f {
+		// The previous event was a row of this table: only these differ.
+		// Cells is mostly the same slice row after row: writing it only
+		// when it changed spares a pointer write (a write barrier while
+		// the garbage collector marks).
+		if len(cells) == 0 || len(d.ev.Cells) != len(cells) || cap(d.ev.Cells) != cap(cells) || &d.ev.Cells[0] != &cells[0] {
+			d.ev.Cells = cells
+		}
+		d.ev.ID, d.ev.Line, d.ev.Offset = id, d.rowLineNo, d.rowOff
+		return id, nil
+	}
+	d.rowFrame = f
+	d.ev = Event{Kind: KindRow, ID: id, Field: -1, Fields: fields, Cells: cells, Line: d.rowLineNo, Offset: d.rowOff}
 	return id, nil
 }
 
-// rowEvent makes d.ev the event of the row scanRow just read.
+// rowEvent makes d.ev the event of the row scanRow just read without
+// one (ReadRow): the same event as scanRow's, kept in step with it.
 func (d *Decoder) rowEvent(f *frame, id int64) {
 	cells, fields := d.cells, f.fields
 	if d.expand && len(f.consts) > 0 && len(f.full) == len(f.decl) {

@@ -48,7 +48,11 @@ func (t *typedDecoder) scanRow(base unsafe.Pointer, b []byte, ops []directOp) (i
 				j++
 			}
 			digits := j
-			u, j := lexer.ScanDigits(b, j)
+			var u uint64
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				u = u*10 + uint64(b[j]-'0')
+				j++
+			}
 			nd := j - digits
 			if nd > 0 && nd <= 18 && (b[digits] != '0' || nd == 1) && (j == len(b) || b[j] == '|') {
 				v := int64(u)
@@ -62,13 +66,17 @@ func (t *typedDecoder) scanRow(base unsafe.Pointer, b []byte, ops []directOp) (i
 				goto next
 			}
 			if nd > 0 && nd <= 300 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
-				frac, k := lexer.ScanDigits(b, j+1)
+				k := j + 1
+				mant := u
+				for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+					mant = mant*10 + uint64(b[k]-'0') // meaningful with 15 digits or fewer
+					k++
+				}
 				if k > j+1 && (k == len(b) || b[k] == '|') {
 					if fd := k - j - 1; nd+fd <= 15 && op.mode == opStore && op.n.kind == reflect.Float64 {
 						// mant < 10^15 < 2^53 and 10^fd are exact, and
 						// the quotient is correctly rounded: the value
 						// lexer.ParseFloat (and strconv) gives.
-						mant := u*uint64(pow10[fd]) + frac
 						f := float64(mant) / pow10[fd]
 						if c == '-' {
 							f = -f
