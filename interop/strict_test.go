@@ -483,6 +483,7 @@ var strictClasses = []strictClass{
 		oursSays("invalid_line", "unexpected text after the count bracket", "expected a count bracket after the"))},
 	{"malformed-count-bracket", true, oursSays("invalid_count")},
 	{"symbol-id-sequence", true, oursSays("invalid_symbol_id", "is not the next sequential id")},
+	{"row-id-sequence", true, oursSays("invalid_item_id", "does not equal its index")},
 	{"node-line-fields", true, anyOf(
 		oursSays("invalid_node_line", "a node line has exactly 5 fields"),
 		oursSays("invalid_score"))},

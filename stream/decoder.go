@@ -141,6 +141,13 @@ type Decoder struct {
 	k          keyedState // generic keyed sets and deltas (SPEC §10a)
 	ev         Event      // the event being produced; Next returns a copy
 	rowFrame   *frame     // the table whose row ev holds, when ev.Kind is KindRow
+
+	// the row scanRow read last: its line, input offset (after the
+	// indentation), id and table (ReadRow, RowEvent)
+	rowLineNo int
+	rowOff    int64
+	rowID     int64
+	rowTable  *frame
 }
 
 type rootState uint8
@@ -757,7 +764,8 @@ func (d *Decoder) stepFrame() (done bool, err error) {
 			err := d.subheader(f)
 			return err != nil || !d.expand, err
 		}
-		return true, d.row(f)
+		_, err := d.scanRow(f, true)
+		return true, err
 	case fExpanded:
 		if d.atEOF || d.level < f.indent || (f.count >= 0 && f.seen == f.count) ||
 			(d.level == f.indent && (d.body[0] != '@' || f.count < 0 && startsWith(d.body, "##"))) {

@@ -28,8 +28,11 @@ func (d *Decoder) parseID(b []byte) (int64, int, error) {
 	return id, j + 1, nil
 }
 
-// row parses one tabular or keyed-map row (SPEC §7.4, §7.2a.3).
-func (d *Decoder) row(f *frame) error {
+// scanRow parses and checks the current line as one tabular or keyed-map
+// row of table f (SPEC §7.4, §7.2a.3), leaving its cells in d.cells, and
+// consumes it. It returns the row's id, or -1. With event it makes the
+// row's event too (as rowEvent does: here, to spare Read a call per row).
+func (d *Decoder) scanRow(f *frame, event bool) (int64, error) {
 	d.beginLine()
 	b := d.body
 	id := int64(-1)
@@ -37,10 +40,10 @@ func (d *Decoder) row(f *frame) error {
 	if b[0] == '@' {
 		var err error
 		if id, p, err = d.parseID(b); err != nil {
-			return err
+			return 0, err
 		}
 		if id != f.seen {
-			return d.bodyErr(1, lexer.InvalidItemID, "row id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
+			return 0, d.bodyErr(1, lexer.InvalidItemID, "row id @"+strconv.FormatInt(id, 10)+" does not equal its index "+strconv.FormatInt(f.seen, 10))
 		}
 	}
 	fast, marked := d.fastCells(b, p, len(f.fields))
@@ -50,7 +53,7 @@ func (d *Decoder) row(f *frame) error {
 			d.cells = append(d.cells, lexer.Scalar{})
 			end, err := d.scanInto(&d.cells[len(d.cells)-1], b, p, '|')
 			if err != nil {
-				return d.lexErr(err)
+				return 0, d.lexErr(err)
 			}
 			if len(d.cells) > len(f.fields) || end >= len(b) {
 				break
@@ -59,12 +62,12 @@ func (d *Decoder) row(f *frame) error {
 		}
 	}
 	if len(d.cells) != len(f.fields) {
-		return d.bodyErr(0, lexer.RowWidthMismatch, "row has "+cellCount(len(d.cells), len(f.fields))+
+		return 0, d.bodyErr(0, lexer.RowWidthMismatch, "row has "+cellCount(len(d.cells), len(f.fields))+
 			" values but the header declares "+strconv.Itoa(len(f.fields))+" fields")
 	}
 	if f.group >= 0 {
 		if err := d.groupRow(f); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	any := false
@@ -85,38 +88,42 @@ func (d *Decoder) row(f *frame) error {
 	} else {
 		var err error
 		if any, err = d.markers(f); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if f.keyed {
 		k := &d.cells[0]
 		switch k.Kind {
 		case lexer.KindMissing:
-			return d.bodyErr(k.Col-1, lexer.InvalidMissing, "a keyed-map member key cannot be ~")
+			return 0, d.bodyErr(k.Col-1, lexer.InvalidMissing, "a keyed-map member key cannot be ~")
 		case lexer.KindAttach, lexer.KindAttachSchema:
-			return d.bodyErr(k.Col-1, lexer.InvalidAttachmentMarker, "a keyed-map member key cannot be an attachment marker")
+			return 0, d.bodyErr(k.Col-1, lexer.InvalidAttachmentMarker, "a keyed-map member key cannot be an attachment marker")
 		case lexer.KindNull:
-			return d.bodyErr(k.Col-1, lexer.InvalidLine, "a keyed-map member key cannot be null")
+			return 0, d.bodyErr(k.Col-1, lexer.InvalidLine, "a keyed-map member key cannot be null")
 		}
 		if !f.keys.add(k.Bytes) {
-			return d.bodyErr(k.Col-1, lexer.DuplicateKey, "duplicate member key "+lexer.Quote(k.Bytes))
+			return 0, d.bodyErr(k.Col-1, lexer.DuplicateKey, "duplicate member key "+lexer.Quote(k.Bytes))
 		}
 	}
 	if f.idCol >= 0 {
 		if err := d.keyedRow(f); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	if any && id < 0 {
-		return d.bodyErr(0, lexer.InvalidItemID, "a row with attachment markers must start with its @N id")
+		return 0, d.bodyErr(0, lexer.InvalidItemID, "a row with attachment markers must start with its @N id")
 	}
 	if f.seen++; f.seen > int64(d.limits.MaxElements) {
-		return d.bodyErr(0, lexer.TooManyElements, "table exceeds the element limit")
+		return 0, d.bodyErr(0, lexer.TooManyElements, "table exceeds the element limit")
 	}
 	f.rowActive = true
 	f.rowLine = d.lineNo
 	f.extra.reset()
+	d.rowLineNo, d.rowOff = d.lineNo, d.lineOff+int64(2*d.level)
 	d.consume()
+	if !event {
+		return id, nil
+	}
 	cells, fields := d.cells, f.fields
 	if d.expand && len(f.consts) > 0 && len(f.full) == len(f.decl) {
 		for j, at := range f.bareAt {
@@ -132,13 +139,37 @@ func (d *Decoder) row(f *frame) error {
 		if len(cells) == 0 || len(d.ev.Cells) != len(cells) || cap(d.ev.Cells) != cap(cells) || &d.ev.Cells[0] != &cells[0] {
 			d.ev.Cells = cells
 		}
-		d.ev.ID, d.ev.Line, d.ev.Offset = id, d.lineNo, d.lineOff+int64(2*d.level)
-		return nil
+		d.ev.ID, d.ev.Line, d.ev.Offset = id, d.rowLineNo, d.rowOff
+		return id, nil
 	}
 	d.rowFrame = f
-	d.ev = Event{Kind: KindRow, ID: id, Field: -1, Fields: fields, Cells: cells, Line: d.lineNo,
-		Offset: d.lineOff + int64(2*d.level)}
-	return nil
+	d.ev = Event{Kind: KindRow, ID: id, Field: -1, Fields: fields, Cells: cells, Line: d.rowLineNo, Offset: d.rowOff}
+	return id, nil
+}
+
+// rowEvent makes d.ev the event of the row scanRow just read without
+// one (ReadRow): the same event as scanRow's, kept in step with it.
+func (d *Decoder) rowEvent(f *frame, id int64) {
+	cells, fields := d.cells, f.fields
+	if d.expand && len(f.consts) > 0 && len(f.full) == len(f.decl) {
+		for j, at := range f.bareAt {
+			f.full[at] = d.cells[j]
+		}
+		cells, fields = f.full, f.decl
+	}
+	if d.ev.Kind == KindRow && d.rowFrame == f {
+		// The previous event was a row of this table: only these differ.
+		// Cells is mostly the same slice row after row: writing it only
+		// when it changed spares a pointer write (a write barrier while
+		// the garbage collector marks).
+		if len(cells) == 0 || len(d.ev.Cells) != len(cells) || cap(d.ev.Cells) != cap(cells) || &d.ev.Cells[0] != &cells[0] {
+			d.ev.Cells = cells
+		}
+		d.ev.ID, d.ev.Line, d.ev.Offset = id, d.rowLineNo, d.rowOff
+		return
+	}
+	d.rowFrame = f
+	d.ev = Event{Kind: KindRow, ID: id, Field: -1, Fields: fields, Cells: cells, Line: d.rowLineNo, Offset: d.rowOff}
 }
 
 // column returns how events name row column j of f: its index in the row

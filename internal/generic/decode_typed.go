@@ -454,6 +454,47 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 	}
 	i := 0
 	for {
+		if data != nil && i < n && f.direct != nil && t.err == nil && !t.b.peeked {
+			// The row straight from its text (scanRow) or from the stream's
+			// cells (directRow), without an event.
+			body, plain, ok, err := t.b.d.RawRow()
+			if err != nil {
+				return err
+			}
+			if ok && plain {
+				row := rowTarget{base: unsafe.Add(data, uintptr(i)*size), typ: f.typ}
+				if id, marks, absent, fits := t.scanRow(row.base, body, f.direct); fits && t.b.d.CommitRow(len(f.direct), id, marks) {
+					i++
+					line, off := t.b.d.RowPos()
+					at := rowPos{line, int(off-t.b.d.InputOffset()) + 1, off}
+					if err := t.attachments(&row, p, f, depth+1, -1, at, absent); err != nil {
+						return err
+					}
+					continue
+				}
+			}
+			cells, ok, err := t.b.d.ReadRow()
+			if err != nil {
+				return err
+			}
+			if ok {
+				row := rowTarget{base: unsafe.Add(data, uintptr(i)*size), typ: f.typ}
+				i++
+				var absent cellSet
+				if !t.directRow(row.base, cells, f.direct, &absent) {
+					if err := t.row(&row, t.b.d.RowEvent(), p, f, depth+1); err != nil {
+						return err
+					}
+					continue
+				}
+				line, off := t.b.d.RowPos()
+				at := rowPos{line, int(off-t.b.d.InputOffset()) + 1, off}
+				if err := t.attachments(&row, p, f, depth+1, -1, at, absent); err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		ev, err := t.b.next()
 		if err != nil {
 			return err
@@ -559,7 +600,25 @@ type tableFill struct {
 	nodes []fillNode
 	leaf  [][]fillStep // per column: the way from the row to its field (nil: no field)
 	rank  []int        // per column: its place in the order the tree path assigns the row's members
+
+	// direct is the plan of directRow, per column, or nil when some column
+	// needs the general row (a pointer path object, a pointer or interface
+	// field, ...): see buildDirect.
+	direct []directOp
 }
+
+// directOp is how directRow treats the cells of one column.
+type directOp struct {
+	mode uint8     // opSkip, opStore or opAttach
+	n    *fillNode // opStore: the leaf node (its kind)
+	off  uintptr   // opStore: the field's offset from the row's start
+}
+
+const (
+	opSkip   uint8 = iota // no field: the cell is dropped (the stream has checked it)
+	opStore               // a plain scalar field, stored at off
+	opAttach              // a field an attachment fills: the cell is a marker or absent
+)
 
 // fillNode is one column, or one object rebuilt from `>` path columns, and
 // the struct field it fills (idx nil: none, the column is ignored).
@@ -613,6 +672,12 @@ func buildFill(st reflect.Type, p *tablePlan) *tableFill {
 		return nil
 	}
 	f.nodes = nodes
+	if !box.Purego {
+		f.direct = make([]directOp, len(p.fieldNames))
+		if !buildDirect(f.direct, nodes, 0) {
+			f.direct = nil
+		}
+	}
 	n := 0
 	var walk func([]*column)
 	walk = func(cols []*column) {
@@ -626,6 +691,53 @@ func buildFill(st reflect.Type, p *tablePlan) *tableFill {
 	}
 	walk(p.cols)
 	return f
+}
+
+// buildDirect fills ops (per column) from nodes, the nodes of a struct
+// that starts at base in the row. It reports false when a column needs the
+// general row: directRow then is not used for the table.
+//
+// A path object into a struct value (not a pointer) is flattened: its
+// columns are stored at their offsets like the row's own. That is what
+// the tree path leaves too: an object of null or absent members assigns
+// nothing to a struct, and a member that is null or absent assigns nothing
+// to its scalar field.
+func buildDirect(ops []directOp, nodes []fillNode, base uintptr) bool {
+	for i := range nodes {
+		n := &nodes[i]
+		if n.idx == nil {
+			continue // no field: the columns below stay opSkip
+		}
+		if n.col >= 0 {
+			switch {
+			case n.direct:
+				ops[n.col] = directOp{mode: opStore, n: n, off: base + n.off}
+			case attachTarget(n.typ):
+				ops[n.col] = directOp{mode: opAttach}
+			default:
+				return false
+			}
+			continue
+		}
+		if n.ptr {
+			return false
+		}
+		if !buildDirect(ops, n.children, base+n.off) {
+			return false
+		}
+	}
+	return true
+}
+
+// attachTarget reports whether a column into a field of type t takes its
+// value from an attachment in valid rows of the encoder's making (a
+// slice, map or struct), so that its cell is a marker, absent or null.
+func attachTarget(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Struct, reflect.Array:
+		return !valuePlanFor(t).viaJSON
+	}
+	return false
 }
 
 func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) ([]fillNode, bool) {
@@ -649,16 +761,16 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 		used[k] = true
 		n.idx = idx
 		n.typ = st.FieldByIndex(idx).Type
+		t := st
+		for _, x := range idx {
+			sf := t.Field(x)
+			n.off += sf.Offset
+			t = sf.Type
+		}
 		if c.col >= 0 {
 			n.code, n.elem = scalarCode(n.typ)
 			n.kind = n.typ.Kind()
 			n.direct = n.code != codeOther && n.code != codePtr && !box.Purego
-			t := st
-			for _, x := range idx {
-				sf := t.Field(x)
-				n.off += sf.Offset
-				t = sf.Type
-			}
 			f.leaf[c.col] = append(append([]fillStep(nil), path...), fillStep{idx: idx})
 			continue
 		}
@@ -692,7 +804,7 @@ func (t *typedDecoder) row(dst *rowTarget, ev *stream.Event, p *tablePlan, f *ta
 	// ev is the stream's event, which the attachments overwrite: keep what
 	// the row's '>'-named attachments need, its position and absent cells.
 	line, col, off := t.where(ev, 1)
-	absent := absentCells(ev)
+	absent := absentCells(ev.Cells)
 	if t.err == nil {
 		base := dst.base
 		for i := range f.nodes {
@@ -703,6 +815,60 @@ func (t *typedDecoder) row(dst *rowTarget, ev *stream.Event, p *tablePlan, f *ta
 			t.node(dst.value(), n, ev, depth, f, &errRank)
 		}
 	}
+	return t.attachments(dst, p, f, depth, errRank, rowPos{line, col, off}, absent)
+}
+
+// rowPos is where a row starts, for the errors of its '>'-named attachments.
+type rowPos struct {
+	line, col int
+	off       int64
+}
+
+// directRow stores the cells of a row that ReadRow read into the zeroed
+// struct at dst through f.direct, and reports whether it could: false
+// leaves the row (some fields perhaps stored) to the general row, which
+// stores every field again and finds the row's error, if any. It stores
+// only what the general row stores: cells that fit their fields exactly;
+// nulls, absent cells and markers leave a zeroed field as the general row
+// does.
+func (t *typedDecoder) directRow(base unsafe.Pointer, cells []lexer.Scalar, ops []directOp, absent *cellSet) bool {
+	if len(cells) != len(ops) {
+		return false
+	}
+	for j := range cells {
+		c := &cells[j]
+		op := &ops[j]
+		switch c.Kind {
+		case lexer.KindMissing:
+			absent.add(j)
+			if op.mode == opAttach {
+				continue
+			}
+		case lexer.KindNull, lexer.KindAttach, lexer.KindAttachSchema:
+			if op.mode == opAttach {
+				continue
+			}
+		}
+		switch op.mode {
+		case opStore:
+			if !t.store(unsafe.Add(base, op.off), op.n, c) {
+				switch c.Kind {
+				case lexer.KindNull, lexer.KindMissing, lexer.KindAttach, lexer.KindAttachSchema:
+					continue // what cell and node leave alone
+				}
+				return false
+			}
+		case opAttach:
+			return false
+		}
+	}
+	return true
+}
+
+// attachments decodes the attachments that follow a row into dst (see
+// row); errRank is the rank of an error the row's cells gave, or -1.
+func (t *typedDecoder) attachments(dst *rowTarget, p *tablePlan, f *tableFill, depth, errRank int, at rowPos, absent cellSet) error {
+	line, col, off := at.line, at.col, at.off
 	// decodes reports whether an attachment for column j is to be decoded
 	// into the row: with no error yet, or one of a higher rank in this row.
 	// It clears t.err for the decode; restore puts it back if the
@@ -730,6 +896,16 @@ func (t *typedDecoder) row(dst *rowTarget, ev *stream.Event, p *tablePlan, f *ta
 	// tree path appends after the columns: they are stored last, in order.
 	var late []Member
 	for {
+		if !t.b.peeked {
+			// The next row of the table ends this one: tell it without
+			// reading it, so that the table can take it with ReadRow.
+			if next, err := t.b.d.AtRow(); next || err != nil {
+				if err != nil {
+					return err
+				}
+				break
+			}
+		}
 		nx, err := t.b.peek()
 		if err != nil {
 			return err
@@ -851,21 +1027,25 @@ func (s *cellSet) has(j int) bool {
 	return s.more[j]
 }
 
-// absentCells returns the set of row ev's absent (`~`) cells.
-func absentCells(ev *stream.Event) cellSet {
+// add puts column j in the set.
+func (s *cellSet) add(j int) {
+	if j < 64 {
+		s.bits |= 1 << j
+		return
+	}
+	if s.more == nil {
+		s.more = map[int]bool{}
+	}
+	s.more[j] = true
+}
+
+// absentCells returns the set of a row's absent (`~`) cells.
+func absentCells(cells []lexer.Scalar) cellSet {
 	var s cellSet
-	for j := range ev.Cells {
-		if ev.Cells[j].Kind != lexer.KindMissing {
-			continue
+	for j := range cells {
+		if cells[j].Kind == lexer.KindMissing {
+			s.add(j)
 		}
-		if j < 64 {
-			s.bits |= 1 << j
-			continue
-		}
-		if s.more == nil {
-			s.more = map[int]bool{}
-		}
-		s.more[j] = true
 	}
 	return s
 }

@@ -548,6 +548,7 @@ func FuzzTypedDecode(f *testing.F) {
 		"GCF profile=generic\n## a [1]{\"c>a\",\"c>b\",id,items,n}\n@0 x|y|ORD-1|^|3\n.items [2]{a,b,n}\n    1|s|2\n    2|t|3\n",
 		"GCF profile=generic\nn[3]: 1,-,300\nb:\n  a=1\n  c=2.5\nm:\n  k=1\n",
 		"GCF profile=generic\n## [2]{a,b}\n1|x\n2|y\n",
+		"GCF profile=generic\n## rows [2]{\"c>f\",\"c>i\",id,items,total}\n@0 1.5|-3|7|^|2.25\n.items [1]{b,s,u}\n    true|x|9\n@1 -|300|8|^|1e400\n.items [0]\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -557,6 +558,7 @@ func FuzzTypedDecode(f *testing.F) {
 		func() any { return new(dtMid) },
 		func() any { return new([]dtLeaf) },
 		func() any { return new(dtEmbedded) },
+		func() any { return new(drRoot) },
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, newT := range targets {

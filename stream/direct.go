@@ -1,0 +1,137 @@
+package stream
+
+import "github.com/gcfkit/gcf/lexer"
+
+// The direct row path: a consumer that fills its own values from a table's
+// cells (the typed decoder) reads each row with ReadRow, without an event,
+// and falls back to Read for everything else (attachments, the table's end,
+// group subheaders). Both paths run the same checks in the same order
+// (stepFrame's for a table frame, scanRow's for the row), so a payload
+// decodes and fails the same way whichever the consumer calls.
+
+// AtRow reports whether the next line is a row of the innermost table,
+// which ReadRow would read: the table is tabular (not keyed, without
+// constant or grouping columns, not a keyed set's), its current row (if
+// any) has no attachment or inline body left, and the line sits at the
+// table's indentation, is not a `##` line and falls within the declared
+// count. It returns false, leaving the line for Read, when anything else
+// may follow; an error is the one Read would report there (a marker
+// left without its attachment).
+func (d *Decoder) AtRow() (bool, error) {
+	if d.err != nil {
+		return false, d.err
+	}
+	if d.depth == 0 || d.state != stAfterRoot || d.wire == WireV1 {
+		return false, nil
+	}
+	f := &d.stack[d.depth-1]
+	if f.kind != fTable || f.keyed || f.group >= 0 || f.idCol >= 0 || len(f.consts) > 0 {
+		return false, nil
+	}
+	if err := d.load(); err != nil {
+		d.err = err
+		return false, err
+	}
+	if d.atEOF || d.level != f.indent || (f.count >= 0 && f.seen == f.count) || startsWith(d.body, "##") {
+		return false, nil
+	}
+	if f.rowActive {
+		// stepFrame's rowChild, for a line at the table's indentation.
+		if d.body[0] == '.' || f.nextEligible() >= 0 {
+			return false, nil
+		}
+		if err := d.finishRow(f); err != nil {
+			d.err = err
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// ReadRow reads the next line as a row of the innermost table when AtRow
+// reports it is one, and returns its cells (borrowed until the next call
+// to Read, Next or ReadRow) with ok true; RowID and RowEvent describe the
+// row. With ok false nothing was read: the line is left for Read.
+func (d *Decoder) ReadRow() (cells []lexer.Scalar, ok bool, err error) {
+	if ok, err := d.AtRow(); !ok {
+		return nil, false, err
+	}
+	f := &d.stack[d.depth-1]
+	id, err := d.scanRow(f, false)
+	if err != nil {
+		d.err = err
+		return nil, false, err
+	}
+	d.rowID, d.rowTable = id, f
+	return d.cells, true, nil
+}
+
+// RowPos returns the line and the input offset (of its first byte after
+// the indentation) of the row ReadRow read last.
+func (d *Decoder) RowPos() (line int, offset int64) { return d.rowLineNo, d.rowOff }
+
+// RowEvent returns the event Read would have returned for the row ReadRow
+// read last; it must be called before the next Read, Next or ReadRow.
+func (d *Decoder) RowEvent() *Event {
+	d.rowEvent(d.rowTable, d.rowID)
+	return &d.ev
+}
+
+// RawRow returns the body of the next line (after its indentation) when
+// AtRow reports it is a row of the innermost table, and whether the line
+// is plain (printable ASCII without a quote, lexer.CheckLineClass). It
+// reads nothing: the caller scans the cells itself and either takes the
+// line with CommitRow or leaves it to ReadRow or Read.
+func (d *Decoder) RawRow() (body []byte, plain, ok bool, err error) {
+	if ok, err := d.AtRow(); !ok {
+		return nil, false, false, err
+	}
+	return d.body, d.plain, true, nil
+}
+
+// CommitRow takes the line RawRow returned as the table's next row, which
+// the caller found to hold n cells that the row scanner's plain path
+// (fastCells) reads without error, with the id id (-1 without an `@N `
+// prefix) and bare `^` markers in the columns of the bits of marks (no
+// `^{...}`). It runs the row's remaining checks and reports false, taking
+// nothing, when one fails or needs the general path: ReadRow or Read then
+// reads the line and reports the error.
+func (d *Decoder) CommitRow(n int, id int64, marks uint64) bool {
+	f := &d.stack[d.depth-1]
+	if n != len(f.fields) || id >= 0 && id != f.seen || id < 0 && marks != 0 ||
+		f.seen >= int64(d.limits.MaxElements) || n > 64 && marks != 0 {
+		return false
+	}
+	if len(f.markers) != n {
+		if cap(f.markers) < n {
+			f.markers = make([]uint8, n)
+			f.matched = make([]bool, n)
+		}
+		f.markers, f.matched = f.markers[:n], f.matched[:n]
+	}
+	f.unmatched = 0
+	if marks == 0 {
+		if f.hadMarkers {
+			clear(f.markers)
+			clear(f.matched)
+			f.hadMarkers = false
+		}
+	} else {
+		f.hadMarkers = true
+		for j := range f.markers {
+			m := uint8(markNone)
+			if marks>>j&1 != 0 {
+				m = markBare
+				f.unmatched++
+			}
+			f.markers[j], f.matched[j] = m, false
+		}
+	}
+	f.seen++
+	f.rowActive = true
+	f.rowLine = d.lineNo
+	f.extra.reset()
+	d.rowLineNo, d.rowOff = d.lineNo, d.lineOff+int64(2*d.level)
+	d.consume()
+	return true
+}
