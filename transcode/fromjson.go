@@ -84,7 +84,7 @@ func StreamJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
 // (ErrNotStreamed when all is nil).
 func encodeJSON(w io.Writer, size int64, open func() (*feed, error), all func() ([]byte, error), opts []gcf.Option) error {
 	lim, spec, canonical := settings(opts)
-	d := &doc{maxDepth: lim.MaxDepth}
+	d := &doc{maxDepth: lim.MaxDepth, maxElems: lim.MaxElements}
 	err := errFallback
 	if canonical && lim.MaxDepth >= minDepth && (lim.MaxBytes <= 0 || size <= lim.MaxBytes) {
 		err = d.plan(open)
@@ -165,14 +165,4 @@ func isContainer(v any) bool {
 		return true
 	}
 	return false
-}
-
-// primitive reports whether no element of a is a container.
-func primitive(a []any) bool {
-	for _, v := range a {
-		if isContainer(v) {
-			return false
-		}
-	}
-	return true
 }
