@@ -63,7 +63,7 @@ var streamedNested = []string{
 	`[{"id":1,"items":[{"sku":"a","q":1},{"sku":"b","q":2}],"c":"x"},{"id":2,"items":[{"sku":"c","q":3}],"c":"x"},{"id":3,"items":[],"c":"x"},{"id":4,"c":"x"},{"id":5,"items":null,"c":"x"}]`,
 	`[{"id":1,"items":[{"sku":"a"}]},{"id":2,"items":[{"q":1}]}]`,
 	`[{"id":1,"items":[{"sku":"a","x":{"y":1}}]},{"id":2,"items":[{"sku":"b","x":{"y":2}}]}]`,
-	`[{"id":1,"items":[{"sku":"a"}]},{"id":2,"items":[1,[2]]}]`,                  // row 0 unsafe: expanded
+	`[{"id":1,"items":[{"sku":"a"}]},{"id":2,"items":[1,[2]]}]`,                   // row 0 unsafe: expanded
 	`{"k1":{"items":[{"sku":"a"}]},"k2":{"items":[{"b":1},2]},"k3":{"items":[]}}`, // keyed, row 0 unsafe: sections
 	`[{"id":1,"items":[1,2]},{"id":2,"items":[{"sku":"b"}]}]`,
 	`[{"id":1,"items":[{"sku":"a"}],"n":1},{"id":2,"items":[{"sku":"a"}],"n":1}]`,
@@ -86,6 +86,11 @@ var streamedNested = []string{
 	`{"a":1,"b":{},"c":[],"d":[{"x":1},{"y":[{"z":1}]}],"e":{"k":{"v":1}},"f":[{"x":1},[2]],"g":[null,{}]}`,
 	`[[{"a":1},{"a":2}],{"k1":{"v":1},"k2":{"v":2}},{"k":{"v":1}},[],[[]],"s",null,{}]`,
 	`[{"k1":{"v":1},"k2":{"v":[{"a":1}]}},{"x":1}]`,
+	`{"a":{"x>y":1},"b":{"x>y":2}}`,
+	`{"m":{"k1":{"v":[{"a":1}],"w":{"p":1,"q":2,"r":3}},"k2":{"v":[{"a":2}],"w":{"p":4,"q":5,"r":6}}},"n":[{"key":1,"v":{"x":[]}}]}`,
+	`[{"":[1],"a":[{"":1}]},{"":[],"a":[{"":2}]}]`,
+	`[{"a":[{"b":[{"c":1}]}]},{"a":[{"b":[{"c":2}]}]}]`,
+	`{"x":[{"a":{"b":1}},{"a":{"b":[1]}}],"y":[{"a":null},{"a":[]}]}`,
 }
 
 // fallback are documents that take the buffered path.

@@ -37,10 +37,11 @@ it as GCF: any JSON value with -profile generic (the default), or a graph
 payload with -profile graph. Generic JSON input in canonical form (no
 -smallest, no -wire v1) from a file or stdin is transcoded without building
 the value: a first pass gathers each table's columns, a second writes the
-output as it goes, so a root array of records, a root object of tables and
-keyed tables cost memory for the widest record (stdin is also held in
-memory, a file is read twice); other shapes, and -buffered, hold the whole
-value in memory (docs/transcode-json.md). An encode limit broken late may
+output as it goes, so a document costs memory for its largest record
+(a table row with its attachments, an expanded item, or a root member that
+is not a table; stdin is also held in memory, a file is read twice); a root
+scalar or array of scalars, and -buffered, hold the whole value in memory
+(docs/transcode-json.md). An encode limit broken late may
 leave part of the output on stdout, as with -stream. Unless -q
 is given, a line on stderr compares the size of the output with that of the
 input as minified JSON (white space outside strings removed; with -stream,
