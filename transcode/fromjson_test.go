@@ -465,3 +465,37 @@ func TestEncodeJSONCorpusStreams(t *testing.T) {
 		check(t, p, data)
 	}
 }
+
+// StreamJSONWith tells each new longest record during the first pass,
+// before any output.
+func TestStreamJSONWith(t *testing.T) {
+	for _, c := range []struct {
+		doc     string
+		longest int64
+		calls   int
+	}{
+		{`[{"a":1},{"a":"xxxx"},{"a":"x"}]`, int64(len(`{"a":"xxxx"}`)), 2},
+		{`{"n":1,"t":[{"a":1}],"s":{"k":[1,2,3]},"x":[[1],[22]]}`, int64(len(`{"k":[1,2,3]}`)), 3}, // 1, {"a":1}, then the whole of s
+		{`[]`, 0, 0},
+		{`{"a":` + strings.Repeat(" ", 100) + `{"b":{"c":[1,2]}}` + strings.Repeat(" ", 50) + `,"t":[{"a":[1]}]}`, int64(len(`{"b":{"c":[1,2]}}`)), 2},
+	} {
+		for _, r := range []io.ReadSeeker{strings.NewReader(c.doc), &shortReader{Reader: bytes.NewReader([]byte(c.doc))}} {
+			var got bytes.Buffer
+			calls, longest := 0, int64(0)
+			err := StreamJSONWith(&got, r, func(n int64) {
+				if got.Len() > 0 || n <= longest {
+					t.Errorf("%s: %d after %d, %d bytes of output", c.doc, n, longest, got.Len())
+				}
+				calls++
+				longest = n
+			})
+			w, _ := want([]byte(c.doc))
+			if err != nil || calls != c.calls || longest != c.longest || !bytes.Equal(got.Bytes(), w) {
+				t.Errorf("%s: err %v, %d calls (want %d), longest %d (want %d)", c.doc, err, calls, c.calls, longest, c.longest)
+			}
+		}
+	}
+	if err := StreamJSONWith(io.Discard, strings.NewReader(`[1,2]`), nil); err != ErrNotStreamed {
+		t.Errorf("[1,2]: %v", err)
+	}
+}

@@ -11,6 +11,8 @@ import (
 type doc struct {
 	maxDepth int
 	maxElems int
+	largest  int         // the length of the longest record, item or member value read
+	longer   func(int64) // told each new largest, if not nil
 	root     rootKind
 	n        int      // rootItems: the number of items
 	table    *table   // rootArray, rootKeyed
@@ -167,6 +169,26 @@ func newTable(keyed bool, depth int) *table {
 // scanMember gathers the facts of a root object's member value.
 func (d *doc) scanMember(f *feed) (member, error) {
 	c, _ := f.peek()
+	start := f.offset()
+	m, err := d.scanValue(f, c)
+	if m.kind == mWhole {
+		d.saw(int(f.offset() - start)) // held whole by pass 2
+	}
+	return m, err
+}
+
+// saw records a record of n bytes of text.
+func (d *doc) saw(n int) {
+	if n > d.largest {
+		d.largest = n
+		if d.longer != nil {
+			d.longer(int64(n))
+		}
+	}
+}
+
+// scanValue is scanMember for a value that starts with c.
+func (d *doc) scanValue(f *feed, c byte) (member, error) {
 	switch c {
 	case '{':
 		t := newTable(true, d.maxDepth-2)
@@ -251,6 +273,7 @@ func (d *doc) element(f *feed, depth int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.saw(len(b))
 	v, err := parseValue(b, depth)
 	if err != nil {
 		return nil, err
