@@ -12,10 +12,12 @@ import (
 // data: the bytes gcf.EncodeGeneric(gcf.ParseJSON(data, opts...),
 // opts...) returns, or the error either returns.
 //
-// The shapes listed in docs/transcode-json.md (a root array of records, a
-// root object of such tables, keyed tables) are transcoded in two passes
-// over data without building the value, costing memory for the widest
-// record and one table's column facts; the output is written as it is
+// The shapes listed in docs/transcode-json.md (every document but a root
+// scalar or array of scalars, within the limits) are transcoded in two
+// passes over data without building the value, costing memory for the
+// largest record (a table row with its attachments, an expanded item, a
+// root member that is no table) and one table's column facts; the output
+// is written as it is
 // produced, so an encode limit (WithMaxLineBytes, WithMaxBytes, ...) broken
 // late may leave part of it in w. Every other document, and every invalid
 // one, is encoded by the buffered path, which writes nothing on error.
