@@ -17,9 +17,8 @@ import (
 // passes over data without building the value, costing memory for the
 // largest record (a table row with its attachments, an expanded item, a
 // root member that is no table) and one table's column facts; the output
-// is written as it is
-// produced, so an encode limit (WithMaxLineBytes, WithMaxBytes, ...) broken
-// late may leave part of it in w. Every other document, and every invalid
+// is written as it is produced, so an encode limit (WithMaxLineBytes,
+// WithMaxBytes, ...) broken late may leave part of it in w. Every other document, and every invalid
 // one, is encoded by the buffered path, which writes nothing on error.
 func EncodeJSON(w io.Writer, data []byte, opts ...gcf.Option) error {
 	open := func() (*feed, error) { return &feed{buf: data, mark: -1}, nil }
