@@ -17,9 +17,10 @@ var errFallback = errors.New("transcode: fall back to the buffered encoder")
 type feed struct {
 	r    io.Reader // nil: buf is the whole input
 	buf  []byte
-	pos  int  // next unread byte of buf
-	mark int  // buf[mark:] is kept when the window moves (-1: from pos)
-	eof  bool // r has no more bytes
+	pos  int   // next unread byte of buf
+	base int64 // the input offset of buf[0]
+	mark int   // buf[mark:] is kept when the window moves (-1: from pos)
+	eof  bool  // r has no more bytes
 	err  error
 }
 
@@ -43,6 +44,7 @@ func (f *feed) fill() (bool, int) {
 		keep = f.mark
 	}
 	shift := keep
+	f.base += int64(shift)
 	if shift > 0 {
 		n := copy(f.buf, f.buf[keep:])
 		f.buf = f.buf[:n]
@@ -70,6 +72,9 @@ func (f *feed) fill() (bool, int) {
 		}
 	}
 }
+
+// offset returns the input offset of the next unread byte.
+func (f *feed) offset() int64 { return f.base + int64(f.pos) }
 
 // peek skips white space and returns the next byte (false at the end).
 func (f *feed) peek() (byte, bool) {

@@ -12,17 +12,18 @@ import (
 // data: the bytes gcf.EncodeGeneric(gcf.ParseJSON(data, opts...),
 // opts...) returns, or the error either returns.
 //
-// The shapes listed in docs/transcode-json.md (a root array of records, a
-// root object of such tables, keyed tables) are transcoded in two passes
-// over data without building the value, costing memory for the widest
-// record and one table's column facts; the output is written as it is
-// produced, so an encode limit (WithMaxLineBytes, WithMaxBytes, ...) broken
-// late may leave part of it in w. Every other document, and every invalid
+// The shapes listed in docs/transcode-json.md (every document but a root
+// scalar or array of scalars, within the limits) are transcoded in two
+// passes over data without building the value, costing memory for the
+// largest record (a table row with its attachments, an expanded item, a
+// root member that is no table) and one table's column facts; the output
+// is written as it is produced, so an encode limit (WithMaxLineBytes,
+// WithMaxBytes, ...) broken late may leave part of it in w. Every other document, and every invalid
 // one, is encoded by the buffered path, which writes nothing on error.
 func EncodeJSON(w io.Writer, data []byte, opts ...gcf.Option) error {
 	open := func() (*feed, error) { return &feed{buf: data, mark: -1}, nil }
 	all := func() ([]byte, error) { return data, nil }
-	return encodeJSON(w, int64(len(data)), open, all, opts)
+	return encodeJSON(w, int64(len(data)), open, all, nil, opts)
 }
 
 // EncodeJSONFrom is EncodeJSON for JSON text read from r, from its current
@@ -50,7 +51,7 @@ func EncodeJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
 		}
 		return io.ReadAll(r)
 	}
-	return encodeJSON(w, end-start, open, all, opts)
+	return encodeJSON(w, end-start, open, all, nil, opts)
 }
 
 // ErrNotStreamed is StreamJSONFrom's error for a document it does not
@@ -62,6 +63,16 @@ var ErrNotStreamed = errors.New("transcode: the JSON document does not stream; e
 // EncodeJSONFrom would fall back it returns ErrNotStreamed, so that the
 // caller may prepare for the buffered encoder's memory (gcf encode does).
 func StreamJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
+	return StreamJSONWith(w, r, nil, opts...)
+}
+
+// StreamJSONWith is StreamJSONFrom that calls longer, when it is not nil,
+// during the first pass each time it reads a record (a table row, an
+// expanded item, or a root member written whole) longer than all before
+// it, before parsing it, with its length in bytes of JSON text: the
+// passes hold about one record's parsed value at a time, so a caller may
+// size its memory settings by it (gcf encode does).
+func StreamJSONWith(w io.Writer, r io.ReadSeeker, longer func(longest int64), opts ...gcf.Option) error {
 	start, err := r.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return err
@@ -76,15 +87,16 @@ func StreamJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
 		}
 		return newReaderFeed(r), nil
 	}
-	return encodeJSON(w, end-start, open, nil, opts)
+	return encodeJSON(w, end-start, open, nil, longer, opts)
 }
 
 // encodeJSON runs the passes over the input that open returns afresh, or
 // the buffered encoder over all's bytes when the first pass falls back
-// (ErrNotStreamed when all is nil).
-func encodeJSON(w io.Writer, size int64, open func() (*feed, error), all func() ([]byte, error), opts []gcf.Option) error {
+// (ErrNotStreamed when all is nil); longer, if not nil, is told each new
+// longest record (see StreamJSONWith).
+func encodeJSON(w io.Writer, size int64, open func() (*feed, error), all func() ([]byte, error), longer func(int64), opts []gcf.Option) error {
 	lim, spec, canonical := settings(opts)
-	d := &doc{maxDepth: lim.MaxDepth}
+	d := &doc{maxDepth: lim.MaxDepth, maxElems: lim.MaxElements, longer: longer}
 	err := errFallback
 	if canonical && lim.MaxDepth >= minDepth && (lim.MaxBytes <= 0 || size <= lim.MaxBytes) {
 		err = d.plan(open)
@@ -165,14 +177,4 @@ func isContainer(v any) bool {
 		return true
 	}
 	return false
-}
-
-// primitive reports whether no element of a is a container.
-func primitive(a []any) bool {
-	for _, v := range a {
-		if isContainer(v) {
-			return false
-		}
-	}
-	return true
 }

@@ -40,10 +40,11 @@ var streamed = []string{
 	`{"x":1,"y":[true,false]}`,
 }
 
-// fallback are documents that take the buffered path.
-var fallback = []string{
-	`1`, `"s"`, `null`,
-	`[1,2,3]`,
+// streamedNested are documents of the shapes that stream through the
+// buffered encoder's row, item and member writers: records holding
+// tables, objects that do not flatten, '>' names, sections, expanded
+// arrays (docs/transcode-json.md).
+var streamedNested = []string{
 	`[{"a":1},2]`,
 	`[{},{}]`,
 	`[{"a":[{"b":1}]},{"a":[{"b":2}]}]`,
@@ -58,6 +59,44 @@ var fallback = []string{
 	`{"a":[[1]]}`,
 	`[[1,2],[3]]`,
 	`[{"a":` + strings.Repeat("[", 254) + strings.Repeat("]", 254) + `}]`, // 256 deep: the limit
+	// orders: records holding arrays of records (shared array schema, SPEC §7.4.5.3)
+	`[{"id":1,"items":[{"sku":"a","q":1},{"sku":"b","q":2}],"c":"x"},{"id":2,"items":[{"sku":"c","q":3}],"c":"x"},{"id":3,"items":[],"c":"x"},{"id":4,"c":"x"},{"id":5,"items":null,"c":"x"}]`,
+	`[{"id":1,"items":[{"sku":"a"}]},{"id":2,"items":[{"q":1}]}]`,
+	`[{"id":1,"items":[{"sku":"a","x":{"y":1}}]},{"id":2,"items":[{"sku":"b","x":{"y":2}}]}]`,
+	`[{"id":1,"items":[{"sku":"a"}]},{"id":2,"items":[1,[2]]}]`,                   // row 0 unsafe: expanded
+	`{"k1":{"items":[{"sku":"a"}]},"k2":{"items":[{"b":1},2]},"k3":{"items":[]}}`, // keyed, row 0 unsafe: sections
+	`[{"id":1,"items":[1,2]},{"id":2,"items":[{"sku":"b"}]}]`,
+	`[{"id":1,"items":[{"sku":"a"}],"n":1},{"id":2,"items":[{"sku":"a"}],"n":1}]`,
+	// github issues: nested objects that flatten, do not flatten, take the inline schema
+	`[{"user":{"login":"a","id":1,"site_admin":false},"labels":[{"name":"bug","color":"f00"}],"milestone":null,"pr":{"url":"u","diff":{"x":[1]}}},{"user":{"login":"b","id":2,"site_admin":true},"labels":[],"milestone":{"t":"m","n":1},"pr":null}]`,
+	`[{"p":{"a":1,"b":"x","c":null}},{"p":{"a":2,"b":"y","c":true}},{}]`,
+	`[{"p":{"a":1,"b":"x","c":null}},{"p":null}]`,
+	`[{"p":{"":1,"b":"x","c":null}},{"p":{"":2,"b":"y","c":3}}]`,
+	`[{"p":{"a":{},"b":1}},{"p":{"a":{},"b":2}}]`,
+	`{"a":{"p":{"x":1,"y":2,"z":3}},"b":{"p":{"x":4,"y":5,"z":6}}}`,
+	`[{"a>b":1,"c":2},{"a>b":[1,2],"c":3},{"a>b":{"x":1},"c":4}]`,
+	`[{"a>b":1}, {"x":2}]`,
+	// GeoJSON and TopoJSON
+	`{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"mag":1.5,"place":"x"},"geometry":{"type":"Point","coordinates":[1.5,-2,10]},"id":"a"},{"type":"Feature","properties":{"mag":2,"place":"y"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]},"id":"b"}]}`,
+	`{"type":"Topology","transform":{"scale":[1,2],"translate":[0,0]},"objects":{"land":{"type":"MultiPolygon","arcs":[[[0]],[[1,2]]]}},"arcs":[[[0,0],[1,2]],[[3,4]],[]]}`,
+	`{"type":"Topology","objects":{"a":{"type":"GeometryCollection","geometries":[{"type":"Polygon","arcs":[[0]],"id":1},{"type":"Polygon","arcs":[[1]],"id":2}]}}}`,
+	// app config, k8s: root objects with sections
+	`{"app":{"name":"x","port":8080,"db":{"host":"h","pool":{"min":1,"max":5}}},"features":["a","b"],"env":{"prod":{"debug":false},"dev":{"debug":true,"extra":[1]}}}`,
+	`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"w","labels":{"app":"w"}},"spec":{"replicas":2,"template":{"spec":{"containers":[{"name":"c","image":"i","ports":[{"containerPort":80}],"env":[{"name":"A","value":"1"}]}]}}}}`,
+	`{"a":1,"b":{},"c":[],"d":[{"x":1},{"y":[{"z":1}]}],"e":{"k":{"v":1}},"f":[{"x":1},[2]],"g":[null,{}]}`,
+	`[[{"a":1},{"a":2}],{"k1":{"v":1},"k2":{"v":2}},{"k":{"v":1}},[],[[]],"s",null,{}]`,
+	`[{"k1":{"v":1},"k2":{"v":[{"a":1}]}},{"x":1}]`,
+	`{"a":{"x>y":1},"b":{"x>y":2}}`,
+	`{"m":{"k1":{"v":[{"a":1}],"w":{"p":1,"q":2,"r":3}},"k2":{"v":[{"a":2}],"w":{"p":4,"q":5,"r":6}}},"n":[{"key":1,"v":{"x":[]}}]}`,
+	`[{"":[1],"a":[{"":1}]},{"":[],"a":[{"":2}]}]`,
+	`[{"a":[{"b":[{"c":1}]}]},{"a":[{"b":[{"c":2}]}]}]`,
+	`{"x":[{"a":{"b":1}},{"a":{"b":[1]}}],"y":[{"a":null},{"a":[]}]}`,
+}
+
+// fallback are documents that take the buffered path.
+var fallback = []string{
+	`1`, `"s"`, `null`,
+	`[1,2,3]`,
 }
 
 // hostile are invalid JSON texts; each must give ParseJSON's error.
@@ -122,14 +161,14 @@ func check(t *testing.T, name string, data []byte, opts ...gcf.Option) {
 // streams reports whether the first pass accepts data (no fallback).
 func streams(data []byte, opts ...gcf.Option) bool {
 	lim, _, _ := settings(opts)
-	d := &doc{maxDepth: lim.MaxDepth}
+	d := &doc{maxDepth: lim.MaxDepth, maxElems: lim.MaxElements}
 	return d.plan(func() (*feed, error) { return &feed{buf: data, mark: -1}, nil }) == nil
 }
 
 // StreamJSONFrom streams what streams and refuses the rest, writing
 // nothing.
 func TestStreamJSONFrom(t *testing.T) {
-	for _, s := range streamed {
+	for _, s := range append(append([]string{}, streamed...), streamedNested...) {
 		var got bytes.Buffer
 		w, _ := want([]byte(s))
 		if err := StreamJSONFrom(&got, strings.NewReader(s)); err != nil || !bytes.Equal(got.Bytes(), w) {
@@ -145,7 +184,7 @@ func TestStreamJSONFrom(t *testing.T) {
 }
 
 func TestEncodeJSONDifferential(t *testing.T) {
-	for _, s := range streamed {
+	for _, s := range append(append([]string{}, streamed...), streamedNested...) {
 		if !streams([]byte(s)) {
 			t.Errorf("%s falls back; it should stream", s)
 		}
@@ -175,6 +214,28 @@ func TestEncodeJSONLimits(t *testing.T) {
 		gcf.WithSize(gcf.Smallest), gcf.WithWire(gcf.WireV1),
 	} {
 		check(t, "limits", doc, o)
+	}
+	// Limits broken inside the parts the buffered encoder's writers write
+	// (attachments, items, sections): the same error, line numbers
+	// counted from the payload's start.
+	for _, nested := range []string{
+		`{"n":1,"orders":[{"id":1,"items":[{"sku":"a","q":1},{"sku":"b","q":2}]},{"id":2,"items":[{"sku":"a long sku value","q":3,"w":{"x":[1,2,3,4,5,6]}}]}],"cfg":{"a":{"b":"a long string value here"}},"arcs":[[[1,2],[3,4]],[[5,6,7,8,9,10,11,12]]]}`,
+		`[{"id":1,"p":{"a":1,"b":2,"c":3,"d":4}},{"id":2,"p":{"a":1,"b":2,"c":3,"d":4}},{"id":3,"p":{"a":11111111,"b":2,"c":3,"d":4}}]`,
+		`[[1,2],{"a":[1,2,3,4,5,6,7]},{"k1":{"a":1,"b":2,"c":3},"k2":{"a":1}}]`,
+	} {
+		data := []byte(nested)
+		w, _ := want(data)
+		for n := 4; n < 40; n += 3 {
+			check(t, fmt.Sprintf("%s max line %d", nested, n), data, gcf.WithMaxLineBytes(n))
+		}
+		for n := 20; n < len(w)+2; n += 7 {
+			check(t, fmt.Sprintf("%s max bytes %d", nested, n), data, gcf.WithMaxBytes(int64(n)))
+		}
+		for n := 0; n < 9; n++ {
+			check(t, fmt.Sprintf("%s max elements %d", nested, n), data, gcf.WithMaxElements(n))
+			check(t, fmt.Sprintf("%s max fields %d", nested, n), data, gcf.WithMaxFields(n))
+			check(t, fmt.Sprintf("%s max depth %d", nested, n), data, gcf.WithMaxDepth(n))
+		}
 	}
 	// A streamed document still gives the limit's error.
 	var out bytes.Buffer
@@ -330,7 +391,7 @@ func TestEncodeJSONCorpus(t *testing.T) {
 // FuzzEncodeJSONBytes: on any input, EncodeJSON writes the bytes of
 // EncodeGeneric(ParseJSON(input)) or fails with the same error.
 func FuzzEncodeJSONBytes(f *testing.F) {
-	for _, s := range append(append(append([]string{}, streamed...), fallback...), hostile...) {
+	for _, s := range append(append(append(append([]string{}, streamed...), streamedNested...), fallback...), hostile...) {
 		f.Add([]byte(s))
 	}
 	for _, data := range encodeInputs(f) {
@@ -382,5 +443,59 @@ func TestEncodeJSONFromReader(t *testing.T) {
 	got.Reset()
 	if err := EncodeJSONFrom(&got, r); err != nil || !bytes.Equal(got.Bytes(), w) {
 		t.Errorf("from offset 3: %v, %q", err, got.Bytes())
+	}
+}
+
+// Every document of testdata/corpus streams: API records holding tables
+// (orders, github-issues), root objects with sections (app-config,
+// k8s-deployment, openapi), and gives the buffered path's bytes.
+func TestEncodeJSONCorpusStreams(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/corpus/*.json")
+	if len(files) == 0 {
+		t.Fatal("no corpus")
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !streams(data) {
+			t.Errorf("%s falls back", p)
+		}
+		check(t, p, data)
+	}
+}
+
+// StreamJSONWith tells each new longest record during the first pass,
+// before any output.
+func TestStreamJSONWith(t *testing.T) {
+	for _, c := range []struct {
+		doc     string
+		longest int64
+		calls   int
+	}{
+		{`[{"a":1},{"a":"xxxx"},{"a":"x"}]`, int64(len(`{"a":"xxxx"}`)), 2},
+		{`{"n":1,"t":[{"a":1}],"s":{"k":[1,2,3]},"x":[[1],[22]]}`, int64(len(`{"k":[1,2,3]}`)), 3}, // 1, {"a":1}, then the whole of s
+		{`[]`, 0, 0},
+		{`{"a":` + strings.Repeat(" ", 100) + `{"b":{"c":[1,2]}}` + strings.Repeat(" ", 50) + `,"t":[{"a":[1]}]}`, int64(len(`{"b":{"c":[1,2]}}`)), 2},
+	} {
+		for _, r := range []io.ReadSeeker{strings.NewReader(c.doc), &shortReader{Reader: bytes.NewReader([]byte(c.doc))}} {
+			var got bytes.Buffer
+			calls, longest := 0, int64(0)
+			err := StreamJSONWith(&got, r, func(n int64) {
+				if got.Len() > 0 || n <= longest {
+					t.Errorf("%s: %d after %d, %d bytes of output", c.doc, n, longest, got.Len())
+				}
+				calls++
+				longest = n
+			})
+			w, _ := want([]byte(c.doc))
+			if err != nil || calls != c.calls || longest != c.longest || !bytes.Equal(got.Bytes(), w) {
+				t.Errorf("%s: err %v, %d calls (want %d), longest %d (want %d)", c.doc, err, calls, c.calls, longest, c.longest)
+			}
+		}
+	}
+	if err := StreamJSONWith(io.Discard, strings.NewReader(`[1,2]`), nil); err != ErrNotStreamed {
+		t.Errorf("[1,2]: %v", err)
 	}
 }

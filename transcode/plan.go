@@ -3,13 +3,18 @@ package transcode
 import (
 	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/generic"
 	"github.com/gcfkit/gcf/internal/layout"
 )
 
 // doc is what the first pass learns of a document whose shape streams.
 type doc struct {
 	maxDepth int
+	maxElems int
+	largest  int         // the length of the longest record, item or member value read
+	longer   func(int64) // told each new largest, if not nil
 	root     rootKind
+	n        int      // rootItems: the number of items
 	table    *table   // rootArray, rootKeyed
 	members  []member // rootMembers, in order
 }
@@ -18,6 +23,7 @@ type rootKind uint8
 
 const (
 	rootArray   rootKind = iota // a root array: `## [N]{...}` or `## [0]`
+	rootItems                   // a root array in expanded form: `## [N]` and `@i` items
 	rootKeyed                   // a root object written as a keyed table
 	rootMembers                 // a root object written member by member
 )
@@ -25,32 +31,32 @@ const (
 // member is one member of a root object written member by member.
 type member struct {
 	kind  memberKind
+	n     int    // mItems: the number of items
 	table *table // mTable, mKeyed
 }
 
 type memberKind uint8
 
 const (
-	mScalar   memberKind = iota // `key=value`
-	mInline                     // `key[N]: v1,v2`
-	mEmpty                      // `## key [0]`
-	mEmptyObj                   // `## key`
-	mTable                      // `## key [N]{...}` and rows
-	mKeyed                      // `## key [N:]{...}` and rows
+	mWhole memberKind = iota // parsed whole and written by the buffered encoder's member writer
+	mTable                   // `## key [N]{...}` and rows
+	mKeyed                   // `## key [N:]{...}` and rows
+	mItems                   // `## key [N]` and `@i` items
 )
 
 // table is what the first pass gathers of one table, and then the layout
 // decisions taken from it.
 type table struct {
-	keyed  bool
-	depth  int // the depth limit of one record (ParseJSON's MaxDepth)
-	n      int
-	cols   bool // some record has a member that can be a column
-	fields []field
-	index  map[string]int
-	keys   map[string]struct{} // keyed: the member keys (duplicate_key)
-	label  string              // keyed: the key column's label
-	width  int                 // fields declared
+	keyed   bool
+	depth   int  // the depth limit of one record (ParseJSON's MaxDepth)
+	n       int  // records
+	objects bool // every element is an object (so far)
+	cols    bool // some record has a member that can be a column
+	safe    bool // no later row breaks a schema row 0 establishes (rowZeroSafe)
+	fields  []field
+	index   map[string]int
+	label   string // keyed: the key column's label
+	width   int    // fields declared
 }
 
 // field is one field of a table's union.
@@ -62,8 +68,15 @@ type field struct {
 	same       bool         // row 0 holds a scalar, and every later holder the same one
 	first      gcf.Object   // the first object: its leaves are the path columns
 	flat       *layout.Flat // the objects so far, fed to the flattening rule
+	est        bool         // row 0's value establishes a shared array schema
+	shared     bool         // layout.SharedStep so far
+	shared0    []any        // row 0's array (generic.SharedRow)
+	inline     bool         // the inline object schema fits so far
+	inline0    gcf.Object   // row 0's object
 	// decisions
-	leaves  int  // > 0: flattened into this many path columns
+	kind    layout.Kind
+	leaves  int // > 0: flattened into this many path columns
+	attach  layout.Attach
 	isConst bool // a constant column
 }
 
@@ -79,15 +92,20 @@ func (d *doc) plan(open func() (*feed, error)) error {
 	}
 	switch c {
 	case '[':
-		d.root = rootArray
-		d.table = &table{depth: d.maxDepth - 1}
-		if err := d.table.scanArray(f); err != nil {
+		t := newTable(false, d.maxDepth-1)
+		n, prims, err := d.scanArray(f, t)
+		if err != nil {
 			return err
 		}
-		if d.table.n > 0 {
-			if err := d.table.decide(false); err != nil {
-				return err
-			}
+		switch {
+		case n == 0:
+			d.root, d.table = rootArray, t
+		case prims == n:
+			return errFallback // one inline line: nothing to stream
+		case t.decide():
+			d.root, d.table = rootArray, t
+		default:
+			d.root, d.n = rootItems, n
 		}
 		return f.end()
 	case '{':
@@ -109,21 +127,25 @@ func (d *doc) plan(open func() (*feed, error)) error {
 	if err := f.end(); err != nil {
 		return err
 	}
+	if n > d.maxElems {
+		return errFallback // the error names the container
+	}
 	if f, err = open(); err != nil {
 		return err
 	}
+	d.root = rootMembers
 	if allObjects && layout.KeyedSize(n, layout.MinKeyed) {
-		d.root = rootKeyed
-		d.table = &table{keyed: true, depth: d.maxDepth - 1}
-		if err := d.table.scanKeyed(f); err != nil {
+		t := newTable(true, d.maxDepth-1)
+		if _, err := d.scanKeyed(f, t); err != nil {
 			return err
 		}
-		if err := d.table.decide(true); err != nil {
-			return err
+		if t.decide() {
+			d.root, d.table = rootKeyed, t
+		} else {
+			d.members = make([]member, n) // sections, each an object: written whole
 		}
 		return f.end()
 	}
-	d.root = rootMembers
 	keys := make(map[string]struct{})
 	_, err = f.object(func(i int, key string) error {
 		if _, dup := keys[key]; dup {
@@ -140,111 +162,168 @@ func (d *doc) plan(open func() (*feed, error)) error {
 	return f.end()
 }
 
+func newTable(keyed bool, depth int) *table {
+	return &table{keyed: keyed, depth: depth, objects: true, safe: true}
+}
+
 // scanMember gathers the facts of a root object's member value.
 func (d *doc) scanMember(f *feed) (member, error) {
 	c, _ := f.peek()
+	start := f.offset()
+	m, err := d.scanValue(f, c)
+	if m.kind == mWhole {
+		d.saw(int(f.offset() - start)) // held whole by pass 2
+	}
+	return m, err
+}
+
+// saw records a record of n bytes of text.
+func (d *doc) saw(n int) {
+	if n > d.largest {
+		d.largest = n
+		if d.longer != nil {
+			d.longer(int64(n))
+		}
+	}
+}
+
+// scanValue is scanMember for a value that starts with c.
+func (d *doc) scanValue(f *feed, c byte) (member, error) {
 	switch c {
 	case '{':
-		t := &table{keyed: true, depth: d.maxDepth - 2}
-		if err := t.scanKeyed(f); err != nil {
+		t := newTable(true, d.maxDepth-2)
+		n, err := d.scanKeyed(f, t)
+		if err != nil {
 			return member{}, err
 		}
-		if t.n == 0 {
-			return member{kind: mEmptyObj}, nil
+		if n > 0 && t.objects && layout.KeyedSize(n, layout.MinKeyed) && t.decide() {
+			return member{kind: mKeyed, table: t}, nil
 		}
-		if !layout.KeyedSize(t.n, layout.MinKeyed) {
-			return member{}, errFallback // a section
-		}
-		return member{kind: mKeyed, table: t}, t.decide(true)
+		return member{kind: mWhole}, nil // `## key` and its members
 	case '[':
-		t := &table{depth: d.maxDepth - 2}
-		prims := 0
-		n, err := f.array(func(i int) error {
-			c, _ := f.peek()
-			switch c {
-			case '{':
-				return t.record(f, i, "")
-			case '[':
-				return errFallback
-			}
-			b, err := f.value()
-			if err != nil {
-				return err
-			}
-			prims++
-			_, err = parseValue(b, 1)
-			return err
-		})
+		t := newTable(false, d.maxDepth-2)
+		n, prims, err := d.scanArray(f, t)
 		switch {
 		case err != nil:
 			return member{}, err
-		case n == 0:
-			return member{kind: mEmpty}, nil
-		case prims == n:
-			return member{kind: mInline}, nil
-		case prims > 0:
-			return member{}, errFallback // expanded
+		case n == 0 || prims == n:
+			return member{kind: mWhole}, nil // `## key [0]`, `key[N]: ...`
+		case t.decide():
+			return member{kind: mTable, table: t}, nil
 		}
-		t.n = n
-		return member{kind: mTable, table: t}, t.decide(false)
+		return member{kind: mItems, n: n}, nil
 	}
 	b, err := f.value()
 	if err != nil {
 		return member{}, err
 	}
 	_, err = parseValue(b, 1)
-	return member{kind: mScalar}, err
+	return member{kind: mWhole}, err
 }
 
-// scanArray gathers the facts of an array whose elements are all records.
-func (t *table) scanArray(f *feed) error {
-	n, err := f.array(func(i int) error {
-		if c, _ := f.peek(); c != '{' {
-			return errFallback // not tabular: expanded
+// scanArray reads an array, gathering the table facts of its elements
+// while they are all objects; it returns the number of elements and of
+// scalar ones.
+func (d *doc) scanArray(f *feed, t *table) (n, prims int, err error) {
+	n, err = f.array(func(i int) error {
+		c, _ := f.peek()
+		if c == '{' && t.objects {
+			return d.record(f, t, i)
 		}
-		return t.record(f, i, "")
+		t.objects = false
+		if c != '{' && c != '[' {
+			prims++
+		}
+		_, err := d.element(f, t.depth)
+		return err
 	})
+	if n > d.maxElems {
+		return n, prims, errFallback // the error names the container
+	}
 	t.n = n
-	return err
+	return n, prims, err
 }
 
-// scanKeyed gathers the facts of an object whose member values are all
-// records.
-func (t *table) scanKeyed(f *feed) error {
-	t.keys = make(map[string]struct{})
+// scanKeyed reads an object, gathering the table facts of its member
+// values while they are all objects; it returns the number of members.
+func (d *doc) scanKeyed(f *feed, t *table) (int, error) {
+	keys := make(map[string]struct{})
 	n, err := f.object(func(i int, key string) error {
-		if _, dup := t.keys[key]; dup {
+		if _, dup := keys[key]; dup {
 			return errFallback
 		}
-		t.keys[key] = struct{}{}
-		if c, _ := f.peek(); c != '{' {
-			return errFallback // a section
+		keys[key] = struct{}{}
+		if c, _ := f.peek(); c == '{' && t.objects {
+			return d.record(f, t, i)
 		}
-		return t.record(f, i, key)
+		t.objects = false
+		_, err := d.element(f, t.depth)
+		return err
 	})
+	if n > d.maxElems {
+		return n, errFallback
+	}
 	t.n = n
-	t.keys = nil
-	return err
+	return n, err
 }
 
-// record reads record i and adds its facts.
-func (t *table) record(f *feed, i int, _ string) error {
+// element reads and checks one value under the depth limit depth.
+func (d *doc) element(f *feed, depth int) (any, error) {
 	b, err := f.value()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	v, err := parseValue(b, t.depth)
+	d.saw(len(b))
+	v, err := parseValue(b, depth)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > d.maxElems && tooMany(v, d.maxElems) {
+		return nil, errFallback // the error names the container by its path
+	}
+	return v, nil
+}
+
+// tooMany reports whether some container in v holds more than limit
+// elements.
+func tooMany(v any, limit int) bool {
+	switch x := v.(type) {
+	case gcf.Object:
+		if len(x) > limit {
+			return true
+		}
+		for i := range x {
+			if tooMany(x[i].Value, limit) {
+				return true
+			}
+		}
+	case []any:
+		if len(x) > limit {
+			return true
+		}
+		for _, it := range x {
+			if tooMany(it, limit) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// record reads record i of t and adds its facts: those of the layout
+// rules that the buffered encoder gathers over all rows (newPlan,
+// rowZeroSafe, sharedArrays, inlineSchema, flatLeaves, factor), each
+// folded in row by row.
+func (d *doc) record(f *feed, t *table, i int) error {
+	v, err := d.element(f, t.depth)
 	if err != nil {
 		return err
 	}
 	o := v.(gcf.Object)
-	t.cols = t.cols || len(o) > 0
 	next := 0
 	for j := range o {
 		m := &o[j]
-		if !layout.ColumnName(m.Key) {
-			return errFallback // a '>' field: attachments only
-		}
+		t.cols = t.cols || layout.ColumnName(m.Key)
 		fi := -1
 		if next < len(t.fields) && t.fields[next].name == m.Key {
 			fi = next
@@ -272,49 +351,56 @@ func (t *table) record(f *feed, i int, _ string) error {
 				fd.flat.Object(len(x))
 				feedFlat(fd.flat, x)
 			}
-		case []any:
-			fd.other = true
-			if !primitive(x) {
-				return errFallback // tables in cells: shared schemas, row-0 safety
-			}
 		default:
 			fd.other = true
 		}
 		if i == 0 {
 			fd.v0, fd.same = m.Value, !isContainer(m.Value)
-		} else if fd.same && !encoder.SameScalar(fd.v0, m.Value, nil) {
+			fd.est = generic.SchemaArray(m.Value, true)
+			fd.shared = layout.SharedStep(0, generic.SharedRow(0, m.Value, true, &fd.shared0), true)
+			if fd.inline = generic.InlineFirst(m.Value); fd.inline {
+				fd.inline0 = m.Value.(gcf.Object)
+			}
+			continue
+		}
+		if fd.same && !encoder.SameScalar(fd.v0, m.Value, nil) {
 			fd.same = false
+		}
+		if fd.est && t.safe && generic.SchemaArray(m.Value, false) {
+			t.safe = false // would be an expanded `.f [N]` under row 0's schema
+		}
+		if fd.shared {
+			fd.shared = layout.SharedStep(i, generic.SharedRow(i, m.Value, true, &fd.shared0), true)
+		}
+		if fd.inline && !generic.InlineFits(fd.inline0, m.Value) {
+			fd.inline = false
 		}
 	}
 	return nil
 }
 
 // decide takes the layout decisions of a table of n ≥ 1 records from its
-// facts, through internal/layout, or falls back where they need facts the
-// pass did not gather.
-func (t *table) decide(keyed bool) error {
-	tabular := layout.Tabular(true, t.cols, nil) // no row-0 schema: no array holds a container
-	if layout.ArrayForm(t.n, false, func() bool { return tabular }) != layout.Table {
-		return errFallback
+// facts, through internal/layout, and reports whether the records make
+// one table (else the array is expanded, the object sections).
+func (t *table) decide() bool {
+	if t.n == 0 || !layout.Tabular(t.objects, t.cols, func() bool { return t.safe }) {
+		return false
 	}
 	for i := range t.fields {
 		fd := &t.fields[i]
-		objects := fd.obj && !fd.other
-		kind, leaves, att := layout.PlanField(layout.Field{
+		fd.kind, fd.leaves, fd.attach = layout.PlanField(layout.Field{
 			Name:    fd.name,
-			Objects: objects,
-			Leaves: func() int {
-				return fd.flat.Leaves()
-			},
-			// Shared and Inline are left nil (false): no array holds
-			// an object, and objects that do not flatten fall back below.
+			Objects: fd.obj && !fd.other,
+			Leaves:  func() int { return fd.flat.Leaves() },
+			Shared:  func() bool { return fd.shared },
+			Inline:  func() bool { return fd.inline },
 		})
-		if kind == layout.NoColumn || att != layout.OwnSchema || fd.obj && kind != layout.Flattened {
-			return errFallback // object attachments
+		if fd.kind != layout.Flattened {
+			fd.first = nil
 		}
-		fd.leaves = leaves
+		fd.flat, fd.shared0, fd.inline0 = nil, nil, nil
 	}
-	if keyed {
+	if t.keyed {
 		names := make([]string, len(t.fields))
 		for i := range t.fields {
 			names[i] = t.fields[i].name
@@ -323,15 +409,21 @@ func (t *table) decide(keyed bool) error {
 		t.width++
 	}
 	for i := range t.fields {
-		t.width += max(t.fields[i].leaves, 1)
+		switch fd := &t.fields[i]; fd.kind {
+		case layout.Flattened:
+			t.width += fd.leaves
+		case layout.OneColumn:
+			t.width++
+		}
 	}
 	t.index = nil
-	return nil
+	return true
 }
 
 // factor marks the constant columns (spec v3.6.0 §7.4.7) as layout.Factor
-// decides: an ordinary column is eligible, and constant when every record
-// holds it with row 0's scalar.
+// decides: an ordinary column whose values are attached with their own
+// schema is eligible, and constant when every record holds it with row
+// 0's scalar.
 func (t *table) factor() {
 	cols := make([]layout.Column, 0, len(t.fields)+1)
 	if t.keyed {
@@ -339,19 +431,36 @@ func (t *table) factor() {
 	}
 	for i := range t.fields {
 		fd := &t.fields[i]
-		if fd.leaves > 0 {
+		switch {
+		case fd.kind == layout.NoColumn:
+		case fd.kind == layout.OneColumn && fd.attach == layout.OwnSchema:
+			cols = append(cols, layout.Column{Eligible: true, Constant: fd.same && fd.count == t.n})
+		default:
 			cols = append(cols, layout.Column{})
-			continue
 		}
-		cols = append(cols, layout.Column{Eligible: true, Constant: fd.same && fd.count == t.n})
 	}
 	fac, _ := layout.Factor(t.n, cols, nil)
+	c := 0
 	if t.keyed {
-		fac = fac[1:]
+		c++
 	}
 	for i := range t.fields {
-		t.fields[i].isConst = fac[i]
+		if t.fields[i].kind == layout.NoColumn {
+			continue
+		}
+		t.fields[i].isConst = fac[c]
+		c++
 	}
+}
+
+// planFields is the table's plan for the buffered encoder's row writer.
+func (t *table) planFields() []generic.PlanField {
+	p := make([]generic.PlanField, len(t.fields))
+	for i := range t.fields {
+		fd := &t.fields[i]
+		p[i] = generic.PlanField{Name: fd.name, Kind: fd.kind, Leaves: fd.leaves, Attach: fd.attach, Const: fd.isConst}
+	}
+	return p
 }
 
 // feedFlat feeds o's members to fl (layout.Flat, the flattening rule of

@@ -1,10 +1,14 @@
 package transcode
 
 import (
+	"bytes"
 	"io"
+	"math"
 
 	"github.com/gcfkit/gcf"
 	"github.com/gcfkit/gcf/encoder"
+	"github.com/gcfkit/gcf/internal/generic"
+	"github.com/gcfkit/gcf/internal/layout"
 	"github.com/gcfkit/gcf/lexer"
 )
 
@@ -19,14 +23,8 @@ type jsonEnc struct {
 	written int64 // bytes flushed to w
 	ls      int   // offset in buf of the line in progress
 	lines   int   // lines ended
-	att     []attachment
 	path    []byte
-}
-
-// attachment is a row's array, written after it.
-type attachment struct {
-	name string
-	a    []any
+	parts   *generic.Parts // the buffered encoder's writers of rows, items and members
 }
 
 // encFlushAt is the buffered output past which a line end writes it to w.
@@ -81,6 +79,8 @@ func (e *jsonEnc) key(k string) { e.buf = encoder.AppendKey(e.buf, k) }
 
 // doc writes the payload of a document the first pass planned.
 func (e *jsonEnc) doc(f *feed, d *doc) error {
+	e.parts = generic.NewParts(e.lim.Limits, e.v353)
+	defer e.parts.Release()
 	e.buf = encoder.AppendHeader(e.buf, "generic")
 	if err := e.nl(); err != nil {
 		return err
@@ -99,6 +99,9 @@ func (e *jsonEnc) doc(f *feed, d *doc) error {
 			return e.nl()
 		}
 		return e.table(f, d.table)
+	case rootItems:
+		e.buf = encoder.AppendSectionMark(e.buf)
+		return e.items(f, d.n, d.maxDepth-1)
 	case rootKeyed:
 		e.buf = encoder.AppendSectionMark(e.buf)
 		return e.table(f, d.table)
@@ -106,79 +109,88 @@ func (e *jsonEnc) doc(f *feed, d *doc) error {
 	if err := e.lim.Elements(len(d.members), "object"); err != nil {
 		return err
 	}
-	_, err := f.object(func(i int, key string) error {
+	n, err := f.object(func(i int, key string) error {
+		if i >= len(d.members) {
+			return errFallback
+		}
 		m := d.members[i]
-		switch m.kind {
-		case mScalar:
+		if m.kind == mWhole {
 			b, err := f.value()
 			if err != nil {
 				return err
 			}
-			v, err := parseValue(b, 1)
+			v, err := parseValue(b, d.maxDepth-1)
 			if err != nil {
 				return err
 			}
-			e.key(key)
-			e.buf = encoder.AppendAssign(e.buf)
-			if err := e.scalar(v, encoder.Value); err != nil {
-				return err
-			}
-			return e.nl()
-		case mInline:
-			b, err := f.value()
-			if err != nil {
-				return err
-			}
-			v, err := parseValue(b, 2)
-			if err != nil {
-				return err
-			}
-			e.key(key)
-			return e.inline(v.([]any))
-		case mEmptyObj:
-			e.buf = encoder.AppendSectionMark(e.buf)
-			e.key(key)
-			if _, err := f.value(); err != nil {
-				return err
-			}
-			if err := e.nl(); err != nil {
-				return err
-			}
-			return e.lim.Elements(0, "object")
+			return e.part(func(dst []byte, line, end int) ([]byte, error) {
+				return e.parts.Member(dst, key, v, line, end)
+			})
 		}
 		e.buf = encoder.AppendSectionMark(e.buf)
 		e.key(key)
 		e.buf = encoder.AppendWordSep(e.buf)
-		if m.kind == mEmpty {
-			if _, err := f.value(); err != nil {
-				return err
-			}
-			e.buf = encoder.AppendEmptyArray(e.buf)
-			return e.nl()
+		if m.kind == mItems {
+			return e.items(f, m.n, d.maxDepth-2)
 		}
 		return e.table(f, m.table)
 	})
+	if err == nil && n != len(d.members) {
+		err = errFallback
+	}
 	return err
 }
 
-// inline writes `[N]: v1,v2,...` and the line end.
-func (e *jsonEnc) inline(a []any) error {
-	if !e.lim.ElementsOK(len(a)) {
-		return e.lim.Elements(len(a), "array")
+// part appends one part written by the buffered encoder's writers
+// (generic.Parts) at a line start, then accounts for its lines.
+func (e *jsonEnc) part(write func(dst []byte, line, end int) ([]byte, error)) error {
+	end := math.MaxInt
+	if e.lim.MaxBytes > 0 {
+		end = int(min(e.lim.MaxBytes-e.written, math.MaxInt))
 	}
-	e.buf = encoder.AppendCount(e.buf, len(a), false)
-	e.buf = encoder.AppendInlineMark(e.buf)
-	for i, v := range a {
-		e.buf = encoder.AppendItemLead(e.buf, i)
-		if err := e.scalar(v, encoder.Element); err != nil {
+	start := len(e.buf)
+	out, err := write(e.buf, e.lines+1, end)
+	e.buf = out
+	if err != nil {
+		return err
+	}
+	e.lines += bytes.Count(e.buf[start:], []byte{'\n'})
+	e.ls = len(e.buf)
+	if len(e.buf) >= encFlushAt {
+		return e.flush()
+	}
+	return nil
+}
+
+// items writes `[N]` and the line end, then the N items of the array
+// read from f at indentation 0, each parsed under the depth limit depth.
+func (e *jsonEnc) items(f *feed, n, depth int) error {
+	e.buf = encoder.AppendCount(e.buf, n, false)
+	if err := e.nl(); err != nil {
+		return err
+	}
+	got, err := f.array(func(i int) error {
+		b, err := f.value()
+		if err != nil {
 			return err
 		}
+		v, err := parseValue(b, depth)
+		if err != nil {
+			return err
+		}
+		return e.part(func(dst []byte, line, end int) ([]byte, error) {
+			return e.parts.Item(dst, i, v, line, end)
+		})
+	})
+	if err == nil && got != n {
+		err = errFallback
 	}
-	return e.nl()
+	return err
 }
 
 // table writes a table from its count bracket on, then its rows read
-// from f at indentation 0.
+// from f at indentation 0, each through the buffered encoder's row
+// writer under the plan pass 1 decided.
 func (e *jsonEnc) table(f *feed, t *table) error {
 	if !e.v353 {
 		t.factor()
@@ -198,7 +210,10 @@ func (e *jsonEnc) table(f *feed, t *table) error {
 	}
 	for i := range t.fields {
 		fd := &t.fields[i]
-		if fd.leaves > 0 {
+		switch fd.kind {
+		case layout.NoColumn:
+			continue
+		case layout.Flattened:
 			e.path, _ = encoder.AppendPathSegment(e.path[:0], fd.name) // names are valid UTF-8: pass 1 parsed them
 			e.flatDecl(fd.first)
 			continue
@@ -219,6 +234,7 @@ func (e *jsonEnc) table(f *feed, t *table) error {
 	if err := e.nl(); err != nil {
 		return err
 	}
+	e.parts.Plan(t.planFields(), t.keyed)
 	row := func(i int, key string) error {
 		b, err := f.value()
 		if err != nil {
@@ -228,7 +244,13 @@ func (e *jsonEnc) table(f *feed, t *table) error {
 		if err != nil {
 			return err
 		}
-		return e.row(t, i, key, v.(gcf.Object))
+		o, ok := v.(gcf.Object)
+		if !ok {
+			return errFallback
+		}
+		return e.part(func(dst []byte, line, end int) ([]byte, error) {
+			return e.parts.Row(dst, i, key, o, line, end)
+		})
 	}
 	var n int
 	var err error
@@ -256,111 +278,4 @@ func (e *jsonEnc) flatDecl(o gcf.Object) {
 		}
 		e.path = e.path[:mark]
 	}
-}
-
-// row writes record i (with its key in a keyed table) and its
-// attachments.
-func (e *jsonEnc) row(t *table, i int, key string, o gcf.Object) error {
-	rs := len(e.buf)
-	if t.keyed {
-		if err := e.scalar(key, encoder.Cell); err != nil {
-			return err
-		}
-		e.buf = encoder.AppendCellSep(e.buf)
-	}
-	e.att = e.att[:0]
-	cur := 0
-	for fi := range t.fields {
-		fd := &t.fields[fi]
-		var v any
-		ok := false
-		if cur < len(o) && o[cur].Key == fd.name {
-			v, ok = o[cur].Value, true
-			cur++
-		} else {
-			for j := range o {
-				if o[j].Key == fd.name {
-					v, ok, cur = o[j].Value, true, j+1
-					break
-				}
-			}
-		}
-		switch {
-		case fd.isConst:
-			continue
-		case fd.leaves > 0:
-			switch {
-			case !ok:
-				e.repeat('~', fd.leaves)
-			case v == nil:
-				e.repeat('-', fd.leaves)
-			default:
-				if err := e.flatCells(v.(gcf.Object)); err != nil {
-					return err
-				}
-			}
-			continue
-		case !ok:
-			e.buf = encoder.AppendMissing(e.buf)
-		default:
-			if a, isArr := v.([]any); isArr {
-				e.buf = encoder.AppendAttachMark(e.buf)
-				e.att = append(e.att, attachment{fd.name, a})
-			} else if err := e.scalar(v, encoder.Cell); err != nil {
-				return err
-			}
-		}
-		e.buf = encoder.AppendCellSep(e.buf)
-	}
-	e.buf = encoder.EndLine(e.buf)
-	if len(e.att) > 0 {
-		var tmp [24]byte
-		id := encoder.AppendWordSep(encoder.AppendItemIndex(tmp[:0], i))
-		old := len(e.buf)
-		e.buf = append(e.buf, id...)
-		copy(e.buf[rs+len(id):], e.buf[rs:old])
-		copy(e.buf[rs:], id)
-	}
-	if err := e.lineDone(); err != nil {
-		return err
-	}
-	for _, a := range e.att {
-		e.buf = encoder.AppendAttachDot(e.buf)
-		e.key(a.name)
-		e.buf = encoder.AppendWordSep(e.buf)
-		if len(a.a) == 0 {
-			e.buf = encoder.AppendEmptyArray(e.buf)
-			if err := e.nl(); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := e.inline(a.a); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (e *jsonEnc) repeat(c byte, n int) {
-	for ; n > 0; n-- {
-		e.buf = encoder.AppendCellSep(append(e.buf, c))
-	}
-}
-
-// flatCells writes the leaves of a flattened object, in key order.
-func (e *jsonEnc) flatCells(o gcf.Object) error {
-	for i := range o {
-		if sub, ok := o[i].Value.(gcf.Object); ok {
-			if err := e.flatCells(sub); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := e.scalar(o[i].Value, encoder.Cell); err != nil {
-			return err
-		}
-		e.buf = encoder.AppendCellSep(e.buf)
-	}
-	return nil
 }

@@ -37,10 +37,11 @@ it as GCF: any JSON value with -profile generic (the default), or a graph
 payload with -profile graph. Generic JSON input in canonical form (no
 -smallest, no -wire v1) from a file or stdin is transcoded without building
 the value: a first pass gathers each table's columns, a second writes the
-output as it goes, so a root array of records, a root object of tables and
-keyed tables cost memory for the widest record (stdin is also held in
-memory, a file is read twice); other shapes, and -buffered, hold the whole
-value in memory (docs/transcode-json.md). An encode limit broken late may
+output as it goes, so a document costs memory for its largest record
+(a table row with its attachments, an expanded item, or a root member that
+is not a table; stdin is also held in memory, a file is read twice); a root
+scalar or array of scalars, and -buffered, hold the whole value in memory
+(docs/transcode-json.md). An encode limit broken late may
 leave part of the output on stdout, as with -stream. Unless -q
 is given, a line on stderr compares the size of the output with that of the
 input as minified JSON (white space outside strings removed; with -stream,
@@ -243,6 +244,12 @@ func setupEncode(fs *flag.FlagSet) func(*env, []string) int {
 	}
 }
 
+// recordHeap is about the most heap a byte of a record's JSON text costs
+// while the transcoder holds it: its parsed value, the previous pass's
+// garbage and its output (21 on a 15 MB TopoJSON record, docs/benchmarks.md
+// "lowmem2").
+const recordHeap = 32
+
 // encodeBuffered runs encode without -stream: the whole value in memory;
 // with trailer, the output ends with a ##! summary trailer.
 func (e *env) encodeBuffered(in *input, out *output, src inputFormat, profile string, opts []gcf.Option, quiet, trailer bool) int {
@@ -285,10 +292,24 @@ func (e *env) encodeTranscoded(in *input, out *output, opts []gcf.Option, quiet,
 		// its records is small: collecting at 10% growth, and at the
 		// latest when the Go heap reaches 1.25 times the input and 16 MiB,
 		// keeps the peak well under twice the input. The input's chunks
-		// hold no pointers, so a collection costs little.
+		// hold no pointers, so a collection costs little. A record whose
+		// parsed value alone exceeds that limit would keep the collector
+		// running without pause (4-5 times the CPU on a TopoJSON file),
+		// and its heap is pointers, which GOGC 10 would mark over and
+		// over: once the longest record would cost more than 16 MiB (at
+		// recordHeap bytes a byte of its text), the limit makes room for
+		// it and the collector paces at its default percentage.
+		limit := c.size + c.size/4 + 16<<20
 		gcp := debug.SetGCPercent(10)
-		ml := debug.SetMemoryLimit(c.size + c.size/4 + 16<<20)
-		err = transcode.StreamJSONFrom(cw, c, opts...)
+		ml := debug.SetMemoryLimit(limit)
+		relaxed := int64(0)
+		err = transcode.StreamJSONWith(cw, c, func(longest int64) {
+			if rec := recordHeap * longest; rec > 16<<20 && rec > relaxed+relaxed/4 {
+				relaxed = rec
+				debug.SetMemoryLimit(limit + rec)
+				debug.SetGCPercent(gcp)
+			}
+		}, opts...)
 		debug.SetGCPercent(gcp)
 		debug.SetMemoryLimit(ml)
 		if err != nil && cw.n == 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -18,7 +19,8 @@ func TestEncodeTranscoded(t *testing.T) {
 	for _, in := range []string{
 		`[{"id":1,"name":"a b","k":"c","tags":["x","y"],"geo":{"lat":1.5,"lon":2}},{"id":2,"name":"q","k":"c","tags":[],"geo":null}]`,
 		`{"users":[{"id":1},{"id":2}],"n":3,"m":{"a":{"x":1},"b":{"x":2}}}`,
-		`[{"a":[{"b":1}]}]`, // falls back
+		`[{"a":[{"b":1}]}]`, // a record holding a table
+		`[1,2]`,             // falls back
 	} {
 		v, err := gcf.ParseJSON([]byte(in))
 		if err != nil {
@@ -60,6 +62,43 @@ func TestEncodeTranscoded(t *testing.T) {
 				t.Errorf("%v %q: exit %d, stdout %q, stderr %q; want %q", args, in, code, out, stderr, msg)
 			}
 		}
+	}
+}
+
+// A record over 512 KiB of JSON read from stdin (its heap would exceed
+// the memory limit set for the input; the limit makes room for it): the
+// buffered output, and the GC settings are restored after it.
+func TestEncodeStdinLargeRecord(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"arcs":[[1,2],[3]],"objects":{"big":{"type":"GeometryCollection","geometries":[`)
+	for i := 0; i < 30000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"type":"Polygon","arcs":[[1,2,3]],"id":12345}`)
+	}
+	b.WriteString(`]},"small":{"type":"Point","geometries":[]}}}`)
+	in := b.String()
+	v, err := gcf.ParseJSON([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := gcf.EncodeGeneric(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcp := debug.SetGCPercent(100)
+	debug.SetGCPercent(gcp)
+	ml := debug.SetMemoryLimit(-1)
+	out, stderr, code := runCLI(t, in, "encode", "-q")
+	if code != 0 || out != string(want) {
+		t.Errorf("exit %d, %d bytes (want %d), %q", code, len(out), len(want), stderr)
+	}
+	if g := debug.SetGCPercent(gcp); g != gcp {
+		t.Errorf("GOGC %d after the encode, want %d", g, gcp)
+	}
+	if m := debug.SetMemoryLimit(-1); m != ml {
+		t.Errorf("memory limit %d after the encode, want %d", m, ml)
 	}
 }
 

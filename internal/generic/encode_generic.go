@@ -543,33 +543,36 @@ func (e *geEncoder) arrayTail(a []any, bi int, how tabHow) error {
 // items writes the expanded items of a at indentation d (SPEC §7.6).
 func (e *geEncoder) items(a []any, d int) error {
 	for i, v := range a {
-		e.buf = encoder.AppendIndent(e.buf, d)
-		e.buf = encoder.AppendItemIndex(e.buf, i)
-		e.buf = encoder.AppendWordSep(e.buf)
-		var err error
-		switch x := v.(type) {
-		case Object:
-			if e.keyedOK(x) {
-				err = e.table(geRows{obj: x, keyed: true}, d+1, tabOwn)
-			} else {
-				e.buf = encoder.AppendEmptyObject(e.buf)
-				if err = e.nl(); err == nil {
-					err = e.members(x, d+1)
-				}
-			}
-		case []any:
-			err = e.arrayTail(x, d+1, tabOwn)
-		default:
-			e.buf = encoder.AppendAssign(e.buf)
-			if err = e.scalar(v, encoder.Value); err == nil {
-				err = e.nl()
-			}
-		}
-		if err != nil {
+		if err := e.item(i, v, d); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// item writes expanded item i, v, at indentation d (SPEC §7.6).
+func (e *geEncoder) item(i int, v any, d int) error {
+	e.buf = encoder.AppendIndent(e.buf, d)
+	e.buf = encoder.AppendItemIndex(e.buf, i)
+	e.buf = encoder.AppendWordSep(e.buf)
+	switch x := v.(type) {
+	case Object:
+		if e.keyedOK(x) {
+			return e.table(geRows{obj: x, keyed: true}, d+1, tabOwn)
+		}
+		e.buf = encoder.AppendEmptyObject(e.buf)
+		if err := e.nl(); err != nil {
+			return err
+		}
+		return e.members(x, d+1)
+	case []any:
+		return e.arrayTail(x, d+1, tabOwn)
+	}
+	e.buf = encoder.AppendAssign(e.buf)
+	if err := e.scalar(v, encoder.Value); err != nil {
+		return err
+	}
+	return e.nl()
 }
 
 // geHasColumnKey reports whether some member key of o can be a tabular
@@ -657,23 +660,27 @@ func (e *geEncoder) rowZeroSafe(src geRows) bool {
 	}
 	row0 := src.at(0)
 	for j := range row0 {
-		a, ok := row0[j].Value.([]any)
-		if !ok || len(a) == 0 || geAllPrimitive(a) || !e.tabularOK(a) {
+		if !e.schemaArray(row0[j].Value, true) {
 			continue // row 0 establishes no schema for this field
 		}
 		f := row0[j].Key
 		for i := 1; i < n; i++ {
 			v, ok, _ := geLookup(src.at(i), f, j)
-			if !ok {
-				continue
-			}
-			b, ok := v.([]any)
-			if ok && len(b) > 0 && !geAllPrimitive(b) && !e.tabularOK(b) {
+			if ok && e.schemaArray(v, false) {
 				return false // would be an expanded `.f [N]` under the schema
 			}
 		}
 	}
 	return true
+}
+
+// schemaArray reports, with tabular, whether v is a non-empty array that
+// is not all-primitive and takes tabular form (row 0's value then
+// establishes a shared array schema, see rowZeroSafe); without, whether it
+// is one that takes expanded form (a later row's value then breaks it).
+func (e *geEncoder) schemaArray(v any, tabular bool) bool {
+	a, ok := v.([]any)
+	return ok && len(a) > 0 && !geAllPrimitive(a) && e.tabularOK(a) == tabular
 }
 
 // geLookup finds field f in row, trying position cur first (rows usually
@@ -882,20 +889,26 @@ func (e *geEncoder) sharedArrays(src geRows, f string, fi int) bool {
 	var first []any
 	return layout.SharedArrays(src.len(), func(i int) layout.ArrayRow {
 		v, ok, _ := geLookup(src.at(i), f, fi)
-		if !ok || v == nil {
-			return layout.NoArray
-		}
-		a, ok := v.([]any)
-		switch {
-		case !ok || !geFlatRecords(a):
-			return layout.OtherArray
-		case i == 0:
-			first = a
-		case !geSameUnion(first, a):
-			return layout.OtherArray
-		}
-		return layout.FlatArray
+		return sharedRow(i, v, ok, &first)
 	})
+}
+
+// sharedRow classifies row i's value v of a field (ok: present) for
+// layout.SharedArrays, keeping row 0's array in *first.
+func sharedRow(i int, v any, ok bool, first *[]any) layout.ArrayRow {
+	if !ok || v == nil {
+		return layout.NoArray
+	}
+	a, ok := v.([]any)
+	switch {
+	case !ok || !geFlatRecords(a):
+		return layout.OtherArray
+	case i == 0:
+		*first = a
+	case !geSameUnion(*first, a):
+		return layout.OtherArray
+	}
+	return layout.FlatArray
 }
 
 // geFlatRecords reports whether a is a non-empty array of objects whose
@@ -985,9 +998,24 @@ func geUnion(a []any, dst []string) []string {
 // order, at least three of them, and only scalar or null members.
 func (e *geEncoder) inlineSchema(src geRows, f string, fi int) bool {
 	v, ok, _ := geLookup(src.at(0), f, fi)
-	if !ok {
+	if !ok || !inlineFirst(v) {
 		return false
 	}
+	first := v.(Object)
+	n := src.len()
+	for i := 1; i < n; i++ {
+		v, ok, _ := geLookup(src.at(i), f, fi)
+		if ok && !inlineFits(first, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// inlineFirst reports whether row 0's value v of a field may set up the
+// inline object schema (see inlineSchema): an object of at least
+// layout.InlineSchemaMinKeys members, none a container.
+func inlineFirst(v any) bool {
 	first, ok := v.(Object)
 	if !ok || len(first) < layout.InlineSchemaMinKeys {
 		return false
@@ -997,20 +1025,20 @@ func (e *geEncoder) inlineSchema(src geRows, f string, fi int) bool {
 			return false
 		}
 	}
-	n := src.len()
-	for i := 1; i < n; i++ {
-		v, ok, _ := geLookup(src.at(i), f, fi)
-		if !ok {
-			continue
-		}
-		o, isObj := v.(Object)
-		if !isObj || len(o) != len(first) {
+	return true
+}
+
+// inlineFits reports whether a later row's present value v of a field
+// fits the inline object schema row 0's object first set up: an object
+// with first's keys in first's order, no member a container.
+func inlineFits(first Object, v any) bool {
+	o, isObj := v.(Object)
+	if !isObj || len(o) != len(first) {
+		return false
+	}
+	for j := range o {
+		if o[j].Key != first[j].Key || geIsContainer(o[j].Value) {
 			return false
-		}
-		for j := range o {
-			if o[j].Key != first[j].Key || geIsContainer(o[j].Value) {
-				return false
-			}
 		}
 	}
 	return true

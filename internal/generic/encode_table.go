@@ -125,51 +125,65 @@ func (e *geEncoder) escaped(dst []byte, s string) []byte {
 func (e *geEncoder) writeRows(p *gePlan, bi int) error {
 	n := p.src.len()
 	for i := 0; i < n; i++ {
-		row := p.src.at(i)
-		e.buf = encoder.AppendIndent(e.buf, bi)
-		rs := len(e.buf)
-		ab := len(e.att)
-		// First assume the row lists its keys in union order (the common
-		// case): a union field not at the row's cursor is then absent. If
-		// the row was not consumed entirely the assumption failed: redo
-		// the row with full lookups.
-		done, err := e.rowCells(p, i, row, true)
-		if err != nil {
+		key := ""
+		if p.src.keyed {
+			key = p.src.obj[i].Key
+		}
+		if err := e.writeRow(p, i, key, p.src.at(i), bi); err != nil {
 			return err
 		}
-		if !done {
-			e.buf = e.buf[:rs]
-			clear(e.att[ab:])
-			e.att = e.att[:ab]
-			if _, err := e.rowCells(p, i, row, false); err != nil {
+	}
+	return nil
+}
+
+// writeRow writes row i of p (key: its member key in a keyed map) at
+// indentation bi, then its attachments (see writeRows). It reads p's
+// rows only through row and key, so a source that holds one row at a
+// time (Parts) writes with it too.
+func (e *geEncoder) writeRow(p *gePlan, i int, key string, row Object, bi int) error {
+	e.buf = encoder.AppendIndent(e.buf, bi)
+	rs := len(e.buf)
+	ab := len(e.att)
+	// First assume the row lists its keys in union order (the common
+	// case): a union field not at the row's cursor is then absent. If
+	// the row was not consumed entirely the assumption failed: redo
+	// the row with full lookups.
+	done, err := e.rowCells(p, i, key, row, true)
+	if err != nil {
+		return err
+	}
+	if !done {
+		e.buf = e.buf[:rs]
+		clear(e.att[ab:])
+		e.att = e.att[:ab]
+		if _, err := e.rowCells(p, i, key, row, false); err != nil {
+			return err
+		}
+	}
+	if len(e.att) > ab {
+		e.insertRowID(rs, i)
+	}
+	if err := e.lineDone(); err != nil {
+		return err
+	}
+	// Attachments follow the row in two runs, as the reference SDK
+	// writes them (the spec leaves the order open): first those of the
+	// marker cells, `^` and `^{...}`, in field order (positional inline
+	// bodies among them, SPEC §7.4.5.2), then those of the '>'-named
+	// fields, which have no cell (SPEC §7.4.6.1 rule 4), in union order.
+	for _, gt := range [2]bool{false, true} {
+		for j := ab; j < len(e.att); j++ {
+			a := e.att[j]
+			if (e.kinds[p.kb+a.fi] == geExcluded) != gt {
+				continue
+			}
+			if err := e.attach(p, i, a.fi, a.v, bi); err != nil {
 				return err
 			}
 		}
-		if len(e.att) > ab {
-			e.insertRowID(rs, i)
-		}
-		if err := e.lineDone(); err != nil {
-			return err
-		}
-		// Attachments follow the row in two runs, as the reference SDK
-		// writes them (the spec leaves the order open): first those of the
-		// marker cells, `^` and `^{...}`, in field order (positional inline
-		// bodies among them, SPEC §7.4.5.2), then those of the '>'-named
-		// fields, which have no cell (SPEC §7.4.6.1 rule 4), in union order.
-		for _, gt := range [2]bool{false, true} {
-			for j := ab; j < len(e.att); j++ {
-				a := e.att[j]
-				if (e.kinds[p.kb+a.fi] == geExcluded) != gt {
-					continue
-				}
-				if err := e.attach(p, i, a.fi, a.v, bi); err != nil {
-					return err
-				}
-			}
-		}
-		clear(e.att[ab:])
-		e.att = e.att[:ab]
 	}
+	clear(e.att[ab:])
+	e.att = e.att[:ab]
 	return nil
 }
 
@@ -177,9 +191,9 @@ func (e *geEncoder) writeRows(p *gePlan, bi int) error {
 // attachments. In ordered mode a field is looked up only at the row's
 // cursor, and the result is valid only if it reports done (every member
 // of the row was matched); otherwise every field is searched for.
-func (e *geEncoder) rowCells(p *gePlan, i int, row Object, ordered bool) (done bool, err error) {
+func (e *geEncoder) rowCells(p *gePlan, i int, key string, row Object, ordered bool) (done bool, err error) {
 	if p.src.keyed {
-		e.str(p.src.obj[i].Key, encoder.Cell)
+		e.str(key, encoder.Cell)
 		e.buf = encoder.AppendCellSep(e.buf)
 	}
 	cur := 0
