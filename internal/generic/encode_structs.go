@@ -870,11 +870,29 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 	if r.cells && !consts {
 		// The columns' offsets and kinds side by side (cellv), not in the
 		// wide fsCol records.
+		// The common kinds are written here, with their separators.
 		for _, l := range r.cellv {
-			if b, ok = fsCellAt(b, l.kind, unsafe.Add(rp, l.off)); !ok {
-				return b, false
+			p := unsafe.Add(rp, l.off)
+			switch l.kind {
+			case reflect.String:
+				if b, ok = encoder.AppendPlainCell(b, *(*string)(p)); !ok {
+					if b, ok = fsCellAt(b, l.kind, p); !ok {
+						return b, false
+					}
+				}
+				b = encoder.AppendCellSep(b)
+			case reflect.Int:
+				b = fsIntCell(b, int64(*(*int)(p)))
+			case reflect.Int64:
+				b = fsIntCell(b, *(*int64)(p))
+			case reflect.Bool:
+				b = encoder.AppendCellSep(encoder.AppendBool(b, *(*bool)(p)))
+			default:
+				if b, ok = fsCellAt(b, l.kind, p); !ok {
+					return b, false
+				}
+				b = encoder.AppendCellSep(b)
 			}
-			b = encoder.AppendCellSep(b)
 		}
 		b = encoder.EndLine(b)
 		return b, true
