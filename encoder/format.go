@@ -86,19 +86,11 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 // exponent notation with an explicit sign. NaN and infinities are rejected
 // with an out_of_range error.
 func AppendFloat(dst []byte, v float64) ([]byte, error) {
+	if t, ok := Fixed4(v); ok {
+		return appendFixed4(dst, v < 0, t), nil
+	}
 	a := math.Abs(v)
-	if a >= 1e-4 && a < 1e9 { // false for NaN
-		// The decimals with at most 4 fraction digits, integers included
-		// (see fixed4); t is a*1e4 rounded half away from zero, as
-		// math.Round would: x < 1e13 < 2^53, so x-float64(t) is exact.
-		x := a * 1e4
-		t := uint64(x)
-		if x-float64(t) >= 0.5 {
-			t++
-		}
-		if float64(t)/1e4 == a {
-			return appendFixed4(dst, v < 0, t), nil
-		}
+	if a >= 1e-4 && a < 1e9 {
 		return strconv.AppendFloat(dst, v, 'f', -1, 64), nil
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -134,11 +126,30 @@ func AppendFloat(dst []byte, v float64) ([]byte, error) {
 	return dst, nil
 }
 
+// Fixed4 reports whether the canonical form of v (AppendFloat's) is the
+// decimal t / 10**4 without its trailing fraction zeros (and point), signed
+// as v: whether 1e-4 <= |v| < 1e9 and |v|'s shortest decimal has at most 4
+// fraction digits (see appendFixed4 for why the test is exact).
+func Fixed4(v float64) (t uint64, ok bool) {
+	a := math.Abs(v)
+	if !(a >= 1e-4 && a < 1e9) { // NaN too
+		return 0, false
+	}
+	// t is a*1e4 rounded half away from zero, as math.Round would: x <
+	// 1e13 < 2^53, so x-float64(t) is exact.
+	x := a * 1e4
+	t = uint64(x)
+	if x-float64(t) >= 0.5 {
+		t++
+	}
+	return t, float64(t)/1e4 == a
+}
+
 // appendFixed4 appends t / 10**4 without trailing fraction zeros (nor a
 // point when t is a multiple of 10**4), negated when neg.
 //
 // Why this is strconv's shortest form of a when 1e-4 <= a < 1e9 and
-// t = round(a*1e4) gives float64(t)/1e4 == a (AppendFloat's test): the
+// t = round(a*1e4) gives float64(t)/1e4 == a (Fixed4's test): the
 // doubles there are at most 2^-23 < 1e-6 apart, so two decimals with at
 // most 4 fraction digits (1e-4 or more apart) never read back as the same
 // double; t < 1e13 < 2^53 and 1e4 are doubles and IEEE division rounds

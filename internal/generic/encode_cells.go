@@ -14,8 +14,7 @@ import (
 
 // fsIntCell appends v's canonical digits (encoder.AppendInt's) and the
 // cell delimiter to b. Below 10^7 in magnitude the digits and the
-// delimiter are one 8-byte store: the 8 digits of v as 4 pairs, the
-// leading zeros shifted out.
+// delimiter are one 8-byte store (fsDigits).
 func fsIntCell(b []byte, v int64) []byte {
 	u := uint64(v)
 	if v < 0 {
@@ -33,17 +32,61 @@ func fsIntCell(b []byte, v int64) []byte {
 		b[l] = '-'
 		l++
 	}
+	w, n := fsDigits(u)
+	binary.LittleEndian.PutUint64(b[l:l+8], w|encoder.CellSep<<(8*n))
+	return b[:l+n+1]
+}
+
+// fsFloatCell appends v's canonical form (encoder.AppendFloat's) and the
+// cell delimiter to b; false for a non-finite v. A decimal of at most 4
+// fraction digits (encoder.Fixed4) below 10^7 is two 8-byte stores: the
+// integer digits (fsDigits), then the point, the fraction digits and the
+// delimiter.
+func fsFloatCell(b []byte, v float64) ([]byte, bool) {
+	t, ok := encoder.Fixed4(v)
+	if !ok || t >= 1e11 {
+		b, err := encoder.AppendFloat(b, v)
+		return encoder.AppendCellSep(b), err == nil
+	}
+	l := len(b)
+	if cap(b)-l < 24 {
+		b = slices.Grow(b, 24)
+	}
+	if v < 0 {
+		b = b[:l+1]
+		b[l] = '-'
+		l++
+	}
+	ip, f := t/10000, t%10000
+	w, n := fsDigits(ip)
+	binary.LittleEndian.PutUint64(b[l:l+8], w)
+	l += n
+	if f == 0 {
+		b = b[:l+1]
+		b[l] = encoder.CellSep
+		return b, true
+	}
+	// The 4 fraction digits, the first in the low byte; the trailing
+	// zeros (3 at most, f > 0) are the high zero bytes.
+	d := uint32(fsDigitPairs[f/100]) | uint32(fsDigitPairs[f%100])<<16
+	k := 4 - bits.LeadingZeros32(d)>>3
+	x := '.' | uint64(d+0x30303030)&(1<<(8*k)-1)<<8 | encoder.CellSep<<(8*k+8)
+	binary.LittleEndian.PutUint64(b[l:l+8], x)
+	return b[:l+k+2], true
+}
+
+// fsDigits returns the decimal digits of u < 10^7 in the low n bytes of
+// w, the first digit in the low byte (as PutUint64 stores it first), and
+// zero bytes above them.
+func fsDigits(u uint64) (w uint64, n int) {
 	hi, lo := u/10000, u%10000
-	// Byte i of w is the digit of 10^(7-i), 0 to 9: the first digit in
-	// the low byte, as PutUint64 stores it first.
-	w := uint64(fsDigitPairs[hi/100]) | uint64(fsDigitPairs[hi%100])<<16 |
+	// Byte i of w is the digit of 10^(7-i), 0 to 9.
+	w = uint64(fsDigitPairs[hi/100]) | uint64(fsDigitPairs[hi%100])<<16 |
 		uint64(fsDigitPairs[lo/100])<<32 | uint64(fsDigitPairs[lo%100])<<48
 	// The leading zero digits (7 at most: 0 is written "0") are the
 	// trailing zero bytes of w; u < 10^7 leaves at least one.
 	z := uint(bits.TrailingZeros64(w|1<<56)) &^ 7
-	w = (w+0x3030303030303030)>>z | encoder.CellSep<<(64-z)
-	binary.LittleEndian.PutUint64(b[l:l+8], w)
-	return b[:l+9-int(z>>3)]
+	return (w + 0x3030303030303030) >> z, 8 - int(z>>3)
 }
 
 // fsDigitPairs[n] is the two decimal digits of n < 100 as values 0 to 9,

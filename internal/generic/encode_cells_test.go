@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"strconv"
 	"testing"
+
+	"github.com/gcfkit/gcf/encoder"
 )
 
 // TestFsIntCell: fsIntCell writes strconv's digits and the delimiter,
@@ -32,6 +34,39 @@ func TestFsIntCell(t *testing.T) {
 					t.Fatalf("fsIntCell(%d) = %q, want %q", v, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestFsFloatCell: fsFloatCell writes encoder.AppendFloat's form and the
+// delimiter, after what the buffer held: decimals of 0 to 6 fraction
+// digits on both sides of 10^7 and of the 4-digit bound, their ulp
+// neighbours, both zeros, huge, tiny and non-finite values.
+func TestFsFloatCell(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	vals := []float64{0, math.Copysign(0, -1), 1e-4, 1e-5, 0.5, 1, 9999999.9999, 1e7, 1e7 - 0.5, 1e9, 1e9 - 1e-4,
+		1e15, 1e21, 5e-324, math.MaxFloat64, 0.1 + 0.2, 306.56, 1064.64, 100.1, 0.0001, 0.001, 12.3456, 12.34567}
+	for i := 0; i < 400000; i++ {
+		v := float64(r.Int63n(1e12>>uint(r.Intn(30)))) / math.Pow10(r.Intn(7))
+		vals = append(vals, v, math.Nextafter(v, math.Inf(1)), math.Nextafter(v, 0), r.NormFloat64()*math.Pow10(r.Intn(12)))
+	}
+	for _, v := range vals {
+		for _, v := range []float64{v, -v} {
+			want, err := encoder.AppendFloat([]byte("ab"), v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range [][]byte{[]byte("ab"), append(make([]byte, 0, 64), "ab"...)} {
+				got, ok := fsFloatCell(b, v)
+				if !ok || string(got) != string(want)+"|" {
+					t.Fatalf("fsFloatCell(%v) = %q, %v; want %q", v, got, ok, string(want)+"|")
+				}
+			}
+		}
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if _, ok := fsFloatCell(nil, v); ok {
+			t.Fatalf("fsFloatCell(%v) reports ok", v)
 		}
 	}
 }

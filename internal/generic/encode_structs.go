@@ -887,6 +887,10 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 				b = fsIntCell(b, *(*int64)(p))
 			case reflect.Bool:
 				b = encoder.AppendCellSep(encoder.AppendBool(b, *(*bool)(p)))
+			case reflect.Float64:
+				if b, ok = fsFloatCell(b, *(*float64)(p)); !ok {
+					return b, false
+				}
 			default:
 				if b, ok = fsCellAt(b, l.kind, p); !ok {
 					return b, false
