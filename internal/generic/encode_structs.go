@@ -773,11 +773,27 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 		return false
 	}
 	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, sv, data, esz, sb)
-	e.buf = encoder.AppendCount(e.buf, n, false)
-	if how != tabShared && !e.fsDecl(r, sb, consts, data) {
-		return false
+	// The table is written into b, stored back to e.buf only around the
+	// calls that write there: a store to the pooled encoder costs a write
+	// barrier while the collector marks.
+	b := encoder.AppendCount(e.buf, n, false)
+	switch {
+	case how == tabShared:
+	case !r.dyn && !consts:
+		if !e.lim.FieldsOK(r.nf) {
+			return false
+		}
+		b = append(b, r.decl...)
+	default:
+		e.buf = b
+		if !e.fsDecl(r, sb, consts, data) {
+			return false
+		}
+		b = e.buf
 	}
-	if e.nl() != nil {
+	b = encoder.AppendLineEnd(b)
+	if !e.lim.LineDone(len(b)) {
+		e.buf = b
 		return false
 	}
 	// The cells are read through the fields' offsets from the address of
@@ -790,14 +806,20 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 	// row that has one is indexed through reflect, for their bodies.
 	for i := 0; i < n; i++ {
 		rp := unsafe.Add(data, uintptr(i)*esz)
-		b, ok := e.fsRow(e.buf, r, i, rp, bi, sb, consts)
-		if e.buf = b; !ok || e.lineDone() != nil {
+		var ok bool
+		if b, ok = e.fsRow(b, r, i, rp, bi, sb, consts); !ok || !e.lim.LineDone(len(b)) {
+			e.buf = b
 			return false
 		}
-		if r.atts && fsHasAtts(r, rp) && !e.fsAttachments(r, i, rp, sv.Index(i), bi, sb) {
-			return false
+		if r.atts && fsHasAtts(r, rp) {
+			e.buf = b
+			if !e.fsAttachments(r, i, rp, sv.Index(i), bi, sb) {
+				return false
+			}
+			b = e.buf
 		}
 	}
+	e.buf = b
 	e.flags = e.flags[:sb]
 	return true
 }
@@ -964,10 +986,10 @@ func (e *geEncoder) fsAttachments(r *fsRows, i int, rp unsafe.Pointer, row refle
 			continue
 		}
 		fv := fsField(row, c)
-		e.buf = encoder.AppendIndent(e.buf, bi)
-		e.buf = encoder.AppendAttachDot(e.buf)
-		e.buf = append(e.buf, c.key...)
-		e.buf = encoder.AppendWordSep(e.buf)
+		b := encoder.AppendIndent(e.buf, bi)
+		b = encoder.AppendAttachDot(b)
+		b = append(b, c.key...)
+		e.buf = encoder.AppendWordSep(b)
 		switch {
 		case c.op == fsTable:
 			how := tabAttached
