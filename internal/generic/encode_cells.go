@@ -9,18 +9,19 @@ import (
 )
 
 // Cell writers of the typed fast path (encode_structs.go): each appends a
-// scalar and the cell delimiter to a buffer of the encoder's own, so they
-// may write up to 8 bytes past the result within its capacity.
+// scalar and the cell delimiter; with spill, the bytes of the buffer past
+// its length are the encoder's own, and the writer may store up to 8
+// bytes past the result within its capacity.
 
 // fsIntCell appends v's canonical digits (encoder.AppendInt's) and the
 // cell delimiter to b. Below 10^7 in magnitude the digits and the
-// delimiter are one 8-byte store (fsDigits).
-func fsIntCell(b []byte, v int64) []byte {
+// delimiter are one 8-byte store (fsDigits), with spill.
+func fsIntCell(b []byte, v int64, spill bool) []byte {
 	u := uint64(v)
 	if v < 0 {
 		u = -u
 	}
-	if u >= 1e7 {
+	if u >= 1e7 || !spill {
 		return encoder.AppendCellSep(encoder.AppendInt(b, v))
 	}
 	l := len(b)
@@ -41,10 +42,10 @@ func fsIntCell(b []byte, v int64) []byte {
 // cell delimiter to b; false for a non-finite v. A decimal of at most 4
 // fraction digits (encoder.Fixed4) below 10^7 is two 8-byte stores: the
 // integer digits (fsDigits), then the point, the fraction digits and the
-// delimiter.
-func fsFloatCell(b []byte, v float64) ([]byte, bool) {
+// delimiter, with spill.
+func fsFloatCell(b []byte, v float64, spill bool) ([]byte, bool) {
 	t, ok := encoder.Fixed4(v)
-	if !ok || t >= 1e11 {
+	if !ok || t >= 1e11 || !spill {
 		b, err := encoder.AppendFloat(b, v)
 		return encoder.AppendCellSep(b), err == nil
 	}

@@ -9,9 +9,34 @@ import (
 	"github.com/gcfkit/gcf/encoder"
 )
 
+// cellBufs returns the buffers the cell writers are tried on: "ab" with
+// no room to spare, and "ab" with 62 bytes of room holding 0xAA.
+func cellBufs() [][]byte {
+	roomy := make([]byte, 64)
+	for i := range roomy {
+		roomy[i] = 0xAA
+	}
+	return [][]byte{[]byte("ab"), append(roomy[:0], "ab"...)}
+}
+
+// checkSpare fails unless, without spill, got left the bytes past it in
+// its capacity as cellBufs filled them.
+func checkSpare(t *testing.T, got []byte, spill bool, what string) {
+	t.Helper()
+	if spill {
+		return
+	}
+	for i, c := range got[len(got):cap(got)] {
+		if c != 0xAA && cap(got) == 64 {
+			t.Fatalf("%s without spill wrote %#x at %d past its result", what, c, i)
+		}
+	}
+}
+
 // TestFsIntCell: fsIntCell writes strconv's digits and the delimiter,
 // after what the buffer held, for every magnitude and both signs, with a
-// buffer that must grow and one with room to spare.
+// buffer that must grow and one with room to spare; without spill, it
+// leaves the room past its result alone.
 func TestFsIntCell(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	vals := []int64{0, 1, 9, 10, 99, 100, 9999, 10000, 999999, 1000000, 9999999, 10000000, 10000001,
@@ -28,10 +53,13 @@ func TestFsIntCell(t *testing.T) {
 	for _, v := range vals {
 		for _, v := range []int64{v, -v} {
 			want := "ab" + strconv.FormatInt(v, 10) + "|"
-			for _, b := range [][]byte{[]byte("ab"), append(make([]byte, 0, 64), "ab"...)} {
-				got := fsIntCell(b, v)
-				if string(got) != want {
-					t.Fatalf("fsIntCell(%d) = %q, want %q", v, got, want)
+			for _, spill := range []bool{true, false} {
+				for _, b := range cellBufs() {
+					got := fsIntCell(b, v, spill)
+					if string(got) != want {
+						t.Fatalf("fsIntCell(%d, %v) = %q, want %q", v, spill, got, want)
+					}
+					checkSpare(t, got, spill, "fsIntCell")
 				}
 			}
 		}
@@ -41,7 +69,8 @@ func TestFsIntCell(t *testing.T) {
 // TestFsFloatCell: fsFloatCell writes encoder.AppendFloat's form and the
 // delimiter, after what the buffer held: decimals of 0 to 6 fraction
 // digits on both sides of 10^7 and of the 4-digit bound, their ulp
-// neighbours, both zeros, huge, tiny and non-finite values.
+// neighbours, both zeros, huge, tiny and non-finite values; without
+// spill, it leaves the room past its result alone.
 func TestFsFloatCell(t *testing.T) {
 	r := rand.New(rand.NewSource(5))
 	vals := []float64{0, math.Copysign(0, -1), 1e-4, 1e-5, 0.5, 1, 9999999.9999, 1e7, 1e7 - 0.5, 1e9, 1e9 - 1e-4,
@@ -56,17 +85,62 @@ func TestFsFloatCell(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, b := range [][]byte{[]byte("ab"), append(make([]byte, 0, 64), "ab"...)} {
-				got, ok := fsFloatCell(b, v)
-				if !ok || string(got) != string(want)+"|" {
-					t.Fatalf("fsFloatCell(%v) = %q, %v; want %q", v, got, ok, string(want)+"|")
+			for _, spill := range []bool{true, false} {
+				for _, b := range cellBufs() {
+					got, ok := fsFloatCell(b, v, spill)
+					if !ok || string(got) != string(want)+"|" {
+						t.Fatalf("fsFloatCell(%v, %v) = %q, %v; want %q", v, spill, got, ok, string(want)+"|")
+					}
+					checkSpare(t, got, spill, "fsFloatCell")
 				}
 			}
 		}
 	}
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		if _, ok := fsFloatCell(nil, v); ok {
+		if _, ok := fsFloatCell(nil, v, true); ok {
 			t.Fatalf("fsFloatCell(%v) reports ok", v)
+		}
+	}
+}
+
+// TestAppendGenericSpareCapacity: AppendGeneric, as append does, leaves
+// the bytes of dst past its result alone, also when the typed fast path
+// ends the payload with an int or float cell (whose writers store whole
+// words only into buffers of the encoder's own); EncodeGeneric gives the
+// same bytes.
+func TestAppendGenericSpareCapacity(t *testing.T) {
+	type row struct {
+		S string  `json:"s"`
+		F float64 `json:"f"`
+		N int     `json:"n"`
+	}
+	type frow struct {
+		N int     `json:"n"`
+		F float64 `json:"f"`
+	}
+	for _, v := range []any{
+		[]row{{"a", 1.5, 7}, {"b", 2.25, 12}},
+		[]frow{{1, 3.5}, {2, 0.25}},
+		struct {
+			Rows []row `json:"rows"`
+		}{[]row{{"x", 10.75, 3}}},
+	} {
+		want, err := EncodeGeneric(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 1024)
+		for i := range buf {
+			buf[i] = 0xAA
+		}
+		out, err := AppendGeneric(buf[:3], v)
+		if err != nil || string(out[3:]) != string(want) {
+			t.Fatalf("AppendGeneric(%T) = %q, %v; want %q", v, out, err, want)
+		}
+		for i := len(out); i < len(buf); i++ {
+			if buf[i] != 0xAA {
+				t.Fatalf("AppendGeneric(%T) wrote %#x at %d, past its result (%d bytes)", v, buf[i], i, len(out))
+			}
 		}
 	}
 }

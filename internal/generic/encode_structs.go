@@ -125,7 +125,10 @@ const (
 
 // appendStructs is the fast path of appendGeneric; ok false means v is
 // left to the general path (dst may have been written past its length).
-func appendStructs(dst []byte, v any, lim Limits, v353 bool) (out []byte, ok bool) {
+// With spill, dst's bytes past the result may be overwritten too, by the
+// cell writers' word stores (fsIntCell, fsFloatCell); without it they
+// are not, as append leaves them.
+func appendStructs(dst []byte, v any, lim Limits, v353, spill bool) (out []byte, ok bool) {
 	if v == nil {
 		return dst, false
 	}
@@ -148,7 +151,7 @@ func appendStructs(dst []byte, v any, lim Limits, v353 bool) (out []byte, ok boo
 		putGE(e)
 		return dst, false
 	}
-	e.v353 = v353
+	e.v353, e.spill = v353, spill
 	e.buf = appendGenericHeader(dst)
 	ok = e.lineDone() == nil && e.fsRoot(p, rv)
 	out = e.buf
@@ -893,6 +896,7 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 		// The columns' offsets and kinds side by side (cellv), not in the
 		// wide fsCol records.
 		// The common kinds are written here, with their separators.
+		spill := e.spill
 		for _, l := range r.cellv {
 			p := unsafe.Add(rp, l.off)
 			switch l.kind {
@@ -904,13 +908,13 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 				}
 				b = encoder.AppendCellSep(b)
 			case reflect.Int:
-				b = fsIntCell(b, int64(*(*int)(p)))
+				b = fsIntCell(b, int64(*(*int)(p)), spill)
 			case reflect.Int64:
-				b = fsIntCell(b, *(*int64)(p))
+				b = fsIntCell(b, *(*int64)(p), spill)
 			case reflect.Bool:
 				b = encoder.AppendCellSep(encoder.AppendBool(b, *(*bool)(p)))
 			case reflect.Float64:
-				if b, ok = fsFloatCell(b, *(*float64)(p)); !ok {
+				if b, ok = fsFloatCell(b, *(*float64)(p), spill); !ok {
 					return b, false
 				}
 			default:
