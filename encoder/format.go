@@ -319,6 +319,13 @@ const (
 	classHigh
 )
 
+// PlainEnds reports whether the first and last bytes of s pass
+// AppendPlainCell's first checks: s is not empty, its first byte is none
+// NeedsQuote looks at first and its last is not a space.
+func PlainEnds(s string) bool {
+	return len(s) > 0 && !firstLook[s[0]] && s[len(s)-1] != ' '
+}
+
 // AppendPlainCell appends s and reports true when s is at most 32 bytes of
 // printable ASCII that NeedsQuote passes over without a look (no quoting
 // in Cell); otherwise it returns dst unchanged and false, and the caller

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/gcfkit/gcf/encoder"
 )
@@ -12,6 +13,62 @@ import (
 // scalar and the cell delimiter; with spill, the bytes of the buffer past
 // its length are the encoder's own, and the writer may store up to 8
 // bytes past the result within its capacity.
+
+// fsPlainCell is encoder.AppendPlainCell (the same bytes and verdict),
+// with strings of 4 to 32 bytes checked and copied a word at a time
+// (fsSpecial): 4 to 7 bytes as two overlapping 4-byte words, 8 or more
+// as 8-byte words, the last one ending at the string's end. A word with
+// a byte to look at leaves s to AppendPlainCell.
+func fsPlainCell(b []byte, s string) ([]byte, bool) {
+	n := len(s)
+	if n < 4 || n > 32 || !encoder.PlainEnds(s) {
+		return encoder.AppendPlainCell(b, s)
+	}
+	l := len(b)
+	if cap(b)-l < 32 {
+		b = slices.Grow(b, 32)
+	}
+	src := unsafe.Slice(unsafe.StringData(s), n) // read, never written
+	dst := b[l : l+32]
+	le := binary.LittleEndian
+	if n < 8 {
+		w0, w1 := le.Uint32(src), le.Uint32(src[n-4:])
+		if fsSpecial(uint64(w0)|uint64(w1)<<32) != 0 {
+			return encoder.AppendPlainCell(b, s)
+		}
+		le.PutUint32(dst, w0)
+		le.PutUint32(dst[n-4:], w1)
+		return b[:l+n], true
+	}
+	var bad uint64
+	for i := 0; i < n-8; i += 8 {
+		w := le.Uint64(src[i:])
+		bad |= fsSpecial(w)
+		le.PutUint64(dst[i:], w)
+	}
+	w := le.Uint64(src[n-8:])
+	if bad|fsSpecial(w) != 0 {
+		return encoder.AppendPlainCell(b, s)
+	}
+	le.PutUint64(dst[n-8:], w)
+	return b[:l+n], true
+}
+
+// fsSpecial has the high bit set in some byte when a byte of w may be one
+// AppendPlainCell stops at: a control byte (< 0x20), a byte from 0x7B up
+// (also '|', and every byte of a multi-byte sequence), '[', '\\', ']',
+// '"' or ','. It may flag a plain byte ('{', '}', '~' and, by a carry,
+// the byte after one from 0xFB up), never miss one.
+func fsSpecial(w uint64) uint64 {
+	const lsb, msb = 0x0101010101010101, 0x8080808080808080
+	x := w &^ msb // bytes from 0x80 up are flagged by w itself
+	q := w ^ '"'*lsb
+	c := w ^ ','*lsb
+	return (w | (w + 0x05*lsb) | // >= 0x7B
+		(w-0x20*lsb)&^w | // < 0x20
+		((0x5E+0x7F)*lsb-x)&(x+(0x7F-0x5A)*lsb) | // 0x5B to 0x5D
+		(q-lsb)&^q | (c-lsb)&^c) & msb
+}
 
 // fsIntCell appends v's canonical digits (encoder.AppendInt's) and the
 // cell delimiter to b. Below 10^7 in magnitude the digits and the

@@ -144,3 +144,28 @@ func TestAppendGenericSpareCapacity(t *testing.T) {
 		}
 	}
 }
+
+// TestFsPlainCell: fsPlainCell gives encoder.AppendPlainCell's result
+// (bytes and verdict) for strings of 1 to 40 bytes holding every byte
+// value at every position, after what the buffer held.
+func TestFsPlainCell(t *testing.T) {
+	for n := 1; n <= 40; n++ {
+		for pos := 0; pos < n; pos++ {
+			for c := 0; c < 256; c++ {
+				bs := make([]byte, n)
+				for i := range bs {
+					bs[i] = 'a' + byte(i%26)
+				}
+				bs[pos] = byte(c)
+				s := string(bs)
+				for _, b := range cellBufs() {
+					want, wok := encoder.AppendPlainCell(append([]byte(nil), b...), s)
+					got, ok := fsPlainCell(b, s)
+					if ok != wok || string(got) != string(want) {
+						t.Fatalf("fsPlainCell(%q) = %q, %v; AppendPlainCell: %q, %v", s, got, ok, want, wok)
+					}
+				}
+			}
+		}
+	}
+}

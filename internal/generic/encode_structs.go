@@ -700,7 +700,7 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 	switch k {
 	case reflect.String:
 		s := *(*string)(p)
-		if out, ok := encoder.AppendPlainCell(b, s); ok {
+		if out, ok := fsPlainCell(b, s); ok {
 			return out, true
 		}
 		if !encoder.NeedsQuote(s, encoder.Cell) {
@@ -901,7 +901,7 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 			p := unsafe.Add(rp, l.off)
 			switch l.kind {
 			case reflect.String:
-				if b, ok = encoder.AppendPlainCell(b, *(*string)(p)); !ok {
+				if b, ok = fsPlainCell(b, *(*string)(p)); !ok {
 					if b, ok = fsCellAt(b, l.kind, p); !ok {
 						return b, false
 					}
