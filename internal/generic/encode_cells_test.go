@@ -169,3 +169,21 @@ func TestFsPlainCell(t *testing.T) {
 		}
 	}
 }
+
+// TestFsDigitsAll: fsDigits gives strconv's digits of every u < 10^7,
+// with zero bytes above them.
+func TestFsDigitsAll(t *testing.T) {
+	var buf [8]byte
+	for u := uint64(0); u < 1e7; u++ {
+		w, n := fsDigits(u)
+		want := strconv.AppendUint(buf[:0], u, 10)
+		if n != len(want) || w>>(8*n) != 0 {
+			t.Fatalf("fsDigits(%d) = %#x, %d", u, w, n)
+		}
+		for i, c := range want {
+			if byte(w>>(8*i)) != c {
+				t.Fatalf("fsDigits(%d) = %#x, %d; want %q", u, w, n, want)
+			}
+		}
+	}
+}
