@@ -145,7 +145,9 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) { return generic.Encod
 // AppendGeneric appends the generic-profile encoding of v (see
 // EncodeGeneric, also for opts and the limits) to dst and returns the
 // extended slice. On error it returns dst truncated to its original length
-// (bytes past it, within dst's capacity, may have been overwritten).
+// (bytes past it, within dst's capacity, may have been overwritten); on
+// success the bytes past the result are left as they were, as append
+// leaves them.
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 	return generic.AppendGeneric(dst, v, opts...)
 }

@@ -86,3 +86,57 @@ func TestAppendFloatShortDecimal(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendFloatFixed4 pins AppendFloat's fast path for 1e-4 <= |v| <
+// 1e9 (a decimal of at most 4 fraction digits, found by one rounded
+// product) byte for byte against strconv's shortest 'f' form, on two
+// million values: decimals of 0 to 7 fraction digits, their neighbours a
+// few ulps away, halfway products (n+0.5)/1e4, sums like 0.1+0.2, random
+// doubles of the range and both bounds' neighbourhoods.
+func TestAppendFloatFixed4(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	check := func(v float64) {
+		for _, v := range []float64{v, -v} {
+			if a := math.Abs(v); !(a >= 1e-4 && a < 1e9) {
+				continue
+			}
+			got, err := encoder.AppendFloat([]byte("x"), v)
+			if want := "x" + strconv.FormatFloat(v, 'f', -1, 64); err != nil || string(got) != want {
+				t.Fatalf("AppendFloat(%v) = %q, %v; want %q", v, got, err, want)
+			}
+		}
+	}
+	for _, b := range []float64{1e-4, 1e-3, 0.5, 1, 1e4, 1e8, 1e9} {
+		x, y := b, b
+		for i := 0; i < 2000; i++ {
+			check(x)
+			check(y)
+			x, y = math.Nextafter(x, math.Inf(1)), math.Nextafter(y, 0)
+		}
+	}
+	for _, v := range []float64{0.1 + 0.2, 0.3, 1.1 * 1.1, 0.07 * 100, 1.005, 2.675, 1e9 - 1e-4, 1e9 - 0.5, 0.00015, 0.00005 + 0.0001, 999999999.9999} {
+		check(v)
+	}
+	for i := 0; i < 2000000; i++ {
+		switch i % 6 {
+		case 0: // a decimal with 0 to 7 fraction digits
+			check(float64(r.Int64N(1e13)) / math.Pow10(r.IntN(8)))
+		case 1: // a short decimal nudged by 1 to 3 ulps
+			v := float64(r.Int64N(1e12>>r.IntN(40))) / math.Pow10(r.IntN(5))
+			for j := r.IntN(3); j >= 0; j-- {
+				v = math.Nextafter(v, math.Inf(2*r.IntN(2)-1))
+			}
+			check(v)
+		case 2: // a halfway product: (n + 0.5) / 1e4
+			check((float64(r.Int64N(1e13)) + 0.5) / 1e4)
+		case 3: // random bits of the range
+			check(1e-4 + r.Float64()*math.Pow10(r.IntN(13)-4))
+		case 4: // sums and products of two short decimals
+			a, b := float64(r.IntN(1e6))/100, float64(r.IntN(1e4))/1000
+			check(a + b)
+			check(a * b)
+		default: // a price, as the bench data sets hold
+			check(float64(100+r.IntN(1e6)) / 100)
+		}
+	}
+}

@@ -77,15 +77,6 @@ func AppendInt(dst []byte, v int64) []byte {
 	return dst
 }
 
-// pow10[i] is 10**i.
-var pow10 = func() (t [20]uint64) {
-	t[0] = 1
-	for i := 1; i < 20; i++ {
-		t[i] = t[i-1] * 10
-	}
-	return t
-}()
-
 const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
 	"8081828384858687888990919293949596979899"
@@ -95,23 +86,24 @@ const digitPairs = "000102030405060708091011121314151617181920212223242526272829
 // exponent notation with an explicit sign. NaN and infinities are rejected
 // with an out_of_range error.
 func AppendFloat(dst []byte, v float64) ([]byte, error) {
+	if t, ok := Fixed4(v); ok {
+		return appendFixed4(dst, v < 0, t), nil
+	}
+	a := math.Abs(v)
+	if a >= 1e-4 && a < 1e9 {
+		return strconv.AppendFloat(dst, v, 'f', -1, 64), nil
+	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return dst, lexer.Errorf(lexer.OutOfRange, "non-finite number %v is outside the JSON data model", v)
 	}
 	if v == 0 {
 		return append(dst, '0'), nil
 	}
-	a := math.Abs(v)
 	if a < 1<<53 && v == math.Trunc(v) {
 		// An integral double below 2^53 is its integer digits: strconv's
 		// shortest form gives the same, as no other decimal within half
 		// an ulp (at most 1/2) of an integer is an integer.
 		return AppendInt(dst, int64(v)), nil
-	}
-	if a >= 1e-4 && a < 1e9 {
-		if m, k := shortDecimal(a); k >= 0 {
-			return appendDecimal(dst, v < 0, m, k), nil
-		}
 	}
 	if a >= 1e-6 && a < 1<<53 {
 		return strconv.AppendFloat(dst, v, 'f', -1, 64), nil
@@ -134,47 +126,62 @@ func AppendFloat(dst []byte, v float64) ([]byte, error) {
 	return dst, nil
 }
 
-// decimalScales are the powers of ten shortDecimal tries.
-var decimalScales = [...]float64{1, 10, 100, 1000, 10000}
-
-// shortDecimal finds the decimal a = m / 10**k with the fewest fraction
-// digits k <= 4 that reads back as a, or returns k = -1. It asks
-// 1e-4 <= a < 1e9: there the doubles are closer together than 1e-4 by a
-// factor of 100 or more, so at most one m of each k reads back as a, the
-// one the rounded product a*10**k gives, and strconv's shortest form of a
-// is exactly m with its point k digits from the right. The check is exact:
-// m < 2**53 and 10**k are doubles, and IEEE division rounds m / 10**k to
-// the double nearest the decimal, as parsing it does.
-func shortDecimal(a float64) (m uint64, k int) {
-	for k, p := range decimalScales {
-		r := math.Round(a * p)
-		if r/p == a {
-			return uint64(r), k
-		}
+// Fixed4 reports whether the canonical form of v (AppendFloat's) is the
+// decimal t / 10**4 without its trailing fraction zeros (and point), signed
+// as v: whether 1e-4 <= |v| < 1e9 and |v|'s shortest decimal has at most 4
+// fraction digits (see appendFixed4 for why the test is exact).
+func Fixed4(v float64) (t uint64, ok bool) {
+	a := math.Abs(v)
+	if !(a >= 1e-4 && a < 1e9) { // NaN too
+		return 0, false
 	}
-	return 0, -1
+	// t is a*1e4 rounded half away from zero, as math.Round would: x <
+	// 1e13 < 2^53, so x-float64(t) is exact.
+	x := a * 1e4
+	t = uint64(x)
+	if x-float64(t) >= 0.5 {
+		t++
+	}
+	return t, float64(t)/1e4 == a
 }
 
-// appendDecimal appends m / 10**k with k fraction digits (m >= 1, k <=
-// 4, the last fraction digit non-zero when k > 0), negated when neg.
-func appendDecimal(dst []byte, neg bool, m uint64, k int) []byte {
+// appendFixed4 appends t / 10**4 without trailing fraction zeros (nor a
+// point when t is a multiple of 10**4), negated when neg.
+//
+// Why this is strconv's shortest form of a when 1e-4 <= a < 1e9 and
+// t = round(a*1e4) gives float64(t)/1e4 == a (Fixed4's test): the
+// doubles there are at most 2^-23 < 1e-6 apart, so two decimals with at
+// most 4 fraction digits (1e-4 or more apart) never read back as the same
+// double; t < 1e13 < 2^53 and 1e4 are doubles and IEEE division rounds
+// t/1e4 to the double nearest the decimal, as parsing it does, so the
+// decimal t/10**4 reads back as a, and no decimal with 4 fraction digits
+// or fewer but another value does. The shortest form with at most 4
+// fraction digits is then this decimal without its trailing zeros, and
+// no form with more fraction digits is shorter. Conversely, when a has
+// such a form m/10**k, a*1e4 is within 2^-23*1e4/2 + ulp(1e13)/2 < 0.5 of
+// m*10**(4-k), so t is that integer and the test passes: the test fails
+// only for doubles whose shortest form has 5 or more fraction digits.
+func appendFixed4(dst []byte, neg bool, t uint64) []byte {
 	if neg {
 		dst = append(dst, '-')
 	}
-	if k == 0 {
-		return AppendInt(dst, int64(m))
-	}
-	ip := m / pow10[k]
+	ip := t / 10000
+	f := t - ip*10000
 	dst = AppendInt(dst, int64(ip))
-	f := m - ip*pow10[k]
-	l := len(dst)
-	dst = slices.Grow(dst, k+1)[:l+k+1]
-	dst[l] = '.'
-	for i := l + k; i > l; i-- {
-		dst[i] = byte('0' + f%10)
-		f /= 10
+	if f == 0 {
+		return dst
 	}
-	return dst
+	hi, lo := f/100, f%100
+	switch {
+	case lo == 0:
+		if hi%10 == 0 {
+			return append(dst, '.', digitPairs[2*hi])
+		}
+		return append(dst, '.', digitPairs[2*hi], digitPairs[2*hi+1])
+	case lo%10 == 0:
+		return append(dst, '.', digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo])
+	}
+	return append(dst, '.', digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*lo], digitPairs[2*lo+1])
 }
 
 // NeedsQuote reports whether the string s must be quoted in ctx under the
@@ -311,6 +318,13 @@ const (
 	classClose
 	classHigh
 )
+
+// PlainEnds reports whether the first and last bytes of s pass
+// AppendPlainCell's first checks: s is not empty, its first byte is none
+// NeedsQuote looks at first and its last is not a space.
+func PlainEnds(s string) bool {
+	return len(s) > 0 && !firstLook[s[0]] && s[len(s)-1] != ' '
+}
 
 // AppendPlainCell appends s and reports true when s is at most 32 bytes of
 // printable ASCII that NeedsQuote passes over without a look (no quoting

@@ -162,8 +162,11 @@ func AppendSubheader(dst []byte, col string, value []byte, n int) []byte {
 	return append(dst, '\n')
 }
 
+// CellSep is the row cell delimiter.
+const CellSep = '|'
+
 // AppendCellSep appends the row cell delimiter '|'.
-func AppendCellSep(dst []byte) []byte { return append(dst, '|') }
+func AppendCellSep(dst []byte) []byte { return append(dst, CellSep) }
 
 // AppendLineEnd ends a line.
 func AppendLineEnd(dst []byte) []byte { return append(dst, '\n') }

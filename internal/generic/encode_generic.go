@@ -56,7 +56,7 @@ func appendGenericHeader(dst []byte) []byte {
 func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 	bb := encoder.GetBuffer()
 	var err error
-	bb.B, err = AppendGeneric(bb.B[:0], v, opts...)
+	bb.B, err = appendGenericOpts(bb.B[:0], v, true, opts)
 	var out []byte
 	if err == nil {
 		out = append([]byte(nil), bb.B...) // not zeroed first, as make would
@@ -68,8 +68,17 @@ func EncodeGeneric(v any, opts ...Option) ([]byte, error) {
 // AppendGeneric appends the generic-profile encoding of v (see
 // EncodeGeneric, also for opts and the limits) to dst and returns the
 // extended slice. On error it returns dst truncated to its original length
-// (bytes past it, within dst's capacity, may have been overwritten).
+// (bytes past it, within dst's capacity, may have been overwritten); on
+// success the bytes past the result are left as they were, as append
+// leaves them.
 func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
+	return appendGenericOpts(dst, v, false, opts)
+}
+
+// appendGenericOpts is AppendGeneric; spill says the bytes of dst past
+// its length are the caller's own scratch space (a pooled buffer): the
+// typed fast path may write past what it appends there (appendStructs).
+func appendGenericOpts(dst []byte, v any, spill bool, opts []Option) ([]byte, error) {
 	c := newConfig(opts)
 	if c.Group.On {
 		return appendGrouped(dst, v, &c) // GroupBy: encode_grouped.go
@@ -81,13 +90,13 @@ func AppendGeneric(dst []byte, v any, opts ...Option) ([]byte, error) {
 	if c.Size == Smallest {
 		return appendSmallest(dst, v, c.Limits, c.Cost, v353)
 	}
-	return appendGeneric(dst, v, c.Limits, v353)
+	return appendGeneric(dst, v, c.Limits, v353, spill)
 }
 
 // appendGeneric is AppendGeneric with the limits resolved; v353 is
 // WithSpec(Spec353) (no constant columns).
-func appendGeneric(dst []byte, v any, lim Limits, v353 bool) ([]byte, error) {
-	if out, ok := appendStructs(dst, v, lim, v353); ok {
+func appendGeneric(dst []byte, v any, lim Limits, v353, spill bool) ([]byte, error) {
+	if out, ok := appendStructs(dst, v, lim, v353, spill); ok {
 		return out, nil // typed fast path (encode_structs.go)
 	}
 	if out, ok := appendMaps(dst, v, lim, v353); ok {
@@ -285,6 +294,7 @@ type geEncoder struct {
 	cols  []layout.Column // constant-column facts of the table being planned
 	fac   []bool          // layout.Factor's answer for cols
 	v353  bool            // WithSpec(Spec353): no v3.6-only forms (no constants)
+	spill bool            // buf's bytes past its length are the encoder's to overwrite (fsIntCell)
 
 	// Limits (SPEC §12), checked at each line end by lim.LineDone.
 	lim     encoder.Limiter
@@ -354,6 +364,7 @@ func putGE(e *geEncoder) {
 	e.seen = nil
 	e.pol = canonical
 	e.v353 = false
+	e.spill = false
 	e.invalid = false
 	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || e.flat.Cap() > 1<<16 || cap(e.flags) > 1<<16 {
 		return // do not keep huge scratch space alive

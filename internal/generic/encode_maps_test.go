@@ -267,7 +267,7 @@ func TestMapFastPathSameBytes(t *testing.T) {
 		} else {
 			fell++
 		}
-		out, err := appendGeneric([]byte("pre"), v, lim, v353)
+		out, err := appendGeneric([]byte("pre"), v, lim, v353, true)
 		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
 			t.Fatalf("case %d: error %v, general path %v", i, err, werr)
 		}
@@ -335,7 +335,7 @@ func FuzzMapFastPath(f *testing.F) {
 		if got, ok := appendMaps(nil, v, lim, v353); ok && (werr != nil || !bytes.Equal(got, want)) {
 			t.Fatalf("fast path\n%s\ngeneral path (%v)\n%s", got, werr, want)
 		}
-		out, err := appendGeneric(nil, v, lim, v353)
+		out, err := appendGeneric(nil, v, lim, v353, true)
 		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() || werr == nil && !bytes.Equal(out, want) {
 			t.Fatalf("entry point %q, %v; general path %q, %v", out, err, want, werr)
 		}
@@ -434,7 +434,7 @@ func TestMapFastPathWide(t *testing.T) {
 		if ok && !bytes.Equal(got, want) {
 			t.Errorf("%s: fast path differs from the general path", c.name)
 		}
-		if out, err := appendGeneric(nil, c.v, lim, false); err != nil || !bytes.Equal(out, want) {
+		if out, err := appendGeneric(nil, c.v, lim, false, true); err != nil || !bytes.Equal(out, want) {
 			t.Errorf("%s: entry point differs from the general path (%v)", c.name, err)
 		}
 	}

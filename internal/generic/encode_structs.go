@@ -125,7 +125,10 @@ const (
 
 // appendStructs is the fast path of appendGeneric; ok false means v is
 // left to the general path (dst may have been written past its length).
-func appendStructs(dst []byte, v any, lim Limits, v353 bool) (out []byte, ok bool) {
+// With spill, dst's bytes past the result may be overwritten too, by the
+// cell writers' word stores (fsIntCell, fsFloatCell); without it they
+// are not, as append leaves them.
+func appendStructs(dst []byte, v any, lim Limits, v353, spill bool) (out []byte, ok bool) {
 	if v == nil {
 		return dst, false
 	}
@@ -148,7 +151,7 @@ func appendStructs(dst []byte, v any, lim Limits, v353 bool) (out []byte, ok boo
 		putGE(e)
 		return dst, false
 	}
-	e.v353 = v353
+	e.v353, e.spill = v353, spill
 	e.buf = appendGenericHeader(dst)
 	ok = e.lineDone() == nil && e.fsRoot(p, rv)
 	out = e.buf
@@ -697,7 +700,7 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 	switch k {
 	case reflect.String:
 		s := *(*string)(p)
-		if out, ok := encoder.AppendPlainCell(b, s); ok {
+		if out, ok := fsPlainCell(b, s); ok {
 			return out, true
 		}
 		if !encoder.NeedsQuote(s, encoder.Cell) {
@@ -773,11 +776,27 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 		return false
 	}
 	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, sv, data, esz, sb)
-	e.buf = encoder.AppendCount(e.buf, n, false)
-	if how != tabShared && !e.fsDecl(r, sb, consts, data) {
-		return false
+	// The table is written into b, stored back to e.buf only around the
+	// calls that write there: a store to the pooled encoder costs a write
+	// barrier while the collector marks.
+	b := encoder.AppendCount(e.buf, n, false)
+	switch {
+	case how == tabShared:
+	case !r.dyn && !consts:
+		if !e.lim.FieldsOK(r.nf) {
+			return false
+		}
+		b = append(b, r.decl...)
+	default:
+		e.buf = b
+		if !e.fsDecl(r, sb, consts, data) {
+			return false
+		}
+		b = e.buf
 	}
-	if e.nl() != nil {
+	b = encoder.AppendLineEnd(b)
+	if !e.lim.LineDone(len(b)) {
+		e.buf = b
 		return false
 	}
 	// The cells are read through the fields' offsets from the address of
@@ -790,14 +809,20 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 	// row that has one is indexed through reflect, for their bodies.
 	for i := 0; i < n; i++ {
 		rp := unsafe.Add(data, uintptr(i)*esz)
-		b, ok := e.fsRow(e.buf, r, i, rp, bi, sb, consts)
-		if e.buf = b; !ok || e.lineDone() != nil {
+		var ok bool
+		if b, ok = e.fsRow(b, r, i, rp, bi, sb, consts); !ok || !e.lim.LineDone(len(b)) {
+			e.buf = b
 			return false
 		}
-		if r.atts && fsHasAtts(r, rp) && !e.fsAttachments(r, i, rp, sv.Index(i), bi, sb) {
-			return false
+		if r.atts && fsHasAtts(r, rp) {
+			e.buf = b
+			if !e.fsAttachments(r, i, rp, sv.Index(i), bi, sb) {
+				return false
+			}
+			b = e.buf
 		}
 	}
+	e.buf = b
 	e.flags = e.flags[:sb]
 	return true
 }
@@ -870,11 +895,34 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 	if r.cells && !consts {
 		// The columns' offsets and kinds side by side (cellv), not in the
 		// wide fsCol records.
+		// The common kinds are written here, with their separators.
+		spill := e.spill
 		for _, l := range r.cellv {
-			if b, ok = fsCellAt(b, l.kind, unsafe.Add(rp, l.off)); !ok {
-				return b, false
+			p := unsafe.Add(rp, l.off)
+			switch l.kind {
+			case reflect.String:
+				if b, ok = fsPlainCell(b, *(*string)(p)); !ok {
+					if b, ok = fsCellAt(b, l.kind, p); !ok {
+						return b, false
+					}
+				}
+				b = encoder.AppendCellSep(b)
+			case reflect.Int:
+				b = fsIntCell(b, int64(*(*int)(p)), spill)
+			case reflect.Int64:
+				b = fsIntCell(b, *(*int64)(p), spill)
+			case reflect.Bool:
+				b = encoder.AppendCellSep(encoder.AppendBool(b, *(*bool)(p)))
+			case reflect.Float64:
+				if b, ok = fsFloatCell(b, *(*float64)(p), spill); !ok {
+					return b, false
+				}
+			default:
+				if b, ok = fsCellAt(b, l.kind, p); !ok {
+					return b, false
+				}
+				b = encoder.AppendCellSep(b)
 			}
-			b = encoder.AppendCellSep(b)
 		}
 		b = encoder.EndLine(b)
 		return b, true
@@ -942,10 +990,10 @@ func (e *geEncoder) fsAttachments(r *fsRows, i int, rp unsafe.Pointer, row refle
 			continue
 		}
 		fv := fsField(row, c)
-		e.buf = encoder.AppendIndent(e.buf, bi)
-		e.buf = encoder.AppendAttachDot(e.buf)
-		e.buf = append(e.buf, c.key...)
-		e.buf = encoder.AppendWordSep(e.buf)
+		b := encoder.AppendIndent(e.buf, bi)
+		b = encoder.AppendAttachDot(b)
+		b = append(b, c.key...)
+		e.buf = encoder.AppendWordSep(b)
 		switch {
 		case c.op == fsTable:
 			how := tabAttached

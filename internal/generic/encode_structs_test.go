@@ -212,7 +212,7 @@ func TestStructFastPathSameBytes(t *testing.T) {
 		lim := g.limits()
 		v353 := i%5 == 4 // WithSpec(Spec353): no constant columns
 		want, werr := appendLayout([]byte("pre"), v, lim, nil, v353)
-		got, ok := appendStructs([]byte("pre"), v, lim, v353)
+		got, ok := appendStructs([]byte("pre"), v, lim, v353, i%2 == 0)
 		if ok {
 			fast++
 			if declaresConstants(got[len("pre"):]) {
@@ -231,7 +231,7 @@ func TestStructFastPathSameBytes(t *testing.T) {
 			fell++
 		}
 		// The entry point gives the general path's result either way.
-		out, err := appendGeneric([]byte("pre"), v, lim, v353)
+		out, err := appendGeneric([]byte("pre"), v, lim, v353, true)
 		if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
 			t.Fatalf("case %d: error %v, general path %v", i, err, werr)
 		}
@@ -544,7 +544,7 @@ func fsSame(t *testing.T, i int, v any, lim Limits) bool {
 func fsSameSpec(t *testing.T, i int, v any, lim Limits, v353 bool) bool {
 	t.Helper()
 	want, werr := appendLayout([]byte("pre"), v, lim, nil, v353)
-	got, ok := appendStructs([]byte("pre"), v, lim, v353)
+	got, ok := appendStructs([]byte("pre"), v, lim, v353, i%2 == 0)
 	if ok {
 		if werr != nil {
 			t.Fatalf("case %d: fast path wrote\n%s\ngeneral path failed: %v (%+v)", i, got, werr, lim)
@@ -553,7 +553,7 @@ func fsSameSpec(t *testing.T, i int, v any, lim Limits, v353 bool) bool {
 			t.Fatalf("case %d: fast path\n%s\ngeneral path\n%s", i, got, want)
 		}
 	}
-	out, err := appendGeneric([]byte("pre"), v, lim, v353)
+	out, err := appendGeneric([]byte("pre"), v, lim, v353, true)
 	if (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
 		t.Fatalf("case %d: error %v, general path %v", i, err, werr)
 	}

@@ -179,7 +179,7 @@ func TestFactorSourcesAgree(t *testing.T) {
 		if !declaresConstants(want) {
 			t.Fatalf("no constant column:\n%s", want)
 		}
-		if got, ok := appendStructs(nil, rows, defaultLimits, false); !ok && !box.Purego || ok && !bytes.Equal(got, want) {
+		if got, ok := appendStructs(nil, rows, defaultLimits, false, true); !ok && !box.Purego || ok && !bytes.Equal(got, want) {
 			t.Errorf("struct path (took it: %v)\n%s\ngeneral path\n%s", ok, got, want)
 		}
 		js, _ := json.Marshal(rows)

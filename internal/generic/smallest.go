@@ -170,12 +170,12 @@ func (s *sizer) append(dst []byte, v any, lim Limits) ([]byte, error) {
 		// A limit the chosen layout breaks and the canonical one may not
 		// (a deeper nesting of sections, say): the canonical encoding, or
 		// its error.
-		return appendGeneric(out[:start], v, lim, s.v353)
+		return appendGeneric(out[:start], v, lim, s.v353, false)
 	}
 	if !s.deviated {
 		return out, nil // every decision was the canonical one
 	}
-	canon, err := appendGeneric(nil, v, lim, s.v353)
+	canon, err := appendGeneric(nil, v, lim, s.v353, true)
 	if err == nil && s.cheaper(string(canon), string(out[start:]), false) {
 		return append(out[:start], canon...), nil
 	}

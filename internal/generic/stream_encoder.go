@@ -141,7 +141,7 @@ func (e *Encoder) Encode(v any) error {
 	case e.grouped != nil:
 		out, err = appendGrouped(buf, v, e.grouped)
 	default:
-		out, err = appendGeneric(buf, v, e.lim.Limits, e.v353)
+		out, err = appendGeneric(buf, v, e.lim.Limits, e.v353, true) // the Writer's pooled buffer
 	}
 	if err != nil {
 		return err
