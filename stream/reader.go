@@ -15,8 +15,8 @@ type lineReader struct {
 	r        io.Reader
 	buf      []byte // own, or the caller's input after resetBytes
 	own      []byte // the buffer reset reads into (nil until an io.Reader needs one)
-	start    int // first unconsumed byte in buf
-	end      int // end of valid data in buf
+	start    int    // first unconsumed byte in buf
+	end      int    // end of valid data in buf
 	eof      bool
 	rerr     error
 	offset   int64 // input offset of buf[0]
