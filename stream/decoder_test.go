@@ -346,3 +346,41 @@ func TestTableAllocs(t *testing.T) {
 		t.Fatalf("allocations grow with rows: %v for 100 rows, %v for 10,000", a, b)
 	}
 }
+
+// TestResetAfterBytesKeepsInput checks that a decoder made for a byte slice
+// and then Reset to an io.Reader reads into a buffer of its own, never into
+// the caller's slice, and allocates no read buffer for the slice.
+func TestResetAfterBytesKeepsInput(t *testing.T) {
+	data := []byte("GCF profile=generic\na=1\n")
+	keep := string(data)
+	d := NewBytesDecoder(data, Limits{})
+	if cap(d.lr.own) != 0 {
+		t.Fatalf("a byte input allocated a %d-byte read buffer", cap(d.lr.own))
+	}
+	for {
+		if _, err := d.Next(); err != nil {
+			break
+		}
+	}
+	other := "GCF profile=generic\nname=" + strings.Repeat("x", 300) + "\nb=2\n"
+	d.Reset(strings.NewReader(other))
+	var keys []string
+	for {
+		ev, err := d.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == KindScalar {
+			keys = append(keys, string(ev.Key))
+		}
+	}
+	if string(data) != keep {
+		t.Fatalf("Reset read into the caller's slice: %q", data)
+	}
+	if strings.Join(keys, ",") != "name,b" {
+		t.Fatalf("keys %q", keys)
+	}
+}

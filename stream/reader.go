@@ -13,9 +13,10 @@ import (
 // then reused, so memory is bounded by the longest line.
 type lineReader struct {
 	r        io.Reader
-	buf      []byte
-	start    int // first unconsumed byte in buf
-	end      int // end of valid data in buf
+	buf      []byte // own, or the caller's input after resetBytes
+	own      []byte // the buffer reset reads into (nil until an io.Reader needs one)
+	start    int    // first unconsumed byte in buf
+	end      int    // end of valid data in buf
 	eof      bool
 	rerr     error
 	offset   int64 // input offset of buf[0]
@@ -30,10 +31,10 @@ const minRead = 32 << 10
 
 func (lr *lineReader) reset(r io.Reader, maxLine int, maxBytes int64) {
 	lr.r = r
-	if cap(lr.buf) == 0 {
-		lr.buf = make([]byte, minRead)
+	if cap(lr.own) == 0 && r != nil {
+		lr.own = make([]byte, minRead)
 	}
-	lr.buf = lr.buf[:cap(lr.buf)]
+	lr.buf = lr.own[:cap(lr.own)]
 	lr.start, lr.end = 0, 0
 	lr.eof = r == nil
 	lr.rerr = nil
@@ -44,7 +45,8 @@ func (lr *lineReader) reset(r io.Reader, maxLine int, maxBytes int64) {
 	lr.lineOff = 0
 }
 
-// resetBytes makes the reader serve data directly, without copying.
+// resetBytes makes the reader serve data directly, without copying and
+// without allocating a read buffer; a later reset never reads into data.
 func (lr *lineReader) resetBytes(data []byte, maxLine int, maxBytes int64) {
 	lr.reset(nil, maxLine, maxBytes)
 	lr.buf = data
@@ -111,7 +113,7 @@ func (lr *lineReader) fill() {
 		}
 		nb := make([]byte, size)
 		copy(nb, lr.buf[:lr.end])
-		lr.buf = nb
+		lr.buf, lr.own = nb, nb
 	}
 	n, err := lr.r.Read(lr.buf[lr.end:])
 	if n < 0 || n > len(lr.buf)-lr.end {
