@@ -23,17 +23,23 @@ var temps struct {
 func createTemp(target string) (*os.File, error) {
 	temps.Lock()
 	defer temps.Unlock()
-	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
-	if err != nil {
-		return nil, err
-	}
 	if temps.files == nil {
 		temps.files = map[string]bool{}
 		temps.sigs = make(chan os.Signal, 1)
 		go removeTempsOnSignal()
 	}
+	// The signals are caught before the file exists: a signal between
+	// the two would otherwise end the process and leave the file. One
+	// caught meanwhile waits for the lock, and so finds the file.
 	if len(temps.files) == 0 {
 		signal.Notify(temps.sigs, os.Interrupt, syscall.SIGTERM)
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
+	if err != nil {
+		if len(temps.files) == 0 {
+			signal.Stop(temps.sigs)
+		}
+		return nil, err
 	}
 	temps.files[f.Name()] = true
 	return f, nil
@@ -49,20 +55,20 @@ func forgetTemp(name string) {
 	}
 }
 
+// removeTempsOnSignal waits for SIGINT or SIGTERM, removes the temporary
+// files and exits with 128 plus the signal's number.
 func removeTempsOnSignal() {
-	for sig := range temps.sigs {
-		temps.Lock() // held until exit: no file is put in place meanwhile
-		if len(temps.files) == 0 {
-			temps.Unlock()
-			continue
-		}
-		for name := range temps.files {
-			os.Remove(name)
-		}
-		code := 130
-		if s, ok := sig.(syscall.Signal); ok {
-			code = 128 + int(s)
-		}
-		os.Exit(code)
+	sig := <-temps.sigs
+	// Held until exit: no file is put in place meanwhile. A signal caught
+	// while no file exists (one failed to be created) ends the command all
+	// the same, as it would have without the handler.
+	temps.Lock()
+	for name := range temps.files {
+		os.Remove(name)
 	}
+	code := 130
+	if s, ok := sig.(syscall.Signal); ok {
+		code = 128 + int(s)
+	}
+	os.Exit(code)
 }
