@@ -861,6 +861,7 @@ type grScratch struct {
 	tab         []grIdentSlot
 	epFull      []uint64
 	epRef       []uint32
+	pend        []uint32 // endpoints probed past their home slot
 	cand        []uint32
 	named       []grNamed
 	kinds       []grEdgeKind // distinct (type, status) pairs; radixItem.aux is index+1
@@ -945,7 +946,7 @@ var grScratchPool = sync.Pool{New: func() any { return new(grScratch) }}
 func getGrScratch() *grScratch { return grScratchPool.Get().(*grScratch) }
 
 func putGrScratch(sc *grScratch) {
-	if cap(sc.items) > maxScratchItems || cap(sc.epJoin) > maxScratchItems || cap(sc.epFull) > maxScratchItems {
+	if cap(sc.items) > maxScratchItems || cap(sc.epJoin) > maxScratchItems || cap(sc.epFull) > maxScratchItems || cap(sc.pend) > maxScratchItems {
 		return
 	}
 	// The pool must not keep the caller's names alive.

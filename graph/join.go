@@ -236,19 +236,49 @@ func (sc *grScratch) joinIdentities(p *Payload, canon, cand []uint32) bool {
 		return false
 	}
 
+	// first looks f up in its home slot alone, without a branch on what it
+	// finds, so that the probes of many endpoints overlap in the memory
+	// system: the id there (grUnjoined when the slot is empty), and whether
+	// the probe must go on past a slot holding another identity.
+	first := func(f uint64) (c uint32, more int) {
+		sl := &tab[(f<<part)>>hshift]
+		g, id := sl.f, sl.id // both read: a conditional move, not a branch
+		c = grUnjoined
+		if g == f {
+			c = id
+		}
+		return c, grB2i(g != f) & grB2i(g != 0)
+	}
 	if nparts == 1 { // one table, in cache: probe in edge order
+		// The endpoints whose home slot held another identity, resolved
+		// after the pass (pend, appended without a branch).
+		pend := grow(&sc.pend, 2*len(p.Edges))
+		np := 0
 		for i := range p.Edges {
 			e := &p.Edges[i]
-			c := grUnjoined
+			c, more := grUnjoined, 0
 			if x, ok := strid.Of(e.Source); ok {
-				c = probe(x * identMul)
+				c, more = first(x * identMul)
 			}
 			cand[2*i] = c
-			c = grUnjoined
+			pend[np] = uint32(2 * i)
+			np += more
+			c, more = grUnjoined, 0
 			if x, ok := strid.Of(e.Target); ok {
-				c = probe(x * identMul)
+				c, more = first(x * identMul)
 			}
 			cand[2*i+1] = c
+			pend[np] = uint32(2*i + 1)
+			np += more
+		}
+		for _, j := range pend[:np] {
+			e := &p.Edges[j/2]
+			name := e.Source
+			if j%2 == 1 {
+				name = e.Target
+			}
+			x, _ := strid.Of(name)
+			cand[j] = probe(x * identMul)
 		}
 		return true
 	}
@@ -318,3 +348,12 @@ var grPartBits uint = 14
 // odd, multiplying by it is a bijection, so products are equal exactly when
 // the identities are.
 const identMul = 0x9E3779B97F4A7C15
+
+// grB2i is 1 for true and 0 for false (compiled without a branch).
+func grB2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
+}
