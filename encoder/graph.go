@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -40,13 +41,15 @@ func GroupNameLen(d int) int {
 
 // DigitsLen is the number of decimal digits of a non-negative n.
 func DigitsLen(n int) int {
-	d := 1
-	for n >= 100 {
-		n /= 100
-		d += 2
-	}
-	if n >= 10 {
-		d++
+	// The bit length gives the digit count or one more (log10(2) ~
+	// 1233/4096); one comparison with a power of ten, without a branch,
+	// tells which. u|1 has the digits of u (powers of ten are even) and
+	// makes 0 count as 1.
+	u := uint64(n) | 1
+	t := uint(bits.Len64(u)) * 1233 >> 12
+	d := int(t) + 1
+	if u < pow10[t%20] {
+		d--
 	}
 	return d
 }
