@@ -2,6 +2,7 @@ package encoder
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 )
@@ -40,16 +41,27 @@ func GroupNameLen(d int) int {
 
 // DigitsLen is the number of decimal digits of a non-negative n.
 func DigitsLen(n int) int {
-	d := 1
-	for n >= 100 {
-		n /= 100
-		d += 2
-	}
-	if n >= 10 {
-		d++
+	// The bit length gives the digit count or one more (log10(2) ~
+	// 1233/4096); one comparison with a power of ten, without a branch,
+	// tells which. u|1 has the digits of u (powers of ten are even) and
+	// makes 0 count as 1.
+	u := uint64(n) | 1
+	t := uint(bits.Len64(u)) * 1233 >> 12
+	d := int(t) + 1
+	if u < tenPow[t%20] {
+		d--
 	}
 	return d
 }
+
+// tenPow holds 10^0 .. 10^19, every power of ten a uint64 holds.
+var tenPow = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < 20; i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
 
 // EdgesSection is the name of the graph profile's edge section, also its
 // label in a trailer's labelled counts (`edges:M`).

@@ -50,3 +50,28 @@ func TestGraphSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitsLen: the digit count of every number below 2^20, of each power
+// of ten and its neighbours, and of the largest int.
+func TestDigitsLen(t *testing.T) {
+	check := func(n int) {
+		if got, want := DigitsLen(n), len(strconv.Itoa(n)); got != want {
+			t.Fatalf("DigitsLen(%d) = %d, want %d", n, got, want)
+		}
+	}
+	for n := 0; n < 1<<20; n++ {
+		check(n)
+	}
+	for p := 1; p <= math.MaxInt/10; p *= 10 {
+		check(p - 1)
+		check(p)
+		check(p + 1)
+		check(10*p - 1)
+	}
+	check(math.MaxInt)
+	check(math.MaxInt - 1)
+	for i := 0; i < 63; i++ {
+		check(1<<i - 1)
+		check(1 << i)
+	}
+}

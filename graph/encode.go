@@ -861,6 +861,8 @@ type grScratch struct {
 	tab         []grIdentSlot
 	epFull      []uint64
 	epRef       []uint32
+	pend        []uint32 // endpoints probed past their home slot
+	pendF       []uint64 // their identities (times identMul)
 	cand        []uint32
 	named       []grNamed
 	kinds       []grEdgeKind // distinct (type, status) pairs; radixItem.aux is index+1
@@ -945,7 +947,7 @@ var grScratchPool = sync.Pool{New: func() any { return new(grScratch) }}
 func getGrScratch() *grScratch { return grScratchPool.Get().(*grScratch) }
 
 func putGrScratch(sc *grScratch) {
-	if cap(sc.items) > maxScratchItems || cap(sc.epJoin) > maxScratchItems || cap(sc.epFull) > maxScratchItems {
+	if cap(sc.items) > maxScratchItems || cap(sc.epJoin) > maxScratchItems || cap(sc.epFull) > maxScratchItems || cap(sc.pend) > maxScratchItems || cap(sc.pendF) > maxScratchItems {
 		return
 	}
 	// The pool must not keep the caller's names alive.

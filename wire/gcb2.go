@@ -249,6 +249,11 @@ func (d decimal) smallLoop(E int) (byte, bool) {
 	return byte(m), true
 }
 
+// identMinEdges is the fewest edges for which the encoder tries the
+// names' identity index (nameTable.indexIdentities): building it costs
+// about a lookup per symbol.
+const identMinEdges = 32
+
 // v2enc is the pooled state of one encode.
 type v2enc struct {
 	out  []byte
@@ -260,6 +265,7 @@ type v2enc struct {
 	npacked int
 	names   nameTable
 	ends    []uint32 // resolved edge endpoints, two per edge
+	pend    []uint32 // endpoints not found in their home slot (by identity)
 	ext     []string // external endpoint names in order of first use
 	extIx   map[string]uint32
 	dyn     [4]map[string]uint64
@@ -291,7 +297,7 @@ func (e *v2enc) release() {
 		e.out = nil
 	}
 	if cap(e.names.slots) > 1<<18 {
-		e.names.slots, e.names.names = nil, nil
+		e.names.slots, e.names.names, e.names.ids = nil, nil, nil
 	}
 	clear(e.names.names) // drop the references to the payload's strings
 	clear(e.extIx)
@@ -320,7 +326,7 @@ func (e *v2enc) release() {
 		e.wide = nil
 	}
 	if cap(e.ends) > 1<<17 {
-		e.ends = nil
+		e.ends, e.pend = nil, nil
 	}
 	encPool.Put(e)
 }
@@ -670,7 +676,20 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	// Edge endpoints: symbol indexes, or names outside the symbols.
 	ends := e.ends[:0]
 	nsym := uint32(len(p.Symbols))
+	// Endpoints that are the very strings of the symbols' names (checked
+	// on the first edge) are found by identity, without reading them.
+	byID := false
+	if len(p.Edges) >= identMinEdges {
+		if i := e.names.find(p.Edges[0].Source); i >= 0 && sameString(e.names.names[i], p.Edges[0].Source) {
+			byID = e.names.indexIdentities()
+		}
+	}
 	endpoint := func(name string) uint32 {
+		if byID {
+			if i := e.names.findIdent(name); i >= 0 {
+				return uint32(i)
+			}
+		}
 		if i := e.names.find(name); i >= 0 {
 			return uint32(i)
 		}
@@ -683,9 +702,34 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 		textLen += len(name)
 		return nsym + k
 	}
-	for i := range p.Edges {
-		ed := &p.Edges[i]
-		ends = append(ends, endpoint(ed.Source), endpoint(ed.Target))
+	if byID {
+		// Each endpoint looked up in its home slot of the identity index
+		// without a branch on what is there, so that the lookups overlap
+		// in the memory system; the others (pend, appended without a
+		// branch) resolved after, in edge order, which keeps the order of
+		// the external names.
+		if cap(ends) < 2*len(p.Edges) {
+			ends = make([]uint32, 2*len(p.Edges))
+		}
+		ends = ends[:2*len(p.Edges)]
+		if cap(e.pend) < len(ends) {
+			e.pend = make([]uint32, len(ends))
+		}
+		pend := e.pend[:len(ends)]
+		np := e.names.homeIdents(p.Edges, ends, pend)
+		for _, j := range pend[:np] {
+			ed := &p.Edges[j/2]
+			name := ed.Source
+			if j%2 == 1 {
+				name = ed.Target
+			}
+			ends[j] = endpoint(name)
+		}
+	} else {
+		for i := range p.Edges {
+			ed := &p.Edges[i]
+			ends = append(ends, endpoint(ed.Source), endpoint(ed.Target))
+		}
 	}
 	e.ends = ends
 

@@ -1,6 +1,12 @@
 package wire
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"math/bits"
+
+	"github.com/gcfkit/gcf"
+	"github.com/gcfkit/gcf/internal/strid"
+)
 
 // nameTable maps the qualified names of a payload's symbols to the index of
 // the first symbol with that name: open addressing over slots that hold
@@ -19,7 +25,24 @@ type nameTable struct {
 	names  []string
 	mask   uint64
 	strong bool // the slots are by maphash
+	dups   bool // two names are equal (the identity index is not built)
+	// The identity index (indexIdentities): each name's string identity
+	// (strid) times identMul, and its index.
+	ids    []identSlot
+	idMask uint64
+	idHash uint // f >> idHash is an identity's home slot
 }
+
+// identSlot is a slot of the identity index: an identity times identMul
+// (0: empty, as no identity multiplies to 0) and the name's index.
+type identSlot struct {
+	f uint64
+	i uint32
+}
+
+// identMul spreads a string identity over 64 bits; being odd, multiplying
+// by it is a bijection, so products are equal exactly when identities are.
+const identMul = 0x9E3779B97F4A7C15
 
 // maxProbe is the longest probe of the quick hash before the table
 // switches to maphash (the table is at most half full, so a probe of a
@@ -69,6 +92,7 @@ func (t *nameTable) reset(n int) {
 	clear(t.names)
 	t.names = t.names[:0]
 	t.strong = false
+	t.dups = false
 }
 
 // add enters s as the name of the next index unless s is already present.
@@ -92,6 +116,7 @@ func (t *nameTable) insert(i int) bool {
 			return true
 		}
 		if v&^0xFFFFFFFF == tag && t.names[uint32(v)-1] == s {
+			t.dups = true
 			return true
 		}
 		if n == maxProbe && !t.strong {
@@ -129,4 +154,104 @@ func (t *nameTable) find(s string) int {
 			return t.find(s)
 		}
 	}
+}
+
+// indexIdentities builds an index of the names by string identity (strid:
+// the same memory and length), for payloads whose edge endpoints are the
+// very strings of their symbols' names (built in memory, or decoded by a
+// decoder that shares them), so that findIdent finds them without reading
+// their bytes. It reports false, building nothing, when identities are
+// unavailable (purego) or two names are equal: then the index of a string
+// would not always be the first of its name.
+func (t *nameTable) indexIdentities() bool {
+	if !strid.Enabled || t.dups || len(t.names) == 0 {
+		return false
+	}
+	size := 16
+	for size < 2*len(t.names) {
+		size <<= 1
+	}
+	if cap(t.ids) >= size {
+		t.ids = t.ids[:size]
+		clear(t.ids)
+	} else {
+		t.ids = make([]identSlot, size)
+	}
+	t.idMask = uint64(size - 1)
+	t.idHash = uint(64 - bits.TrailingZeros(uint(size)))
+	for i, s := range t.names {
+		x, ok := strid.Of(s)
+		if !ok {
+			continue
+		}
+		f := x * identMul
+		for h := f >> t.idHash; ; h = (h + 1) & t.idMask {
+			if sl := &t.ids[h]; sl.f == 0 {
+				*sl = identSlot{f, uint32(i)}
+				break
+			}
+			// (an equal identity is an equal name: not with !dups)
+		}
+	}
+	return true
+}
+
+// findIdent returns the index of the name that is the very string s
+// (after indexIdentities reported true), or -1: s may still equal a name
+// held in other memory (find).
+func (t *nameTable) findIdent(s string) int {
+	x, ok := strid.Of(s)
+	if !ok {
+		return -1
+	}
+	f := x * identMul
+	for h := f >> t.idHash; ; h = (h + 1) & t.idMask {
+		switch sl := &t.ids[h]; sl.f {
+		case f:
+			return int(sl.i)
+		case 0:
+			return -1
+		}
+	}
+}
+
+// homeIdents looks every endpoint of edges up in its home slot of the
+// identity index alone (after indexIdentities reported true), reading the
+// slot without a branch on what it holds, so that the lookups of many
+// endpoints overlap in the memory system. Endpoint k (2i the source of
+// edge i, 2i+1 its target) found there gets its index in ends[k]; the
+// others (further on, a copy of a name, no name: findIdent and find tell)
+// are listed in pend, in order, and counted in the result. ends and pend
+// hold 2*len(edges).
+func (t *nameTable) homeIdents(edges []gcf.Edge, ends, pend []uint32) int {
+	ids, shift := t.ids, t.idHash
+	np := 0
+	for k := range ends {
+		s := edges[k/2].Source
+		if k%2 == 1 {
+			s = edges[k/2].Target
+		}
+		x, _ := strid.Of(s) // 0 without an identity
+		f := x * identMul
+		sl := &ids[f>>shift]
+		g, i := sl.f, sl.i // both read: a conditional move, not a branch
+		miss := 0
+		if g != f {
+			miss = 1
+		}
+		if x == 0 { // not taken for the shared strings this is for
+			miss = 1
+		}
+		ends[k], pend[np] = i, uint32(k)
+		np += miss
+	}
+	return np
+}
+
+// sameString reports whether a and b are the very same string (strid);
+// false with purego.
+func sameString(a, b string) bool {
+	x, ok := strid.Of(a)
+	y, _ := strid.Of(b)
+	return ok && x == y
 }
