@@ -9,14 +9,11 @@ import (
 
 // The fast row path. Most rows of real tables are plain: every cell is a
 // bare token of printable ASCII, with no whitespace around it, no quotes
-// and no markers but a bare ^. scanCells scans such a row in one pass,
-// classifying each cell as it finds its end, and gives up (returning
-// false) at the first byte that needs the general scanner, which then
-// redoes the row and reports any error. The two must agree on every plain
-// row; the fuzz targets and TestFastCellsMatchScanner check that they do.
-// scanCells is the one plain-row scanner: the decoder's rows (fastCells)
-// and consumers that fill their own values from a row's text
-// (ScanPlainRow, the typed decoder) both read through it.
+// and no markers. fastCells scans such a row in one pass, classifying each
+// cell as it finds its end, and gives up (returning false) at the first
+// byte that needs the general scanner, which then redoes the row and
+// reports any error. The two must agree on every plain row; the fuzz
+// targets and TestFastCellsMatchScanner check that they do.
 
 // plainByte marks the bytes a fast cell may contain: printable ASCII
 // except the cell delimiter and the quote.
@@ -28,52 +25,13 @@ var plainByte = func() (t [256]bool) {
 	return t
 }()
 
-// fastCells fills d.cells with the want cells of b[p:] (scanCells), or
-// returns ok false. marked reports that a cell is a bare ^ marker.
+// fastCells fills d.cells with the want cells of b[p:], or returns ok
+// false. marked reports that a cell is a bare ^ marker.
 func (d *Decoder) fastCells(b []byte, p, want int) (ok, marked bool) {
 	if cap(d.cells) < want {
 		d.cells = make([]lexer.Scalar, 0, want)
 	}
 	cells := d.cells[:want]
-	if ok, marked = scanCells(b, p, d.plain, cells); ok {
-		d.cells = cells
-	}
-	return ok, marked
-}
-
-// ScanPlainRow reads the body b of a plain row line (printable ASCII
-// without a quote: Decoder.RawRow's plain) as the decoder's own rows are
-// read, into cells, which must be as long as the table is wide. It
-// returns the row's id (-1 without an `@N ` prefix), with ok true when the line holds exactly len(cells)
-// cells the plain scanner reads; with ok false, the general path
-// (Decoder.ReadRow or Read) must read the line, and reports any error.
-// The cells borrow b.
-func ScanPlainRow(b []byte, cells []lexer.Scalar) (id int64, ok bool) {
-	i := 0
-	id = -1
-	if len(b) > 0 && b[0] == '@' {
-		j := 1
-		var v int64
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' && j <= 18 {
-			v = v*10 + int64(b[j]-'0')
-			j++
-		}
-		if j == 1 || j >= len(b) || b[j] != ' ' {
-			return 0, false
-		}
-		id, i = v, j+1
-	}
-	if ok, _ = scanCells(b, i, true, cells); !ok {
-		return 0, false
-	}
-	return id, true
-}
-
-// scanCells fills cells with the len(cells) cells of b[p:], or returns ok
-// false. With plain, b is a plain line (lexer.CheckLineClass). marked
-// reports that a cell is a bare ^ marker.
-func scanCells(b []byte, p int, plain bool, cells []lexer.Scalar) (ok, marked bool) {
-	want := len(cells)
 	i := p
 	for n := 0; ; n++ {
 		if n == want || i >= len(b) {
@@ -132,7 +90,7 @@ func scanCells(b []byte, p int, plain bool, cells []lexer.Scalar) (ok, marked bo
 		// Any other bare token: find its end, eight bytes at a time while
 		// they last, then classify it. On a plain line (every byte a
 		// plainByte or '|', lexer.CheckLineClass) the end is the next '|'.
-		if plain {
+		if d.plain {
 			for i+8 <= len(b) {
 				if m := zeroByte(binary.LittleEndian.Uint64(b[i:]) ^ ('|' * ones)); m != 0 {
 					i += bits.TrailingZeros64(m) >> 3
@@ -178,7 +136,11 @@ func scanCells(b []byte, p int, plain bool, cells []lexer.Scalar) (ok, marked bo
 		}
 	next:
 		if i == len(b) {
-			return n+1 == want, marked
+			if n+1 != want {
+				return false, false
+			}
+			d.cells = cells
+			return true, marked
 		}
 		i++ // the delimiter
 	}

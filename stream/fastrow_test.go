@@ -70,29 +70,3 @@ func TestFastCellsMatchScanner(t *testing.T) {
 		t.Fatalf("the fast path accepted only %d rows (%d plain lines)", accepted, plainRows)
 	}
 }
-
-// TestScanPlainRow: ScanPlainRow reads a plain line's id and cells as the
-// decoder's own row path does (parseID, then fastCells), and gives up on
-// every id prefix that path rejects.
-func TestScanPlainRow(t *testing.T) {
-	d := NewBytesDecoder(nil, Limits{})
-	for _, line := range []string{"@0 a|1|2.5", "@12 x|^|~", "a|b|c", "@ a|b|c", "@1a|b|c", "@1|b|c",
-		"@1234567890123456789 a|b|c", "@123456789012345678 a|b|c", "@3 a|b", "@3 a|b|c|d", "@0 a|b|", "a| b|c"} {
-		cells := make([]lexer.Scalar, 3)
-		id, ok := ScanPlainRow([]byte(line), cells)
-		b := []byte(line)
-		wantID, p, ok2 := int64(-1), 0, true
-		if b[0] == '@' {
-			var err error
-			wantID, p, err = d.parseID(b)
-			ok2 = err == nil
-		}
-		d.plain = true
-		if ok2 {
-			ok2, _ = d.fastCells(b, p, 3)
-		}
-		if ok != ok2 || ok && (id != wantID || !reflect.DeepEqual(cells, d.cells)) {
-			t.Errorf("%q: %d %v %+v, want %d %v %+v", line, id, ok, cells, wantID, ok2, d.cells)
-		}
-	}
-}

@@ -1,73 +1,167 @@
 package generic
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"reflect"
 	"unsafe"
 
 	"github.com/gcfkit/gcf/lexer"
-	"github.com/gcfkit/gcf/stream"
 )
 
 // scanRow is directRow on the row's text: for a plain line (printable
-// ASCII without a quote, which stream.RawRow reports) it has the stream's
-// plain-row scanner (stream.ScanPlainRow, the one the stream's own rows go
-// through) find and classify the cells, and stores each straight into its
-// field, without the stream's row checks or an event. It returns the row's id
-// (-1 without `@N `), its bare `^` marker columns and its absent cells,
-// for stream.CommitRow; ok false at anything else (a token the plain
-// scanner leaves to the general one, a cell that does not fit its field, a
-// width that is not len(ops)): the caller then has the row read by
+// ASCII without a quote, which stream.RawRow reports) it finds and
+// classifies each cell as the stream's row scanner does on its plain path
+// (stream's fastCells: the same tokens, the same kinds) and stores it
+// straight into its field, without the stream's cells. It returns the
+// row's id (-1 without `@N `), its bare `^` marker columns and its absent
+// cells, for stream.CommitRow; ok false at anything else (a token the
+// plain path leaves to the general scanner, a cell that does not fit its
+// field, a width that is not want): the caller then has the row read by
 // ReadRow, whose general row stores every field again.
 func (t *typedDecoder) scanRow(base unsafe.Pointer, b []byte, ops []directOp) (id int64, marks uint64, absent cellSet, ok bool) {
-	if cap(t.cells) < len(ops) {
-		t.cells = make([]lexer.Scalar, len(ops))
-	}
-	cells := t.cells[:len(ops)]
-	if id, ok = stream.ScanPlainRow(b, cells); !ok {
-		return 0, 0, absent, false
-	}
-	for n := range cells {
-		op, c := &ops[n], &cells[n]
-		switch c.Kind {
-		case lexer.KindInt:
-			if !t.storeInt(base, op, c.Int, c.Bytes, c.Col) {
-				return 0, 0, absent, false
-			}
-			continue
-		case lexer.KindString:
-			if op.mode == opStore && op.n.kind == reflect.String {
-				*(*string)(unsafe.Add(base, op.off)) = t.b.text(c.Bytes)
-				continue
-			}
-		case lexer.KindFloat:
-			if op.mode == opStore && op.n.kind == reflect.Float64 {
-				if f, short := shortDecimal(c.Bytes); short {
-					*(*float64)(unsafe.Add(base, op.off)) = f
-					continue
-				}
-			}
-		case lexer.KindMissing:
-			absent.add(n)
-			continue
-		case lexer.KindNull:
-			continue // a zeroed field, as the general row leaves it
-		case lexer.KindAttach:
-			if n >= 64 {
-				return 0, 0, absent, false
-			}
-			marks |= 1 << n // the attachment fills the field, or is skipped
-			continue
+	want := len(ops)
+	i := 0
+	id = -1
+	if len(b) > 0 && b[0] == '@' {
+		j := 1
+		var v int64
+		for j < len(b) && b[j] >= '0' && b[j] <= '9' && j <= 18 {
+			v = v*10 + int64(b[j]-'0')
+			j++
 		}
-		switch op.mode {
-		case opStore:
-			if !t.store(unsafe.Add(base, op.off), op.n, c) {
-				return 0, 0, absent, false
-			}
-		case opAttach:
+		if j == 1 || j >= len(b) || b[j] != ' ' {
 			return 0, 0, absent, false
 		}
+		id, i = v, j+1
 	}
-	return id, marks, absent, true
+	for n := 0; ; n++ {
+		if n == want || i >= len(b) {
+			return 0, 0, absent, false
+		}
+		op := &ops[n]
+		start := i
+		c := b[i]
+		if c >= '0' && c <= '9' || c == '-' {
+			j := i
+			if c == '-' {
+				j++
+			}
+			digits := j
+			var u uint64
+			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+				u = u*10 + uint64(b[j]-'0')
+				j++
+			}
+			nd := j - digits
+			if nd > 0 && nd <= 18 && (b[digits] != '0' || nd == 1) && (j == len(b) || b[j] == '|') {
+				v := int64(u)
+				if c == '-' {
+					v = -v
+				}
+				if !t.storeInt(base, op, v, b[start:j], start+1) {
+					return 0, 0, absent, false
+				}
+				i = j
+				goto next
+			}
+			if nd > 0 && nd <= 300 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
+				k := j + 1
+				mant := u
+				for k < len(b) && b[k] >= '0' && b[k] <= '9' {
+					mant = mant*10 + uint64(b[k]-'0') // meaningful with 15 digits or fewer
+					k++
+				}
+				if k > j+1 && (k == len(b) || b[k] == '|') {
+					if fd := k - j - 1; nd+fd <= 15 && op.mode == opStore && op.n.kind == reflect.Float64 {
+						// mant < 10^15 < 2^53 and 10^fd are exact, and
+						// the quotient is correctly rounded: the value
+						// lexer.ParseFloat (and strconv) gives.
+						f := float64(mant) / pow10[fd]
+						if c == '-' {
+							f = -f
+						}
+						*(*float64)(unsafe.Add(base, op.off)) = f
+					} else if op.mode != opSkip {
+						s := lexer.Scalar{Kind: lexer.KindFloat, Bytes: b[start:k], Col: start + 1}
+						if op.mode != opStore || !t.store(unsafe.Add(base, op.off), op.n, &s) {
+							return 0, 0, absent, false
+						}
+					}
+					i = k
+					goto next
+				}
+			}
+		} else if c == '^' {
+			if j := i + 1; (j == len(b) || b[j] == '|') && n < 64 {
+				marks |= 1 << n // the attachment fills the field, or is skipped
+				i = j
+				goto next
+			}
+			return 0, 0, absent, false
+		} else if c == ' ' {
+			return 0, 0, absent, false
+		}
+		// Any other token runs to the next '|' (the line is plain).
+		for i+8 <= len(b) {
+			if m := pipeMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto end
+			}
+			i += 8
+		}
+		for i < len(b) && b[i] != '|' {
+			i++
+		}
+	end:
+		if i == start || b[i-1] == ' ' {
+			return 0, 0, absent, false
+		}
+		{
+			tok := b[start:i]
+			var s lexer.Scalar
+			switch {
+			case c == 't' && string(tok) == "true":
+				s = lexer.Scalar{Kind: lexer.KindBool, Bool: true, Bytes: tok}
+			case c == 'f' && string(tok) == "false":
+				s = lexer.Scalar{Kind: lexer.KindBool, Bytes: tok}
+			case c >= '0' && c <= '9' || c == '-' || c == '~':
+				if lexer.ClassifyPlainInto(&s, tok) != nil {
+					return 0, 0, absent, false
+				}
+			default:
+				if op.mode == opStore && op.n.kind == reflect.String {
+					*(*string)(unsafe.Add(base, op.off)) = t.b.text(tok)
+					goto next
+				}
+				s = lexer.Scalar{Kind: lexer.KindString, Bytes: tok}
+			}
+			s.Col = start + 1
+			switch s.Kind {
+			case lexer.KindMissing:
+				absent.add(n)
+				goto next
+			case lexer.KindNull:
+				goto next // a zeroed field, as the general row leaves it
+			}
+			switch op.mode {
+			case opStore:
+				if !t.store(unsafe.Add(base, op.off), op.n, &s) {
+					return 0, 0, absent, false
+				}
+			case opAttach:
+				return 0, 0, absent, false
+			}
+		}
+	next:
+		if i == len(b) {
+			if n+1 != want {
+				return 0, 0, absent, false
+			}
+			return id, marks, absent, true
+		}
+		i++ // the delimiter
+	}
 }
 
 // storeInt stores the integer cell v (text tok at column col) through op.
@@ -93,42 +187,14 @@ func (t *typedDecoder) storeInt(base unsafe.Pointer, op *directOp, v int64, tok 
 	return t.store(p, op.n, &s)
 }
 
-// shortDecimal returns the value of a plain decimal t (-?digits.digits, as
-// the stream's plain-row scanner classifies lexer.KindFloat) of 15 digits
-// or fewer, with ok true: the digits (< 10^15 < 2^53) and the power of ten
-// are exact and the quotient is correctly rounded, the value
-// lexer.ParseFloat (and strconv) gives. Longer decimals are the caller's.
-func shortDecimal(t []byte) (f float64, ok bool) {
-	neg := len(t) > 0 && t[0] == '-'
-	i := 0
-	if neg {
-		i = 1
-	}
-	if len(t)-i > 16 {
-		return 0, false
-	}
-	var mant uint64
-	frac := -1
-	for ; i < len(t); i++ {
-		switch c := t[i]; {
-		case c >= '0' && c <= '9':
-			mant = mant*10 + uint64(c-'0')
-		case c == '.' && frac < 0:
-			frac = len(t) - i - 1
-		default:
-			return 0, false // an exponent or sign: lexer.ParseFloat's
-		}
-	}
-	if frac < 1 || frac > 15 {
-		return 0, false
-	}
-	f = float64(mant) / pow10[frac]
-	if neg {
-		f = -f
-	}
-	return f, true
-}
-
 // pow10 holds the powers of ten that are exact in a float64, up to the
-// fraction lengths shortDecimal takes.
+// fraction lengths scanRow parses itself.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// pipeMask has the high bit set in the lowest byte of x that is '|' (and
+// perhaps spuriously above it).
+func pipeMask(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	v := x ^ ('|' * ones)
+	return (v - ones) &^ v & highs
+}

@@ -290,23 +290,3 @@ func TestScanRowFloats(t *testing.T) {
 		}
 	}
 }
-
-// TestShortDecimal: the decimals shortDecimal takes give strconv's value
-// bit for bit, and it leaves every other float form (an exponent, a
-// second point, 16 digits or more, no fraction digits) to lexer.ParseFloat.
-func TestShortDecimal(t *testing.T) {
-	for _, x := range []string{"0.5", "-0.0", "-0.5", "1.015", "99999999999999.9",
-		"0.00000000000001", "-7.00000000000001", "12.3400"} {
-		f, ok := shortDecimal([]byte(x))
-		want, _ := strconv.ParseFloat(x, 64)
-		if !ok || math.Float64bits(f) != math.Float64bits(want) {
-			t.Errorf("%s: %v %v, want %v", x, f, ok, want)
-		}
-	}
-	for _, x := range []string{"1.5e3", "1e5", "-1.5E-3", "1.2.3", "5.", "999999999999999.9", "0.000000000000001",
-		"-", "", "1-2.5", "-1.5e+3"} {
-		if f, ok := shortDecimal([]byte(x)); ok {
-			t.Errorf("%q: took it (%v)", x, f)
-		}
-	}
-}

@@ -43,8 +43,6 @@ type typedDecoder struct {
 
 	slabs [4]slab // per slice type, for short tables
 	nextS int
-
-	cells []lexer.Scalar // scanRow's cells
 }
 
 // plan returns valuePlanFor(typ) through the decoder's small cache.
