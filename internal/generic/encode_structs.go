@@ -886,17 +886,16 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value, data unsafe.Pointer) boo
 // `@i ` when it has attachments, then its cells (see writeRows). The
 // column states are at e.flags[sb:].
 func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb int, consts bool) ([]byte, bool) {
-	b = encoder.AppendIndent(b, bi)
+	spill := e.spill
+	b = fsIndent(b, bi, spill)
 	if r.atts && fsHasAtts(r, rp) {
-		b = encoder.AppendItemIndex(b, i)
-		b = encoder.AppendWordSep(b)
+		b = fsItemIndex(b, i, spill)
 	}
 	ok := true
 	if r.cells && !consts {
 		// The columns' offsets and kinds side by side (cellv), not in the
 		// wide fsCol records.
 		// The common kinds are written here, with their separators.
-		spill := e.spill
 		for _, l := range r.cellv {
 			p := unsafe.Add(rp, l.off)
 			switch l.kind {
