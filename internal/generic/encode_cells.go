@@ -14,15 +14,18 @@ import (
 // its length are the encoder's own, and the writer may store up to 8
 // bytes past the result within its capacity.
 
-// fsPlainCell is encoder.AppendPlainCell (the same bytes and verdict),
-// with strings of 4 to 32 bytes checked and copied a word at a time
-// (fsSpecial): 4 to 7 bytes as two overlapping 4-byte words, 8 or more
-// as 8-byte words, the last one ending at the string's end. A word with
-// a byte to look at leaves s to AppendPlainCell.
+// fsPlainCell is encoder.AppendPlainCell (the same bytes, and true
+// wherever it is true), with strings of 4 to 32 bytes checked and copied
+// a word at a time (fsSpecial): 4 to 7 bytes as two overlapping 4-byte
+// words, 8 or more as 8-byte words, the last one ending at the string's
+// end. A word with a byte to look at leaves s to AppendPlainCell. It is
+// also true for such a string whose first byte is 't' or 'f' but which
+// is not "true" or "false": that is all encoder.NeedsQuote looks at
+// first for those bytes, so it would pass s too.
 func fsPlainCell(b []byte, s string) ([]byte, bool) {
 	n := len(s)
 	if n < 4 || n > 32 || !encoder.PlainEnds(s) {
-		return encoder.AppendPlainCell(b, s)
+		return fsPlainStart(b, s)
 	}
 	l := len(b)
 	if cap(b)-l < 32 {
@@ -54,20 +57,40 @@ func fsPlainCell(b []byte, s string) ([]byte, bool) {
 	return b[:l+n], true
 }
 
-// fsSpecial has the high bit set in some byte when a byte of w may be one
+// fsPlainStart is fsPlainCell for a string it does not take at once: one
+// of 4 to 32 bytes that ends in a byte other than a space and starts
+// with 't' or 'f' without being "true" or "false" passes NeedsQuote's
+// first-byte checks, so its first byte is copied and fsPlainCell checks
+// the rest (as a cell of its own, which is stricter); any other string,
+// or a rest it does not take, is AppendPlainCell's.
+func fsPlainStart(b []byte, s string) ([]byte, bool) {
+	n := len(s)
+	if n >= 4 && n <= 32 && s[n-1] != ' ' && (s[0] == 't' || s[0] == 'f') && s != "true" && s != "false" {
+		l := len(b)
+		out, ok := fsPlainCell(append(b, s[0]), s[1:])
+		if ok {
+			return out, true
+		}
+		b = out[:l] // out is b and s[0] when fsPlainCell is false
+	}
+	return encoder.AppendPlainCell(b, s)
+}
+
+// fsSpecial has the high bit set in the bytes of w that may be ones
 // AppendPlainCell stops at: a control byte (< 0x20), a byte from 0x7B up
 // (also '|', and every byte of a multi-byte sequence), '[', '\\', ']',
-// '"' or ','. It may flag a plain byte ('{', '}', '~' and, by a carry,
-// the byte after one from 0xFB up), never miss one.
+// '"' or ','. It also flags the plain '{', '}', '~' and DEL, and no other
+// byte: each lane's sums stay below 0x100 (x has no high bit), so no
+// carry crosses into the next byte.
 func fsSpecial(w uint64) uint64 {
 	const lsb, msb = 0x0101010101010101, 0x8080808080808080
-	x := w &^ msb // bytes from 0x80 up are flagged by w itself
-	q := w ^ '"'*lsb
-	c := w ^ ','*lsb
-	return (w | (w + 0x05*lsb) | // >= 0x7B
-		(w-0x20*lsb)&^w | // < 0x20
-		((0x5E+0x7F)*lsb-x)&(x+(0x7F-0x5A)*lsb) | // 0x5B to 0x5D
-		(q-lsb)&^q | (c-lsb)&^c) & msb
+	x := w &^ msb                                          // bytes from 0x80 up are flagged by w itself
+	ge20 := x + (0x80-0x20)*lsb                            // high bit: x >= 0x20
+	ge7B := x + (0x80-0x7B)*lsb                            // x >= 0x7B
+	inBr := (x + (0x80-0x5B)*lsb) &^ (x + (0x80-0x5E)*lsb) // 0x5B <= x < 0x5E
+	neQ := (x ^ '"'*lsb) + 0x7F*lsb                        // x != '"'
+	neC := (x ^ ','*lsb) + 0x7F*lsb                        // x != ','
+	return (w | ge7B | inBr | ^(ge20 & neQ & neC)) & msb
 }
 
 // fsIntCell appends v's canonical digits (encoder.AppendInt's) and the
@@ -131,6 +154,38 @@ func fsFloatCell(b []byte, v float64, spill bool) ([]byte, bool) {
 	x := '.' | uint64(d+0x30303030)&(1<<(8*k)-1)<<8 | encoder.CellSep<<(8*k+8)
 	binary.LittleEndian.PutUint64(b[l:l+8], x)
 	return b[:l+k+2], true
+}
+
+// fsIndent is encoder.AppendIndent: up to 4 levels (8 spaces) are one
+// 8-byte store, with spill.
+func fsIndent(b []byte, level int, spill bool) []byte {
+	if level > 4 || !spill {
+		return encoder.AppendIndent(b, level)
+	}
+	l := len(b)
+	if cap(b)-l < 8 {
+		b = slices.Grow(b, 8)
+	}
+	binary.LittleEndian.PutUint64(b[l:l+8], 0x2020202020202020)
+	return b[:l+2*level]
+}
+
+// fsItemIndex appends the `@i` mark of row i and its word separator, as
+// encoder.AppendItemIndex and AppendWordSep do; below 10^7 the digits
+// and the separator are one 8-byte store (fsDigits), with spill.
+func fsItemIndex(b []byte, i int, spill bool) []byte {
+	if uint(i) >= 1e7 || !spill {
+		return encoder.AppendWordSep(encoder.AppendItemIndex(b, i))
+	}
+	l := len(b)
+	if cap(b)-l < 9 {
+		b = slices.Grow(b, 9)
+	}
+	b = b[:l+1]
+	b[l] = '@'
+	w, n := fsDigits(uint64(i))
+	binary.LittleEndian.PutUint64(b[l+1:l+9], w|' '<<(8*n))
+	return b[:l+n+2]
 }
 
 // fsDigits returns the decimal digits of u < 10^7 in the low n bytes of

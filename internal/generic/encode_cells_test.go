@@ -149,23 +149,56 @@ func TestAppendGenericSpareCapacity(t *testing.T) {
 // (bytes and verdict) for strings of 1 to 40 bytes holding every byte
 // value at every position, after what the buffer held.
 func TestFsPlainCell(t *testing.T) {
-	for n := 1; n <= 40; n++ {
-		for pos := 0; pos < n; pos++ {
-			for c := 0; c < 256; c++ {
-				bs := make([]byte, n)
-				for i := range bs {
-					bs[i] = 'a' + byte(i%26)
-				}
-				bs[pos] = byte(c)
-				s := string(bs)
-				for _, b := range cellBufs() {
-					want, wok := encoder.AppendPlainCell(append([]byte(nil), b...), s)
-					got, ok := fsPlainCell(b, s)
-					if ok != wok || string(got) != string(want) {
-						t.Fatalf("fsPlainCell(%q) = %q, %v; AppendPlainCell: %q, %v", s, got, ok, want, wok)
+	// Strings of the letters from 'a', then from 't' and 'f' (which
+	// NeedsQuote looks at first), with every byte at every position.
+	for _, first := range []byte{'a', 't', 'f'} {
+		for n := 1; n <= 40; n++ {
+			for pos := 0; pos < n; pos++ {
+				for c := 0; c < 256; c++ {
+					bs := make([]byte, n)
+					for i := range bs {
+						bs[i] = 'a' + (first-'a'+byte(i))%26
 					}
+					bs[pos] = byte(c)
+					checkFsPlainCell(t, string(bs))
 				}
 			}
+		}
+	}
+	for _, s := range []string{
+		"true", "false", "True", "FALSE", "tru", "fals", "truex", "falsey",
+		"true ", "false ", "t ue", "f,lse", "t|ue", "fa\\se", "tr\"u", "t\tx", "t\x00rue",
+		"trueeeeeeeeeeeeeeeeeeeeeeeeeeeee", "fffffffffffffffffffffffffffffffff",
+		"t\u00e9t\u00e9", "f\u00e9te", "fête", "tête-à-tête", "t[1]", "f{x}", "t~x~",
+	} {
+		checkFsPlainCell(t, s)
+	}
+	// Plain strings from 't' or 'f' take the word path, not NeedsQuote.
+	for _, s := range []string{"trent.brown519@example.com", "frank", "true1", "falsE", "tree", "fast"} {
+		if got, ok := fsPlainCell([]byte("x|"), s); !ok || string(got) != "x|"+s {
+			t.Errorf("fsPlainCell(%q) = %q, %v; want %q, true", s, got, ok, "x|"+s)
+		}
+	}
+}
+
+// checkFsPlainCell: fsPlainCell(b, s) is true wherever AppendPlainCell
+// is, and then with its bytes; where AppendPlainCell is false, it is
+// false with b unchanged, or true with b and s and NeedsQuote(s, Cell)
+// false (the bytes the general writer gives an unquoted cell).
+func checkFsPlainCell(t *testing.T, s string) {
+	t.Helper()
+	for _, b := range cellBufs() {
+		want, wok := encoder.AppendPlainCell(append([]byte(nil), b...), s)
+		orig := string(b)
+		got, ok := fsPlainCell(b, s)
+		switch {
+		case wok && (!ok || string(got) != string(want)):
+			t.Fatalf("fsPlainCell(%q) = %q, %v; AppendPlainCell: %q, %v", s, got, ok, want, wok)
+		case !wok && !ok && string(got) != orig:
+			t.Fatalf("fsPlainCell(%q) = %q, false; want %q unchanged", s, got, orig)
+		case !wok && ok && (encoder.NeedsQuote(s, encoder.Cell) || string(got) != orig+s):
+			t.Fatalf("fsPlainCell(%q) = %q, true; NeedsQuote %v, want %q", s, got,
+				encoder.NeedsQuote(s, encoder.Cell), orig+s)
 		}
 	}
 }
@@ -183,6 +216,60 @@ func TestFsDigitsAll(t *testing.T) {
 		for i, c := range want {
 			if byte(w>>(8*i)) != c {
 				t.Fatalf("fsDigits(%d) = %#x, %d; want %q", u, w, n, want)
+			}
+		}
+	}
+}
+
+// TestFsIndentItemIndex: fsIndent and fsItemIndex write
+// encoder.AppendIndent's and AppendItemIndex's bytes (the latter with
+// its word separator) after what the buffer held, with and without
+// spill, and without spill leave the spare capacity alone.
+func TestFsIndentItemIndex(t *testing.T) {
+	for level := 0; level <= 12; level++ {
+		for _, spill := range []bool{true, false} {
+			for _, b := range cellBufs() {
+				want := string(encoder.AppendIndent([]byte("ab"), level))
+				got := fsIndent(b, level, spill)
+				if string(got) != want {
+					t.Fatalf("fsIndent(%d, %v) = %q, want %q", level, spill, got, want)
+				}
+				checkSpare(t, got, spill, "fsIndent")
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(5))
+	idx := []int{0, 1, 9, 10, 99, 100, 9999, 10000, 999999, 1000000, 9999999, 10000000, 10000001, math.MaxInt32, math.MaxInt}
+	for i := 0; i < 100000; i++ {
+		idx = append(idx, i, r.Intn(20000000), int(r.Int63()>>r.Intn(63)))
+	}
+	for _, i := range idx {
+		want := "ab@" + strconv.Itoa(i) + " "
+		for _, spill := range []bool{true, false} {
+			for _, b := range cellBufs() {
+				got := fsItemIndex(b, i, spill)
+				if string(got) != want {
+					t.Fatalf("fsItemIndex(%d, %v) = %q, want %q", i, spill, got, want)
+				}
+				checkSpare(t, got, spill, "fsItemIndex")
+			}
+		}
+	}
+}
+
+// TestFsSpecialLanes: fsSpecial flags, in every lane of a word of plain
+// letters, exactly the byte values AppendPlainCell stops at and '{',
+// '}', '~' and DEL.
+func TestFsSpecialLanes(t *testing.T) {
+	for lane := 0; lane < 8; lane++ {
+		for c := 0; c < 256; c++ {
+			w := uint64(0x6867666564636261) // "abcdefgh"
+			w = w&^(0xFF<<(8*lane)) | uint64(c)<<(8*lane)
+			_, plain := encoder.AppendPlainCell(nil, string([]byte{'a', byte(c), 'a'}))
+			want := !plain || c == '{' || c == '}' || c == '~' || c == 0x7F
+			got := fsSpecial(w)
+			if got&^(0x80<<(8*lane)) != 0 || (got != 0) != want {
+				t.Fatalf("fsSpecial lane %d byte %#x = %#x, want flagged %v", lane, c, got, want)
 			}
 		}
 	}

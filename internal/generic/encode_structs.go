@@ -753,16 +753,27 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 // constant columns factored with tabOwn) and the rows at indentation bi,
 // each followed by its attachments at bi, their bodies at bi+2.
 func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) bool {
+	b, ok := e.fsTableTo(e.buf, r, sv, bi, how)
+	e.buf = b
+	return ok
+}
+
+// fsTableTo is fsTable writing after b instead of e.buf (which it may
+// use as scratch) and returning the result: a nested table passes its
+// bytes on without a store to the pooled encoder, each a write barrier
+// while the collector marks.
+func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, bi int, how tabHow) ([]byte, bool) {
 	n := sv.Len()
 	if layout.ArrayForm(n, false, nil) == layout.Empty {
-		e.buf = encoder.AppendEmptyArray(e.buf)
-		return e.nl() == nil
+		e.buf = encoder.AppendEmptyArray(b)
+		ok := e.nl() == nil
+		return e.buf, ok
 	}
 	if sv.Kind() == reflect.Array && !sv.CanAddr() {
-		return false // keep to addressable elements (cheap field reads)
+		return b, false // keep to addressable elements (cheap field reads)
 	}
 	if !e.lim.ElementsOK(n) {
-		return false
+		return b, false
 	}
 	var data unsafe.Pointer
 	if sv.Kind() == reflect.Slice {
@@ -773,31 +784,30 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 	esz := r.esz
 	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
 	if (r.omit || r.scan) && !e.fsScan(r, sv, data) {
-		return false
+		return b, false
 	}
 	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, sv, data, esz, sb)
-	// The table is written into b, stored back to e.buf only around the
-	// calls that write there: a store to the pooled encoder costs a write
+	// The table is written into b, stored to e.buf only around the calls
+	// that write there: a store to the pooled encoder costs a write
 	// barrier while the collector marks.
-	b := encoder.AppendCount(e.buf, n, false)
+	b = encoder.AppendCount(b, n, false)
 	switch {
 	case how == tabShared:
 	case !r.dyn && !consts:
 		if !e.lim.FieldsOK(r.nf) {
-			return false
+			return b, false
 		}
 		b = append(b, r.decl...)
 	default:
 		e.buf = b
 		if !e.fsDecl(r, sb, consts, data) {
-			return false
+			return e.buf, false
 		}
 		b = e.buf
 	}
 	b = encoder.AppendLineEnd(b)
 	if !e.lim.LineDone(len(b)) {
-		e.buf = b
-		return false
+		return b, false
 	}
 	// The cells are read through the fields' offsets from the address of
 	// each row (sv is a slice or an addressable array, n > 0): reflect's
@@ -811,20 +821,16 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 		rp := unsafe.Add(data, uintptr(i)*esz)
 		var ok bool
 		if b, ok = e.fsRow(b, r, i, rp, bi, sb, consts); !ok || !e.lim.LineDone(len(b)) {
-			e.buf = b
-			return false
+			return b, false
 		}
 		if r.atts && fsHasAtts(r, rp) {
-			e.buf = b
-			if !e.fsAttachments(r, i, rp, sv.Index(i), bi, sb) {
-				return false
+			if b, ok = e.fsAttachments(b, r, i, rp, sv.Index(i), bi, sb); !ok {
+				return b, false
 			}
-			b = e.buf
 		}
 	}
-	e.buf = b
 	e.flags = e.flags[:sb]
-	return true
+	return b, true
 }
 
 // fsScan is the pre-pass of fsTable: it pushes the column states of r on
@@ -886,17 +892,16 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value, data unsafe.Pointer) boo
 // `@i ` when it has attachments, then its cells (see writeRows). The
 // column states are at e.flags[sb:].
 func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb int, consts bool) ([]byte, bool) {
-	b = encoder.AppendIndent(b, bi)
+	spill := e.spill
+	b = fsIndent(b, bi, spill)
 	if r.atts && fsHasAtts(r, rp) {
-		b = encoder.AppendItemIndex(b, i)
-		b = encoder.AppendWordSep(b)
+		b = fsItemIndex(b, i, spill)
 	}
 	ok := true
 	if r.cells && !consts {
 		// The columns' offsets and kinds side by side (cellv), not in the
 		// wide fsCol records.
 		// The common kinds are written here, with their separators.
-		spill := e.spill
 		for _, l := range r.cellv {
 			p := unsafe.Add(rp, l.off)
 			switch l.kind {
@@ -980,41 +985,46 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 }
 
 // fsAttachments writes the attachments of row i (at rp, its Value row)
+// after b and returns the result (e.buf is scratch, as in fsTableTo),
 // at indentation bi, their bodies at bi+2 (see attach): a `.f` table,
 // under the shared array schema after row 0 where fsScan found one, or a
 // `.f` inline array. The column states are at e.flags[sb:].
-func (e *geEncoder) fsAttachments(r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) bool {
+func (e *geEncoder) fsAttachments(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) ([]byte, bool) {
 	for j := range r.cols {
 		c := &r.cols[j]
 		if c.op != fsTable && c.op != fsInline || fsNilSeq(c, unsafe.Add(rp, c.off)) {
 			continue
 		}
 		fv := fsField(row, c)
-		b := encoder.AppendIndent(e.buf, bi)
+		b = encoder.AppendIndent(b, bi)
 		b = encoder.AppendAttachDot(b)
 		b = append(b, c.key...)
-		e.buf = encoder.AppendWordSep(b)
+		b = encoder.AppendWordSep(b)
 		switch {
 		case c.op == fsTable:
 			how := tabAttached
 			if i > 0 && e.flags[sb+j]&fsShared != 0 {
 				how = tabShared
 			}
-			if !e.fsTable(c.rows, fv, bi+2, how) {
-				return false
+			var ok bool
+			if b, ok = e.fsTableTo(b, c.rows, fv, bi+2, how); !ok {
+				return b, false
 			}
 		case fv.Len() == 0:
-			e.buf = encoder.AppendEmptyArray(e.buf)
+			e.buf = encoder.AppendEmptyArray(b)
 			if e.nl() != nil {
-				return false
+				return e.buf, false
 			}
+			b = e.buf
 		default:
+			e.buf = b
 			if !e.fsInline(c.kind, fv) {
-				return false
+				return e.buf, false
 			}
+			b = e.buf
 		}
 	}
-	return true
+	return b, true
 }
 
 // fsDecl writes the field declaration of r (as geEncoder.decl does),
