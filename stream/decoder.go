@@ -294,7 +294,7 @@ func (d *Decoder) load() error {
 	for {
 		line, err := d.lr.next()
 		if err == io.EOF {
-			d.atEOF = true
+			d.atEOF, d.unchecked = true, false
 			d.lineNo = d.lr.lineNo
 			return nil
 		}
@@ -415,7 +415,7 @@ func (d *Decoder) scanScalar(b []byte, pos int, delim byte) (lexer.Scalar, int, 
 
 // consume marks the current line as used and resets per-line buffers.
 func (d *Decoder) consume() {
-	d.have, d.unchecked = false, false
+	d.have = false
 }
 
 func (d *Decoder) beginLine() {
