@@ -102,15 +102,20 @@ type Decoder struct {
 	limits Limits
 
 	// the current line
-	have    bool // a line is loaded and not yet consumed
-	atEOF   bool
-	raw     []byte // the header state's line, CR removed (body lines leave it)
-	body    []byte // the line after its indentation
-	level   int    // indentation level
-	ctl     bool   // the line may hold a control character (lexer.CheckLine)
-	plain   bool   // the line is printable ASCII without '"' (lexer.CheckLineClass)
-	lineNo  int
-	lineOff int64
+	have  bool // a line is loaded and not yet consumed
+	atEOF bool
+	raw   []byte // the header state's line, CR removed (body lines leave it)
+	body  []byte // the line after its indentation
+	level int    // indentation level
+	ctl   bool   // the line may hold a control character (lexer.CheckLine)
+	plain bool   // the line is printable ASCII without '"' (lexer.CheckLineClass)
+	// unchecked: AtRow loaded the line as a table's row without its class
+	// check (ctl and plain are not set): checkLine runs it before any other
+	// use, and a consumer that scans the row itself checks its bytes.
+	unchecked bool
+	lazy      bool // AtRow's load: leave the line unchecked
+	lineNo    int
+	lineOff   int64
 	// the last line read that is not blank (comments count), where an
 	// error found at the end of input points
 	lastContent    int
@@ -279,12 +284,17 @@ func (d *Decoder) Read() (*Event, error) {
 // lines). It sets atEOF at the end of input.
 func (d *Decoder) load() error {
 	if d.have || d.atEOF {
+		if d.unchecked {
+			return d.checkLine()
+		}
 		return nil
 	}
+	// With lazy (AtRow, in a table) a line kept is left unchecked.
+	lazy := d.lazy
 	for {
 		line, err := d.lr.next()
 		if err == io.EOF {
-			d.atEOF = true
+			d.atEOF, d.unchecked = true, false
 			d.lineNo = d.lr.lineNo
 			return nil
 		}
@@ -295,17 +305,19 @@ func (d *Decoder) load() error {
 		d.lineOff = d.lr.lineOff
 		// Only a table's rows use the plain-line answer (fastCells): other
 		// lines (graph lines, members) take the cheaper check.
-		var ctl, plain bool
-		var bad *lexer.SyntaxError
-		if d.depth > 0 && d.stack[d.depth-1].kind == fTable {
-			ctl, plain, bad = lexer.CheckLineClass(line)
-		} else {
-			ctl, bad = lexer.CheckLine(line)
+		if !lazy {
+			var ctl, plain bool
+			var bad *lexer.SyntaxError
+			if d.depth > 0 && d.stack[d.depth-1].kind == fTable {
+				ctl, plain, bad = lexer.CheckLineClass(line)
+			} else {
+				ctl, bad = lexer.CheckLine(line)
+			}
+			if bad != nil {
+				return d.wrap(bad, 0)
+			}
+			d.ctl, d.plain = ctl, plain
 		}
-		if bad != nil {
-			return d.wrap(bad, 0)
-		}
-		d.ctl, d.plain = ctl, plain
 		// Trailing whitespace on a line is no error (SPEC §16.5 and
 		// SPEC-v1.1 §12.5: decoders MAY warn, without rejecting); a bare
 		// value's trailing blanks are structural anyway (§4.2).
@@ -328,6 +340,9 @@ func (d *Decoder) load() error {
 			if len(bytes.Trim(rest, " \t")) == 0 {
 				continue // a blank line of whitespace
 			}
+			if err := d.checkSkipped(lazy, line); err != nil {
+				return err
+			}
 			return d.errAt(n+1, lexer.TabIndentation, "tab character in indentation")
 		}
 		body := line[n:]
@@ -335,21 +350,52 @@ func (d *Decoder) load() error {
 			continue // blank line
 		}
 		if body[0] == '#' && (len(body) == 1 || body[1] == ' ') {
+			if err := d.checkSkipped(lazy, line); err != nil {
+				return err
+			}
 			continue // comment (SPEC §11)
 		}
 		d.lastContent, d.lastContentOff = d.lineNo, d.lineOff
 		if n%2 != 0 {
+			if err := d.checkSkipped(lazy, line); err != nil {
+				return err
+			}
 			return d.errAt(n+1, lexer.InvalidIndent, "indentation must be a multiple of two spaces")
 		}
 		// d.raw is read only for the header state's line: a body line
 		// leaves it (one pointer write less per line).
 		d.body, d.level = body, n/2
-		d.have = true
+		d.have, d.unchecked = true, lazy
 		if cap(d.scratch) < len(line) {
 			d.scratch = make([]byte, 0, 2*len(line)+64)
 		}
 		return nil
 	}
+}
+
+// checkLine runs the class check of a line AtRow loaded unchecked, on its
+// body: the indentation is spaces and the trimmed blanks are spaces and
+// tabs, so the check finds the line's first bad byte and the line's
+// answer (a trailing tab's control is never read: no token holds it).
+func (d *Decoder) checkLine() error {
+	ctl, plain, bad := lexer.CheckLineClass(d.body)
+	if bad != nil {
+		return d.wrap(bad, 2*d.level)
+	}
+	d.ctl, d.plain, d.unchecked = ctl, plain, false
+	return nil
+}
+
+// checkSkipped runs the class check on a line that a lazy load does not
+// keep (a comment, an indentation error), so that it fails as a checked
+// load does.
+func (d *Decoder) checkSkipped(lazy bool, line []byte) error {
+	if lazy {
+		if _, _, bad := lexer.CheckLineClass(line); bad != nil {
+			return d.wrap(bad, 0)
+		}
+	}
+	return nil
 }
 
 // scanInto scans a scalar of the current line (lexer.ScanInto), checking

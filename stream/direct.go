@@ -28,24 +28,45 @@ func (d *Decoder) AtRow() (bool, error) {
 	if f.kind != fTable || f.keyed || f.group >= 0 || f.idCol >= 0 || len(f.consts) > 0 {
 		return false, nil
 	}
-	if err := d.load(); err != nil {
-		d.err = err
-		return false, err
+	if !d.have && !d.atEOF {
+		// The line is loaded without its class check: a row's consumer
+		// checks its bytes (RawRow) or ReadRow does; anything else runs
+		// the check here first, so errors come in the order Read gives.
+		d.lazy = true
+		err := d.load()
+		d.lazy = false
+		if err != nil {
+			d.err = err
+			return false, err
+		}
 	}
-	if d.atEOF || d.level != f.indent || (f.count >= 0 && f.seen == f.count) || startsWith(d.body, "##") {
-		return false, nil
+	if d.atEOF || d.level != f.indent || (f.count >= 0 && f.seen == f.count) || startsWith(d.body, "##") ||
+		f.rowActive && (d.body[0] == '.' || f.nextEligible() >= 0) { // stepFrame's rowChild
+		return false, d.checked()
 	}
 	if f.rowActive {
-		// stepFrame's rowChild, for a line at the table's indentation.
-		if d.body[0] == '.' || f.nextEligible() >= 0 {
-			return false, nil
-		}
 		if err := d.finishRow(f); err != nil {
+			if cerr := d.checked(); cerr != nil {
+				return false, cerr
+			}
 			d.err = err
 			return false, err
 		}
 	}
 	return true, nil
+}
+
+// checked runs the class check of a line loaded unchecked, recording its
+// error.
+func (d *Decoder) checked() error {
+	if !d.unchecked {
+		return nil
+	}
+	if err := d.checkLine(); err != nil {
+		d.err = err
+		return err
+	}
+	return nil
 }
 
 // ReadRow reads the next line as a row of the innermost table when AtRow
@@ -54,6 +75,9 @@ func (d *Decoder) AtRow() (bool, error) {
 // row. With ok false nothing was read: the line is left for Read.
 func (d *Decoder) ReadRow() (cells []lexer.Scalar, ok bool, err error) {
 	if ok, err := d.AtRow(); !ok {
+		return nil, false, err
+	}
+	if err := d.checked(); err != nil {
 		return nil, false, err
 	}
 	f := &d.stack[d.depth-1]
@@ -79,18 +103,22 @@ func (d *Decoder) RowEvent() *Event {
 
 // RawRow returns the body of the next line (after its indentation) when
 // AtRow reports it is a row of the innermost table, and whether the line
-// is plain (printable ASCII without a quote, lexer.CheckLineClass). It
-// reads nothing: the caller scans the cells itself and either takes the
-// line with CommitRow or leaves it to ReadRow or Read.
+// may be plain (printable ASCII without a quote, lexer.CheckLineClass):
+// plain false means it is not; plain true that the caller may scan it as
+// plain provided it finds every byte of body printable ASCII other than
+// '"' (the line may not be checked yet). It reads nothing: the caller
+// scans the cells itself and either takes the line with CommitRow or
+// leaves it to ReadRow or Read, which check it and report its errors.
 func (d *Decoder) RawRow() (body []byte, plain, ok bool, err error) {
 	if ok, err := d.AtRow(); !ok {
 		return nil, false, false, err
 	}
-	return d.body, d.plain, true, nil
+	return d.body, d.plain || d.unchecked, true, nil
 }
 
 // CommitRow takes the line RawRow returned as the table's next row, which
-// the caller found to hold n cells that the row scanner's plain path
+// the caller found to be plain (every byte printable ASCII but '"') and to
+// hold n cells that the row scanner's plain path
 // (fastCells) reads without error, with the id id (-1 without an `@N `
 // prefix) and bare `^` markers in the columns of the bits of marks (no
 // `^{...}`). It runs the row's remaining checks and reports false, taking

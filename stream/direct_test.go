@@ -32,7 +32,7 @@ func walkCommit(data []byte, commit bool) ([]string, error) {
 			if err != nil {
 				return out, err
 			}
-			if ok && plain {
+			if _, checked, _ := lexer.CheckLineClass(body); ok && plain && checked {
 				id, p := int64(-1), 0
 				var perr error
 				if body[0] == '@' {

@@ -10,7 +10,8 @@ import (
 )
 
 // scanRow is directRow on the row's text: for a plain line (printable
-// ASCII without a quote, which stream.RawRow reports) it finds and
+// ASCII without a quote; stream.RawRow reports a line that may be one, and
+// scanRow checks its bytes as it reads them) it finds and
 // classifies each cell as the stream's row scanner does on its plain path
 // (stream's fastCells: the same tokens, the same kinds) and stores it
 // straight into its field, without the stream's cells. It returns the
@@ -102,16 +103,24 @@ func (t *typedDecoder) scanRow(base unsafe.Pointer, b []byte, ops []directOp) (i
 		} else if c == ' ' {
 			return 0, 0, absent, false
 		}
-		// Any other token runs to the next '|' (the line is plain).
+		// Any other token runs to the next '|' (the line is plain: its
+		// bytes are checked here, as RawRow asks; the others are digits,
+		// '-', '.', '^', '@', ' ' and '|').
 		for i+8 <= len(b) {
-			if m := pipeMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if notPlain(x) {
+				return 0, 0, absent, false
+			}
+			if m := pipeMask(x); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				goto end
 			}
 			i += 8
 		}
-		for i < len(b) && b[i] != '|' {
-			i++
+		for ; i < len(b) && b[i] != '|'; i++ {
+			if c := b[i]; c < 0x20 || c >= 0x7f || c == '"' {
+				return 0, 0, absent, false
+			}
 		}
 	end:
 		if i == start || b[i-1] == ' ' {
@@ -190,6 +199,16 @@ func (t *typedDecoder) storeInt(base unsafe.Pointer, op *directOp, v int64, tok 
 // pow10 holds the powers of ten that are exact in a float64, up to the
 // fraction lengths scanRow parses itself.
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// notPlain reports whether a byte of x is not printable ASCII (0x20-0x7E)
+// or is the quote: with x's bytes ASCII, y = x^0x02 has a byte below 0x21
+// exactly at a control or the quote (0x22^0x02 = 0x20), and x+1 a high bit
+// exactly at DEL.
+func notPlain(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	y := x ^ (0x02 * ones)
+	return ((y-0x21*ones)&^y|(x+ones)|x)&highs != 0
+}
 
 // pipeMask has the high bit set in the lowest byte of x that is '|' (and
 // perhaps spuriously above it).

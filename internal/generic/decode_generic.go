@@ -43,7 +43,9 @@ type builder struct {
 	// arena holds the text of decoded strings, chunk by chunk: a string is
 	// a slice of the chunk it was appended to, so strings cost no
 	// allocation of their own. A chunk is only appended to, never
-	// rewritten, which is what makes a string of its bytes safe. Growing
+	// rewritten (a copy may write bytes past its end into the unused
+	// capacity, which no string holds yet), which is what makes a string
+	// of its bytes safe. Growing
 	// the chunk in place writes only its length, no pointer (no write
 	// barrier). Under purego the chunk is a strings.Builder (arenaPure).
 	arena     []byte
@@ -267,6 +269,17 @@ func (b *builder) text(t []byte) string {
 	n := len(b.arena)
 	if cap(b.arena)-n < len(t) {
 		b.arena, n = make([]byte, 0, b.arenaLen(len(t))), 0
+	}
+	// A string of 16 bytes or fewer is copied as two words when both
+	// buffers have room for 16: the bytes past its end are read from t's
+	// capacity and land in the arena's unused tail, which the next string
+	// overwrites.
+	if l := len(t); l <= 16 && cap(b.arena)-n >= 16 && cap(t) >= 16 {
+		src, dst := t[:16], b.arena[n:n+16]
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(src))
+		binary.LittleEndian.PutUint64(dst[8:], binary.LittleEndian.Uint64(src[8:]))
+		b.arena = b.arena[:n+l]
+		return unsafe.String(&dst[0], l)
 	}
 	b.arena = b.arena[:n+len(t)]
 	copy(b.arena[n:], t)
