@@ -490,7 +490,14 @@ func AppendCount(dst []byte, n int, keyed bool) []byte {
 // AppendIndent appends two spaces per level.
 func AppendIndent(dst []byte, level int) []byte {
 	for ; level > 0; level-- {
-		dst = append(dst, ' ', ' ')
+		dst = append(dst, IndentByte, IndentByte)
 	}
 	return dst
 }
+
+// IndentByte is what a level of indentation is made of, IndentWidth of
+// them per level (AppendIndent).
+const (
+	IndentByte  = ' '
+	IndentWidth = 2
+)

@@ -165,6 +165,13 @@ func AppendSubheader(dst []byte, col string, value []byte, n int) []byte {
 // CellSep is the row cell delimiter.
 const CellSep = '|'
 
+// ItemMark starts a row's or an item's index (`@i`, AppendItemIndex).
+const ItemMark = '@'
+
+// WordSep separates the words of a line: a row's `@i` from its cells, a
+// header's words (AppendWordSep).
+const WordSep = ' '
+
 // AppendCellSep appends the row cell delimiter '|'.
 func AppendCellSep(dst []byte) []byte { return append(dst, CellSep) }
 
@@ -273,7 +280,7 @@ func AppendItemSep(dst []byte) []byte { return append(dst, ',') }
 
 // AppendItemIndex appends the `@i` mark of item i of an expanded array.
 func AppendItemIndex(dst []byte, i int) []byte {
-	dst = append(dst, '@')
+	dst = append(dst, ItemMark)
 	return strconv.AppendInt(dst, int64(i), 10)
 }
 
@@ -351,7 +358,7 @@ func AppendEdgeRefs(dst []byte, target, source int64) []byte {
 // AppendWordSep appends a separating space: between the fields of a graph
 // node or edge line, and after a section name, `@i` or `.f` before what
 // follows on the line.
-func AppendWordSep(dst []byte) []byte { return append(dst, ' ') }
+func AppendWordSep(dst []byte) []byte { return append(dst, WordSep) }
 
 // AppendPreviouslySent appends the comment of a reference line for a
 // symbol transmitted earlier in a session (`@id  # previously

@@ -159,15 +159,15 @@ func fsFloatCell(b []byte, v float64, spill bool) ([]byte, bool) {
 // fsIndent is encoder.AppendIndent: up to 4 levels (8 spaces) are one
 // 8-byte store, with spill.
 func fsIndent(b []byte, level int, spill bool) []byte {
-	if level > 4 || !spill {
+	if level > 8/encoder.IndentWidth || !spill {
 		return encoder.AppendIndent(b, level)
 	}
 	l := len(b)
 	if cap(b)-l < 8 {
 		b = slices.Grow(b, 8)
 	}
-	binary.LittleEndian.PutUint64(b[l:l+8], 0x2020202020202020)
-	return b[:l+2*level]
+	binary.LittleEndian.PutUint64(b[l:l+8], encoder.IndentByte*0x0101010101010101)
+	return b[:l+encoder.IndentWidth*level]
 }
 
 // fsItemIndex appends the `@i` mark of row i and its word separator, as
@@ -182,9 +182,9 @@ func fsItemIndex(b []byte, i int, spill bool) []byte {
 		b = slices.Grow(b, 9)
 	}
 	b = b[:l+1]
-	b[l] = '@'
+	b[l] = encoder.ItemMark
 	w, n := fsDigits(uint64(i))
-	binary.LittleEndian.PutUint64(b[l+1:l+9], w|' '<<(8*n))
+	binary.LittleEndian.PutUint64(b[l+1:l+9], w|encoder.WordSep<<(8*n))
 	return b[:l+n+2]
 }
 
