@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/gcfkit/gcf/internal/box"
+	"github.com/gcfkit/gcf/internal/rowmap"
 	"github.com/gcfkit/gcf/lexer"
 	"github.com/gcfkit/gcf/stream"
 )
@@ -56,6 +57,13 @@ type builder struct {
 	keyBuf   []byte
 	slab     []Member
 	anySlab  []any
+
+	// The cells of the row the map builder's direct path scans
+	// (scanMapCells), converted, and their states.
+	rowVals   []any
+	rowSt     []cellState
+	rowAbsent bool        // a cell of the row is absent (~)
+	rmaps     rowmap.Slab // the direct path's records
 
 	// Boxes for decoded values: most values cost no allocation of their own.
 	strs   box.Slab[string]
@@ -243,6 +251,7 @@ func (b *builder) sizeBoxes() {
 		b.ints.SetChunk(n)
 		b.objs.SetChunk(n)
 		b.arrs.SetChunk(n)
+		b.rmaps.SetChunk(max(1, n/16))
 	}
 }
 
@@ -324,6 +333,7 @@ type column struct {
 	name     string
 	col      int // leaf: column index; -1 for a path object
 	children []*column
+	keys     *rowmap.Keys // a path object's key set as a map (mapEvalVals)
 }
 
 // columnPlan groups a header's fields into top-level columns and path objects.
@@ -369,14 +379,14 @@ const (
 )
 
 // eval builds a plan node's value from a row's cells.
-func (b *builder) eval(p *tablePlan, c *column, ev *stream.Event) (any, cellState, error) {
+func (b *builder) eval(p *tablePlan, c *column, cells []lexer.Scalar) (any, cellState, error) {
 	if c.col >= 0 {
-		return b.cell(p, ev, c.col)
+		return b.cell(p, &cells[c.col], c.col)
 	}
 	obj := b.members(len(c.children))
 	allAbsent, allNull := true, true
 	for _, ch := range c.children {
-		v, st, err := b.eval(p, ch, ev)
+		v, st, err := b.eval(p, ch, cells)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -409,6 +419,7 @@ type tablePlan struct {
 	structs    map[reflect.Type]*rowPlan   // Decoder.Decode's row plans per struct type (nil: no fast path)
 	fills      map[reflect.Type]*tableFill // Decoder.Decode's typed fill plans per row struct type (nil: tree path)
 	lastFill   *tableFill
+	rowKeys    *rowmap.Keys // the key set of a record as a map (mapKeys)
 }
 
 // internMap shares the boxed value of repeated strings in one column
@@ -551,10 +562,10 @@ func (b *builder) presize(count int64) int {
 }
 
 // flatRow builds the object of a row with no path columns.
-func (b *builder) flatRow(p *tablePlan, ev *stream.Event, from int) (Object, error) {
+func (b *builder) flatRow(p *tablePlan, cells []lexer.Scalar, from int) (Object, error) {
 	row := b.members(len(p.cols))
-	for j := from; j < len(ev.Cells); j++ {
-		v, st, err := b.cell(p, ev, j)
+	for j := from; j < len(cells); j++ {
+		v, st, err := b.cell(p, &cells[j], j)
 		if err != nil {
 			return nil, err
 		}
@@ -565,11 +576,10 @@ func (b *builder) flatRow(p *tablePlan, ev *stream.Event, from int) (Object, err
 	return row, nil
 }
 
-// cell converts cell j of a row. Attachment markers yield a nil value the
-// attachment fills later. Strings are interned per column, and copied into
-// the arena otherwise.
-func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, error) {
-	c := &ev.Cells[j]
+// cell converts c, cell j of a row. Attachment markers yield a nil value
+// the attachment fills later. Strings are interned per column, and copied
+// into the arena otherwise.
+func (b *builder) cell(p *tablePlan, c *lexer.Scalar, j int) (any, cellState, error) {
 	switch c.Kind {
 	case lexer.KindMissing:
 		return nil, cellAbsent, nil
@@ -586,6 +596,12 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 		v, err := b.scalar(c)
 		return v, cellValue, err
 	}
+	return b.internString(p, j, c.Bytes), cellValue, nil
+}
+
+// internString boxes t, a string cell of column j, sharing the box of an
+// equal string met before in that column.
+func (b *builder) internString(p *tablePlan, j int, t []byte) any {
 	im := &p.intern[j]
 	var slot *internSlot
 	if !im.off && im.slots == nil {
@@ -596,11 +612,11 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 		}
 	}
 	if !im.off {
-		slot = &im.slots[internHash(c.Bytes)>>im.shift]
+		slot = &im.slots[internHash(t)>>im.shift]
 		im.lookups++
-		if s, ok := (*slot).(string); ok && s == string(c.Bytes) {
+		if s, ok := (*slot).(string); ok && s == string(t) {
 			im.hits++
-			return *slot, cellValue, nil
+			return *slot
 		}
 		// A column of mostly unique values (names, ids, emails) stops
 		// interning: fewer than one hit in four lookups is not worth it.
@@ -608,12 +624,11 @@ func (b *builder) cell(p *tablePlan, ev *stream.Event, j int) (any, cellState, e
 			im.off, im.slots, slot = true, nil, nil
 		}
 	}
-	s := b.text(c.Bytes)
-	v := b.strs.Box(s)
+	v := b.strs.Box(b.text(t))
 	if slot != nil {
 		*slot = v
 	}
-	return v, cellValue, nil
+	return v
 }
 
 // table builds a tabular array or (keyed) a keyed map.
@@ -646,13 +661,13 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 		}
 		var row Object
 		if p.flat {
-			if row, err = b.flatRow(p, ev, from); err != nil {
+			if row, err = b.flatRow(p, ev.Cells, from); err != nil {
 				return nil, err
 			}
 		} else {
 			row = b.members(len(p.cols))
 			for _, c := range p.cols {
-				v, st, err := b.eval(p, c, ev)
+				v, st, err := b.eval(p, c, ev.Cells)
 				if err != nil {
 					return nil, err
 				}

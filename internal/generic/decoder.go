@@ -437,16 +437,16 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 	}
 	d.b.peeked = false
 	if p := d.jsonTarget(v); p != nil {
-		return d.b.mapRecord(c.plan, ev, c.from, p)
+		return d.b.mapRecord(c.plan, ev.Cells, c.from, p)
 	}
 	var row Object
 	var err error
 	if c.plan.flat {
-		row, err = d.b.flatRow(c.plan, ev, c.from)
+		row, err = d.b.flatRow(c.plan, ev.Cells, c.from)
 	} else {
 		row = d.b.members(len(c.plan.cols))
 		for _, col := range c.plan.cols {
-			x, st, err := d.b.eval(c.plan, col, ev)
+			x, st, err := d.b.eval(c.plan, col, ev.Cells)
 			if err != nil {
 				return err
 			}

@@ -128,23 +128,23 @@ func (b *builder) mapItems() (any, error) {
 }
 
 // mapCell is cell with an integer as float64.
-func (b *builder) mapCell(p *tablePlan, ev *stream.Event, j int) (any, cellState, error) {
-	if c := &ev.Cells[j]; c.Kind == lexer.KindInt {
+func (b *builder) mapCell(p *tablePlan, c *lexer.Scalar, j int) (any, cellState, error) {
+	if c.Kind == lexer.KindInt {
 		return b.number(c.Int), cellValue, nil
 	}
-	return b.cell(p, ev, j)
+	return b.cell(p, c, j)
 }
 
 // mapEval is eval building a path object as a map, allocated only once a
 // member is present.
-func (b *builder) mapEval(p *tablePlan, c *column, ev *stream.Event) (any, cellState, error) {
+func (b *builder) mapEval(p *tablePlan, c *column, cells []lexer.Scalar) (any, cellState, error) {
 	if c.col >= 0 {
-		return b.mapCell(p, ev, c.col)
+		return b.mapCell(p, &cells[c.col], c.col)
 	}
 	var m map[string]any
 	allNull := true
 	for _, ch := range c.children {
-		v, st, err := b.mapEval(p, ch, ev)
+		v, st, err := b.mapEval(p, ch, cells)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -169,7 +169,8 @@ func (b *builder) mapEval(p *tablePlan, c *column, ev *stream.Event) (any, cellS
 
 // mapTable builds a tabular array or (keyed) a keyed map of records, each
 // record a map presized to the declaration's columns and keyed by the
-// plan's names (one string per column, shared by every row).
+// plan's names (one string per column, shared by every row). The rows the
+// stream reports with AtRow are read without an event (mapDirectRow).
 func (b *builder) mapTable(start *stream.Event, keyed bool) (any, error) {
 	from := 0
 	if keyed {
@@ -184,6 +185,19 @@ func (b *builder) mapTable(start *stream.Event, keyed bool) (any, error) {
 		arr = b.elems(b.presize(start.Count))
 	}
 	for {
+		if !keyed && !b.peeked {
+			row, ok, err := b.mapDirectRow(p)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				if err := b.mapAttachments(p, row, true); err != nil {
+					return nil, err
+				}
+				arr = append(arr, row)
+				continue
+			}
+		}
 		ev, err := b.next()
 		if err != nil {
 			return nil, err
@@ -197,7 +211,7 @@ func (b *builder) mapTable(start *stream.Event, keyed bool) (any, error) {
 		if ev.Kind != stream.KindRow {
 			return nil, errors.New("gcf: internal error: unexpected " + ev.Kind.String() + " in a table")
 		}
-		row, err := b.mapRow(p, ev, from)
+		row, err := b.mapRow(p, ev.Cells, from)
 		if err != nil {
 			return nil, err
 		}
@@ -205,7 +219,7 @@ func (b *builder) mapTable(start *stream.Event, keyed bool) (any, error) {
 		if keyed {
 			key = b.text(ev.Cells[0].Bytes) // before the attachments' events reuse the cells
 		}
-		if err := b.mapAttachments(p, row); err != nil {
+		if err := b.mapAttachments(p, row, false); err != nil {
 			return nil, err
 		}
 		if keyed {
@@ -216,12 +230,12 @@ func (b *builder) mapTable(start *stream.Event, keyed bool) (any, error) {
 	}
 }
 
-// mapRow builds the record of row ev (without its attachments).
-func (b *builder) mapRow(p *tablePlan, ev *stream.Event, from int) (map[string]any, error) {
+// mapRow builds the record of a row's cells (without its attachments).
+func (b *builder) mapRow(p *tablePlan, cells []lexer.Scalar, from int) (map[string]any, error) {
 	row := make(map[string]any, len(p.cols))
 	if p.flat {
-		for j := from; j < len(ev.Cells); j++ {
-			v, st, err := b.mapCell(p, ev, j)
+		for j := from; j < len(cells); j++ {
+			v, st, err := b.mapCell(p, &cells[j], j)
 			if err != nil {
 				return nil, err
 			}
@@ -232,7 +246,7 @@ func (b *builder) mapRow(p *tablePlan, ev *stream.Event, from int) (map[string]a
 		return row, nil
 	}
 	for _, c := range p.cols {
-		v, st, err := b.mapEval(p, c, ev)
+		v, st, err := b.mapEval(p, c, cells)
 		if err != nil {
 			return nil, err
 		}
@@ -243,12 +257,12 @@ func (b *builder) mapRow(p *tablePlan, ev *stream.Event, from int) (map[string]a
 	return row, nil
 }
 
-// mapRecord stores in *p the record of row ev with its attachments, for
-// Decoder.Decode of one table row.
-func (b *builder) mapRecord(plan *tablePlan, ev *stream.Event, from int, p *any) error {
-	row, err := b.mapRow(plan, ev, from)
+// mapRecord stores in *p the record of a row's cells with its
+// attachments, for Decoder.Decode of one table row.
+func (b *builder) mapRecord(plan *tablePlan, cells []lexer.Scalar, from int, p *any) error {
+	row, err := b.mapRow(plan, cells, from)
 	if err == nil {
-		err = b.mapAttachments(plan, row)
+		err = b.mapAttachments(plan, row, false)
 	}
 	if err == nil {
 		*p = row
@@ -257,9 +271,15 @@ func (b *builder) mapRecord(plan *tablePlan, ev *stream.Event, from int, p *any)
 }
 
 // mapAttachments fills the row's attachment cells from the events that
-// follow it, as attachments does.
-func (b *builder) mapAttachments(p *tablePlan, row map[string]any) error {
+// follow it, as attachments does. With direct, a next row of the table
+// (stream's AtRow) ends the row without being read, for mapDirectRow.
+func (b *builder) mapAttachments(p *tablePlan, row map[string]any, direct bool) error {
 	for {
+		if direct && !b.peeked {
+			if next, err := b.d.AtRow(); next || err != nil {
+				return err
+			}
+		}
 		nx, err := b.peek()
 		if err != nil {
 			return err
