@@ -98,12 +98,22 @@ type fsRows struct {
 	dyn   bool   // some column is fsPtrNested: decl depends on the rows
 	atts  bool   // some column is fsTable or fsInline
 	flat  bool   // every column is fsCell or fsPtrCell (geFlatRecords)
-	cells bool   // every column is fsCell
+	cells bool   // every column is fsCell, fsNested, fsTable or fsInline
 	depth int    // nesting of a row as normalize counts it
 
-	cellv []fsLeaf // cells: each column's offset and kind, in order
-	esz   uintptr  // the size of a row struct
+	// cellv (cells): each cell's offset in the row and kind, in order: a
+	// column's, a flattened column's leaves', or fsSeqSlice and fsSeqArray
+	// for a sequence's `^` (a nil slice's `-`).
+	cellv []fsLeaf
+	esz   uintptr // the size of a row struct
 }
+
+// The kinds of fsRows.cellv's sequence cells: a slice (`-` when nil, else
+// `^`) and an array (`^`).
+const (
+	fsSeqSlice = reflect.Slice
+	fsSeqArray = reflect.Array
+)
 
 // fsPlan is the plan of a root type (after pointers are dereferenced).
 type fsPlan struct {
@@ -466,10 +476,11 @@ func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, bi int, how
 	for i := 0; i < n; i++ {
 		rp := unsafe.Add(data, uintptr(i)*esz)
 		var ok bool
-		if b, ok = e.fsRow(b, r, i, rp, bi, sb, consts); !ok || !e.lim.LineDone(len(b)) {
+		atts := r.atts && fsHasAtts(r, rp)
+		if b, ok = e.fsRow(b, r, i, rp, atts, bi, sb, consts); !ok || !e.lim.LineDone(len(b)) {
 			return b, false
 		}
-		if r.atts && fsHasAtts(r, rp) {
+		if atts {
 			if b, ok = e.fsAttachments(b, r, i, rp, sv.Index(i), bi, sb); !ok {
 				return b, false
 			}
@@ -535,12 +546,12 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value, data unsafe.Pointer) boo
 }
 
 // fsRow appends row i (at rp) at indentation bi to b, up to its line end:
-// `@i ` when it has attachments, then its cells (see writeRows). The
-// column states are at e.flags[sb:].
-func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb int, consts bool) ([]byte, bool) {
+// `@i ` when it has attachments (atts), then its cells (see writeRows).
+// The column states are at e.flags[sb:].
+func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, atts bool, bi, sb int, consts bool) ([]byte, bool) {
 	spill := e.spill
 	b = fsIndent(b, bi, spill)
-	if r.atts && fsHasAtts(r, rp) {
+	if atts {
 		b = fsItemIndex(b, i, spill)
 	}
 	ok := true
@@ -569,8 +580,17 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 					return b, false
 				}
 			default:
-				if b, ok = fsCellAt(b, l.kind, p); !ok {
-					return b, false
+				// A sequence's cell is tested here, off the common kinds'
+				// path (their switch stays as it was).
+				switch {
+				case l.kind == fsSeqSlice && *(*unsafe.Pointer)(p) == nil: // fsNilSeq
+					b = encoder.AppendNull(b)
+				case l.kind == fsSeqSlice || l.kind == fsSeqArray:
+					b = encoder.AppendAttachMark(b)
+				default:
+					if b, ok = fsCellAt(b, l.kind, p); !ok {
+						return b, false
+					}
 				}
 				b = encoder.AppendCellSep(b)
 			}

@@ -251,14 +251,28 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	}
 	decl = encoder.EndDecl(decl)
 	r.decl = string(decl)
+	// cellv: the cells of a row in order when every column is a scalar, a
+	// flattened struct (its leaves) or a sequence (a `^` or `-` cell).
 	r.cells = true
 	for j := range r.cols {
-		r.cells = r.cells && r.cols[j].op == fsCell
-	}
-	if r.cells {
-		for j := range r.cols {
-			r.cellv = append(r.cellv, fsLeaf{off: r.cols[j].off, kind: r.cols[j].kind})
+		c := &r.cols[j]
+		switch c.op {
+		case fsCell:
+			r.cellv = append(r.cellv, fsLeaf{off: c.off, kind: c.kind})
+		case fsNested:
+			r.cellv = append(r.cellv, c.leaves...)
+		case fsTable, fsInline:
+			k := fsSeqSlice
+			if c.array {
+				k = fsSeqArray
+			}
+			r.cellv = append(r.cellv, fsLeaf{off: c.off, kind: k})
+		default:
+			r.cells = false
 		}
+	}
+	if !r.cells {
+		r.cellv = nil
 	}
 	r.depth++
 	return r
