@@ -106,6 +106,14 @@ type fsRows struct {
 	// for a sequence's `^` (a nil slice's `-`).
 	cellv []fsLeaf
 	esz   uintptr // the size of a row struct
+
+	seqs  []int // the indices of the fsTable and fsInline columns
+	scans []int // the indices of the columns fsScan looks at
+
+	// refl: fsTableTo reads the rows through reflect too: for fsScan's
+	// omitempty checks, an inline array's elements, or a table column
+	// whose rows are (refl).
+	refl bool
 }
 
 // The kinds of fsRows.cellv's sequence cells: a slice (`-` when nil, else
@@ -409,7 +417,18 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 // constant columns factored with tabOwn) and the rows at indentation bi,
 // each followed by its attachments at bi, their bodies at bi+2.
 func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) bool {
-	b, ok := e.fsTableTo(e.buf, r, sv, bi, how)
+	n := sv.Len()
+	var data unsafe.Pointer
+	switch {
+	case layout.ArrayForm(n, false, nil) == layout.Empty:
+	case sv.Kind() == reflect.Slice:
+		data = sv.UnsafePointer()
+	case !sv.CanAddr():
+		return false // keep to addressable elements (cheap field reads)
+	default:
+		data = sv.Addr().UnsafePointer()
+	}
+	b, ok := e.fsTableTo(e.buf, r, sv, data, n, bi, how)
 	e.buf = b
 	return ok
 }
@@ -417,32 +436,24 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 // fsTableTo is fsTable writing after b instead of e.buf (which it may
 // use as scratch) and returning the result: a nested table passes its
 // bytes on without a store to the pooled encoder, each a write barrier
-// while the collector marks.
-func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, bi int, how tabHow) ([]byte, bool) {
-	n := sv.Len()
+// while the collector marks. The n rows are at data, in addressable
+// memory; sv is their sequence as a reflect.Value, read only when r.refl
+// (a caller may pass the zero Value otherwise).
+func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, data unsafe.Pointer, n, bi int, how tabHow) ([]byte, bool) {
 	if layout.ArrayForm(n, false, nil) == layout.Empty {
 		e.buf = encoder.AppendEmptyArray(b)
 		ok := e.nl() == nil
 		return e.buf, ok
 	}
-	if sv.Kind() == reflect.Array && !sv.CanAddr() {
-		return b, false // keep to addressable elements (cheap field reads)
-	}
 	if !e.lim.ElementsOK(n) {
 		return b, false
 	}
-	var data unsafe.Pointer
-	if sv.Kind() == reflect.Slice {
-		data = sv.UnsafePointer()
-	} else {
-		data = sv.Addr().UnsafePointer()
-	}
 	esz := r.esz
 	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
-	if (r.omit || r.scan) && !e.fsScan(r, sv, data) {
+	if (r.omit || r.scan) && !e.fsScan(r, sv, data, n) {
 		return b, false
 	}
-	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, sv, data, esz, sb)
+	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, data, n, sb)
 	// The table is written into b, stored to e.buf only around the calls
 	// that write there: a store to the pooled encoder costs a write
 	// barrier while the collector marks.
@@ -481,7 +492,11 @@ func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, bi int, how
 			return b, false
 		}
 		if atts {
-			if b, ok = e.fsAttachments(b, r, i, rp, sv.Index(i), bi, sb); !ok {
+			var row reflect.Value
+			if r.refl {
+				row = sv.Index(i)
+			}
+			if b, ok = e.fsAttachments(b, r, i, rp, row, bi, sb); !ok {
 				return b, false
 			}
 		}
@@ -499,20 +514,16 @@ func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, bi int, how
 // rows are flat, row 0 holds a non-empty sequence and no later row an
 // empty one. The rows are at data (sv's elements): only the omitempty
 // checks read them through reflect.
-func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value, data unsafe.Pointer) bool {
+func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value, data unsafe.Pointer, n int) bool {
 	sb := len(e.flags)
 	for range r.cols {
 		e.flags = append(e.flags, 0)
 	}
 	st := e.flags[sb:]
-	n := sv.Len()
 	for i := 0; i < n; i++ {
 		rp := unsafe.Add(data, uintptr(i)*r.esz)
-		for j := range r.cols {
+		for _, j := range r.scans {
 			c := &r.cols[j]
-			if !c.omit && c.op != fsPtrNested && c.op != fsTable {
-				continue
-			}
 			if c.omit && normIsEmpty(fsField(sv.Index(i), c)) {
 				return false
 			}
@@ -650,18 +661,23 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, atts bo
 	return b, true
 }
 
-// fsAttachments writes the attachments of row i (at rp, its Value row)
-// after b and returns the result (e.buf is scratch, as in fsTableTo),
+// fsAttachments writes the attachments of row i (at rp, its Value row
+// when r.refl, else the zero Value) after b and returns the result (e.buf
+// is scratch, as in fsTableTo),
 // at indentation bi, their bodies at bi+2 (see attach): a `.f` table,
 // under the shared array schema after row 0 where fsScan found one, or a
 // `.f` inline array. The column states are at e.flags[sb:].
 func (e *geEncoder) fsAttachments(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) ([]byte, bool) {
-	for j := range r.cols {
+	for _, j := range r.seqs {
 		c := &r.cols[j]
-		if c.op != fsTable && c.op != fsInline || fsNilSeq(c, unsafe.Add(rp, c.off)) {
+		fp := unsafe.Add(rp, c.off)
+		if fsNilSeq(c, fp) {
 			continue
 		}
-		fv := fsField(row, c)
+		var fv reflect.Value
+		if c.op == fsInline || c.rows.refl {
+			fv = fsField(row, c)
+		}
 		b = encoder.AppendIndent(b, bi)
 		b = encoder.AppendAttachDot(b)
 		b = append(b, c.key...)
@@ -672,8 +688,14 @@ func (e *geEncoder) fsAttachments(b []byte, r *fsRows, i int, rp unsafe.Pointer,
 			if i > 0 && e.flags[sb+j]&fsShared != 0 {
 				how = tabShared
 			}
+			// The rows are read from the field: an array's in the row, a
+			// slice's at its data pointer (the header's first word).
+			data := fp
+			if !c.array {
+				data = *(*unsafe.Pointer)(fp)
+			}
 			var ok bool
-			if b, ok = e.fsTableTo(b, c.rows, fv, bi+2, how); !ok {
+			if b, ok = e.fsTableTo(b, c.rows, fv, data, fsSeqLen(c, fp), bi+2, how); !ok {
 				return b, false
 			}
 		case fv.Len() == 0:
@@ -737,9 +759,8 @@ func (e *geEncoder) fsDecl(r *fsRows, sb int, consts bool, data unsafe.Pointer) 
 // fsHasAtts reports whether row has an attachment: a sequence column that
 // is not nil.
 func fsHasAtts(r *fsRows, rp unsafe.Pointer) bool {
-	for j := range r.cols {
-		c := &r.cols[j]
-		if (c.op == fsTable || c.op == fsInline) && !fsNilSeq(c, unsafe.Add(rp, c.off)) {
+	for _, j := range r.seqs {
+		if c := &r.cols[j]; !fsNilSeq(c, unsafe.Add(rp, c.off)) {
 			return true
 		}
 	}
@@ -778,8 +799,8 @@ func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
 	return b, true
 }
 
-// fsFactor marks the constant columns of the table of r over the rows of
-// sv (at data, esz apart) fsConst in the column states at e.flags[sb:],
+// fsFactor marks the constant columns of the table of r over its n rows
+// at data (r.esz apart) fsConst in the column states at e.flags[sb:],
 // pushing them if fsScan has not, as geEncoder.factor does: layout.Factor
 // over the facts of each column. A scalar column (or pointer to one) is
 // eligible, and so is a column every row of which makes null (a nil
@@ -787,13 +808,13 @@ func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
 // and sequences are not. Typed fields are compared directly; each column's
 // scan stops at its first difference. It reports whether any column is
 // constant.
-func (e *geEncoder) fsFactor(r *fsRows, sv reflect.Value, data unsafe.Pointer, esz uintptr, sb int) bool {
+func (e *geEncoder) fsFactor(r *fsRows, data unsafe.Pointer, n, sb int) bool {
 	if len(e.flags) == sb {
 		for range r.cols {
 			e.flags = append(e.flags, 0)
 		}
 	}
-	n := sv.Len()
+	esz := r.esz
 	cols := e.cols[:0]
 	for j := range r.cols {
 		c := &r.cols[j]
@@ -812,7 +833,7 @@ func (e *geEncoder) fsFactor(r *fsRows, sv reflect.Value, data unsafe.Pointer, e
 			}
 			k = layout.Column{Eligible: true, Constant: true}
 			for i := 0; i < n; i++ {
-				if !fsField(sv.Index(i), c).IsNil() {
+				if !fsNilSeq(c, unsafe.Add(data, uintptr(i)*esz+c.off)) {
 					k.Constant = false
 					break
 				}

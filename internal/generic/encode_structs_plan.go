@@ -251,6 +251,16 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	}
 	decl = encoder.EndDecl(decl)
 	r.decl = string(decl)
+	for j := range r.cols {
+		c := &r.cols[j]
+		if c.op == fsTable || c.op == fsInline {
+			r.seqs = append(r.seqs, j)
+		}
+		if c.omit || c.op == fsPtrNested || c.op == fsTable {
+			r.scans = append(r.scans, j)
+		}
+		r.refl = r.refl || c.omit || c.op == fsInline || c.op == fsTable && c.rows.refl
+	}
 	// cellv: the cells of a row in order when every column is a scalar, a
 	// flattened struct (its leaves) or a sequence (a `^` or `-` cell).
 	r.cells = true
