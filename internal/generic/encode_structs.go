@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"encoding/binary"
 	"reflect"
 	"sort"
 	"sync"
@@ -580,10 +581,32 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, atts bo
 					}
 				}
 				b = encoder.AppendCellSep(b)
-			case reflect.Int:
-				b = fsIntCell(b, int64(*(*int)(p)), spill)
-			case reflect.Int64:
-				b = fsIntCell(b, *(*int64)(p), spill)
+			case reflect.Int, reflect.Int64:
+				var v int64
+				if l.kind == reflect.Int {
+					v = int64(*(*int)(p)) // 4 bytes on 32-bit machines
+				} else {
+					v = *(*int64)(p)
+				}
+				// fsIntCell's common case, here: no call, so the loop's
+				// state stays in registers.
+				u := uint64(v)
+				if v < 0 {
+					u = -u
+				}
+				n := len(b)
+				if u >= 1e7 || !spill || cap(b)-n < 9 {
+					b = fsIntCell(b, v, spill)
+					break
+				}
+				if v < 0 {
+					b = b[:n+1]
+					b[n] = '-'
+					n++
+				}
+				w, k := fsDigits(u)
+				binary.LittleEndian.PutUint64(b[n:n+8], w|encoder.CellSep<<(8*k))
+				b = b[:n+k+1]
 			case reflect.Bool:
 				b = encoder.AppendCellSep(encoder.AppendBool(b, *(*bool)(p)))
 			case reflect.Float64:
