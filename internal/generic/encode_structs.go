@@ -575,7 +575,22 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, atts bo
 			p := unsafe.Add(rp, l.off)
 			switch l.kind {
 			case reflect.String:
-				if b, ok = fsPlainCell(b, *(*string)(p)); !ok {
+				s := *(*string)(p)
+				// fsPlainCell's case of 8 to 16 bytes, here with the
+				// delimiter: two words, the second ending at s's end.
+				if n, m := len(s), len(b); uint(n-8) <= 8 && cap(b)-m >= 17 && encoder.PlainEnds(s) {
+					sp := unsafe.Pointer(unsafe.StringData(s))
+					w0, w1 := fsLoad64(sp), fsLoad64(unsafe.Add(sp, n-8))
+					if fsSpecial(w0)|fsSpecial(w1) == 0 {
+						dp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), m)
+						fsStore64(dp, w0)
+						fsStore64(unsafe.Add(dp, n-8), w1)
+						*(*byte)(unsafe.Add(dp, n)) = encoder.CellSep
+						b = b[:m+n+1]
+						break
+					}
+				}
+				if b, ok = fsPlainCell(b, s); !ok {
 					if b, ok = fsCellAt(b, l.kind, p); !ok {
 						return b, false
 					}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -752,4 +753,37 @@ func TestStructFastPathCellRows(t *testing.T) {
 		t.Fatalf("fast path took %d values of 6000", fast)
 	}
 	t.Logf("fast path: %d", fast)
+}
+
+type fsStrRow struct {
+	S string `json:"s"`
+	T string `json:"t"`
+	N int    `json:"n"`
+}
+
+// TestStructFastPathStringCells: string cells written by the cellv loop
+// (its 8-16-byte words, fsPlainCell, the quoting fallback) are the
+// general path's bytes, for every ASCII byte (and two multi-byte
+// characters) at every position of strings of 1 to 40 bytes, with rows
+// of such strings side by side.
+func TestStructFastPathStringCells(t *testing.T) {
+	if box.Purego {
+		t.Skip("built with -tags purego: the typed fast path is off (it reads fields through unsafe), every value takes the general path")
+	}
+	pieces := []string{"é", "日"}
+	for c := 0; c < 128; c++ {
+		pieces = append(pieces, string(rune(c)))
+	}
+	for k, piece := range pieces {
+		var rows []fsStrRow
+		for n := 1; n <= 40; n++ {
+			for i := 0; i+len(piece) <= n; i++ {
+				s := strings.Repeat("a", i) + piece + strings.Repeat("b", n-i-len(piece))
+				rows = append(rows, fsStrRow{S: s, T: "t" + s, N: n})
+			}
+		}
+		if !fsSame(t, k, rows, defaultLimits) {
+			t.Fatalf("piece %q: the fast path fell back", piece)
+		}
+	}
 }
