@@ -31,29 +31,30 @@ func fsPlainCell(b []byte, s string) ([]byte, bool) {
 	if cap(b)-l < 32 {
 		b = slices.Grow(b, 32)
 	}
-	src := unsafe.Slice(unsafe.StringData(s), n) // read, never written
-	dst := b[l : l+32]
-	le := binary.LittleEndian
+	// Every load below is within s (read, never written), every store
+	// within the 32 bytes of room after l.
+	sp := unsafe.Pointer(unsafe.StringData(s))
+	dp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), l)
 	if n < 8 {
-		w0, w1 := le.Uint32(src), le.Uint32(src[n-4:])
+		w0, w1 := fsLoad32(sp), fsLoad32(unsafe.Add(sp, n-4))
 		if fsSpecial(uint64(w0)|uint64(w1)<<32) != 0 {
 			return encoder.AppendPlainCell(b, s)
 		}
-		le.PutUint32(dst, w0)
-		le.PutUint32(dst[n-4:], w1)
+		fsStore32(dp, w0)
+		fsStore32(unsafe.Add(dp, n-4), w1)
 		return b[:l+n], true
 	}
 	var bad uint64
 	for i := 0; i < n-8; i += 8 {
-		w := le.Uint64(src[i:])
+		w := fsLoad64(unsafe.Add(sp, i))
 		bad |= fsSpecial(w)
-		le.PutUint64(dst[i:], w)
+		fsStore64(unsafe.Add(dp, i), w)
 	}
-	w := le.Uint64(src[n-8:])
+	w := fsLoad64(unsafe.Add(sp, n-8))
 	if bad|fsSpecial(w) != 0 {
 		return encoder.AppendPlainCell(b, s)
 	}
-	le.PutUint64(dst[n-8:], w)
+	fsStore64(unsafe.Add(dp, n-8), w)
 	return b[:l+n], true
 }
 

@@ -1,6 +1,7 @@
 package generic
 
 import (
+	"encoding/binary"
 	"reflect"
 	"sort"
 	"sync"
@@ -98,12 +99,30 @@ type fsRows struct {
 	dyn   bool   // some column is fsPtrNested: decl depends on the rows
 	atts  bool   // some column is fsTable or fsInline
 	flat  bool   // every column is fsCell or fsPtrCell (geFlatRecords)
-	cells bool   // every column is fsCell
+	cells bool   // every column is fsCell, fsNested, fsTable or fsInline
 	depth int    // nesting of a row as normalize counts it
 
-	cellv []fsLeaf // cells: each column's offset and kind, in order
-	esz   uintptr  // the size of a row struct
+	// cellv (cells): each cell's offset in the row and kind, in order: a
+	// column's, a flattened column's leaves', or fsSeqSlice and fsSeqArray
+	// for a sequence's `^` (a nil slice's `-`).
+	cellv []fsLeaf
+	esz   uintptr // the size of a row struct
+
+	seqs  []int // the indices of the fsTable and fsInline columns
+	scans []int // the indices of the columns fsScan looks at
+
+	// refl: fsTableTo reads the rows through reflect too: for fsScan's
+	// omitempty checks, an inline array's elements, or a table column
+	// whose rows are (refl).
+	refl bool
 }
+
+// The kinds of fsRows.cellv's sequence cells: a slice (`-` when nil, else
+// `^`) and an array (`^`).
+const (
+	fsSeqSlice = reflect.Slice
+	fsSeqArray = reflect.Array
+)
 
 // fsPlan is the plan of a root type (after pointers are dereferenced).
 type fsPlan struct {
@@ -399,7 +418,18 @@ func fsCellAt(b []byte, k reflect.Kind, p unsafe.Pointer) ([]byte, bool) {
 // constant columns factored with tabOwn) and the rows at indentation bi,
 // each followed by its attachments at bi, their bodies at bi+2.
 func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) bool {
-	b, ok := e.fsTableTo(e.buf, r, sv, bi, how)
+	n := sv.Len()
+	var data unsafe.Pointer
+	switch {
+	case layout.ArrayForm(n, false, nil) == layout.Empty:
+	case sv.Kind() == reflect.Slice:
+		data = sv.UnsafePointer()
+	case !sv.CanAddr():
+		return false // keep to addressable elements (cheap field reads)
+	default:
+		data = sv.Addr().UnsafePointer()
+	}
+	b, ok := e.fsTableTo(e.buf, r, sv, data, n, bi, how)
 	e.buf = b
 	return ok
 }
@@ -407,32 +437,24 @@ func (e *geEncoder) fsTable(r *fsRows, sv reflect.Value, bi int, how tabHow) boo
 // fsTableTo is fsTable writing after b instead of e.buf (which it may
 // use as scratch) and returning the result: a nested table passes its
 // bytes on without a store to the pooled encoder, each a write barrier
-// while the collector marks.
-func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, bi int, how tabHow) ([]byte, bool) {
-	n := sv.Len()
+// while the collector marks. The n rows are at data, in addressable
+// memory; sv is their sequence as a reflect.Value, read only when r.refl
+// (a caller may pass the zero Value otherwise).
+func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, data unsafe.Pointer, n, bi int, how tabHow) ([]byte, bool) {
 	if layout.ArrayForm(n, false, nil) == layout.Empty {
 		e.buf = encoder.AppendEmptyArray(b)
 		ok := e.nl() == nil
 		return e.buf, ok
 	}
-	if sv.Kind() == reflect.Array && !sv.CanAddr() {
-		return b, false // keep to addressable elements (cheap field reads)
-	}
 	if !e.lim.ElementsOK(n) {
 		return b, false
 	}
-	var data unsafe.Pointer
-	if sv.Kind() == reflect.Slice {
-		data = sv.UnsafePointer()
-	} else {
-		data = sv.Addr().UnsafePointer()
-	}
 	esz := r.esz
 	sb := len(e.flags) // column states: e.flags[sb : sb+len(r.cols)]
-	if (r.omit || r.scan) && !e.fsScan(r, sv, data) {
+	if (r.omit || r.scan) && !e.fsScan(r, sv, data, n) {
 		return b, false
 	}
-	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, sv, data, esz, sb)
+	consts := how == tabOwn && !e.v353 && n >= 2 && e.fsFactor(r, data, n, sb)
 	// The table is written into b, stored to e.buf only around the calls
 	// that write there: a store to the pooled encoder costs a write
 	// barrier while the collector marks.
@@ -466,11 +488,16 @@ func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, bi int, how
 	for i := 0; i < n; i++ {
 		rp := unsafe.Add(data, uintptr(i)*esz)
 		var ok bool
-		if b, ok = e.fsRow(b, r, i, rp, bi, sb, consts); !ok || !e.lim.LineDone(len(b)) {
+		atts := r.atts && fsHasAtts(r, rp)
+		if b, ok = e.fsRow(b, r, i, rp, atts, bi, sb, consts); !ok || !e.lim.LineDone(len(b)) {
 			return b, false
 		}
-		if r.atts && fsHasAtts(r, rp) {
-			if b, ok = e.fsAttachments(b, r, i, rp, sv.Index(i), bi, sb); !ok {
+		if atts {
+			var row reflect.Value
+			if r.refl {
+				row = sv.Index(i)
+			}
+			if b, ok = e.fsAttachments(b, r, i, rp, row, bi, sb); !ok {
 				return b, false
 			}
 		}
@@ -488,20 +515,16 @@ func (e *geEncoder) fsTableTo(b []byte, r *fsRows, sv reflect.Value, bi int, how
 // rows are flat, row 0 holds a non-empty sequence and no later row an
 // empty one. The rows are at data (sv's elements): only the omitempty
 // checks read them through reflect.
-func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value, data unsafe.Pointer) bool {
+func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value, data unsafe.Pointer, n int) bool {
 	sb := len(e.flags)
 	for range r.cols {
 		e.flags = append(e.flags, 0)
 	}
 	st := e.flags[sb:]
-	n := sv.Len()
 	for i := 0; i < n; i++ {
 		rp := unsafe.Add(data, uintptr(i)*r.esz)
-		for j := range r.cols {
+		for _, j := range r.scans {
 			c := &r.cols[j]
-			if !c.omit && c.op != fsPtrNested && c.op != fsTable {
-				continue
-			}
 			if c.omit && normIsEmpty(fsField(sv.Index(i), c)) {
 				return false
 			}
@@ -535,12 +558,12 @@ func (e *geEncoder) fsScan(r *fsRows, sv reflect.Value, data unsafe.Pointer) boo
 }
 
 // fsRow appends row i (at rp) at indentation bi to b, up to its line end:
-// `@i ` when it has attachments, then its cells (see writeRows). The
-// column states are at e.flags[sb:].
-func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb int, consts bool) ([]byte, bool) {
+// `@i ` when it has attachments (atts), then its cells (see writeRows).
+// The column states are at e.flags[sb:].
+func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, atts bool, bi, sb int, consts bool) ([]byte, bool) {
 	spill := e.spill
 	b = fsIndent(b, bi, spill)
-	if r.atts && fsHasAtts(r, rp) {
+	if atts {
 		b = fsItemIndex(b, i, spill)
 	}
 	ok := true
@@ -552,16 +575,53 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 			p := unsafe.Add(rp, l.off)
 			switch l.kind {
 			case reflect.String:
-				if b, ok = fsPlainCell(b, *(*string)(p)); !ok {
+				s := *(*string)(p)
+				// fsPlainCell's case of 8 to 16 bytes, here with the
+				// delimiter: two words, the second ending at s's end.
+				if n, m := len(s), len(b); uint(n-8) <= 8 && cap(b)-m >= 17 && encoder.PlainEnds(s) {
+					sp := unsafe.Pointer(unsafe.StringData(s))
+					w0, w1 := fsLoad64(sp), fsLoad64(unsafe.Add(sp, n-8))
+					if fsSpecial(w0)|fsSpecial(w1) == 0 {
+						dp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), m)
+						fsStore64(dp, w0)
+						fsStore64(unsafe.Add(dp, n-8), w1)
+						*(*byte)(unsafe.Add(dp, n)) = encoder.CellSep
+						b = b[:m+n+1]
+						break
+					}
+				}
+				if b, ok = fsPlainCell(b, s); !ok {
 					if b, ok = fsCellAt(b, l.kind, p); !ok {
 						return b, false
 					}
 				}
 				b = encoder.AppendCellSep(b)
-			case reflect.Int:
-				b = fsIntCell(b, int64(*(*int)(p)), spill)
-			case reflect.Int64:
-				b = fsIntCell(b, *(*int64)(p), spill)
+			case reflect.Int, reflect.Int64:
+				var v int64
+				if l.kind == reflect.Int {
+					v = int64(*(*int)(p)) // 4 bytes on 32-bit machines
+				} else {
+					v = *(*int64)(p)
+				}
+				// fsIntCell's common case, here: no call, so the loop's
+				// state stays in registers.
+				u := uint64(v)
+				if v < 0 {
+					u = -u
+				}
+				n := len(b)
+				if u >= 1e7 || !spill || cap(b)-n < 9 {
+					b = fsIntCell(b, v, spill)
+					break
+				}
+				if v < 0 {
+					b = b[:n+1]
+					b[n] = '-'
+					n++
+				}
+				w, k := fsDigits(u)
+				binary.LittleEndian.PutUint64(b[n:n+8], w|encoder.CellSep<<(8*k))
+				b = b[:n+k+1]
 			case reflect.Bool:
 				b = encoder.AppendCellSep(encoder.AppendBool(b, *(*bool)(p)))
 			case reflect.Float64:
@@ -569,8 +629,17 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 					return b, false
 				}
 			default:
-				if b, ok = fsCellAt(b, l.kind, p); !ok {
-					return b, false
+				// A sequence's cell is tested here, off the common kinds'
+				// path (their switch stays as it was).
+				switch {
+				case l.kind == fsSeqSlice && *(*unsafe.Pointer)(p) == nil: // fsNilSeq
+					b = encoder.AppendNull(b)
+				case l.kind == fsSeqSlice || l.kind == fsSeqArray:
+					b = encoder.AppendAttachMark(b)
+				default:
+					if b, ok = fsCellAt(b, l.kind, p); !ok {
+						return b, false
+					}
 				}
 				b = encoder.AppendCellSep(b)
 			}
@@ -630,18 +699,23 @@ func (e *geEncoder) fsRow(b []byte, r *fsRows, i int, rp unsafe.Pointer, bi, sb 
 	return b, true
 }
 
-// fsAttachments writes the attachments of row i (at rp, its Value row)
-// after b and returns the result (e.buf is scratch, as in fsTableTo),
+// fsAttachments writes the attachments of row i (at rp, its Value row
+// when r.refl, else the zero Value) after b and returns the result (e.buf
+// is scratch, as in fsTableTo),
 // at indentation bi, their bodies at bi+2 (see attach): a `.f` table,
 // under the shared array schema after row 0 where fsScan found one, or a
 // `.f` inline array. The column states are at e.flags[sb:].
 func (e *geEncoder) fsAttachments(b []byte, r *fsRows, i int, rp unsafe.Pointer, row reflect.Value, bi, sb int) ([]byte, bool) {
-	for j := range r.cols {
+	for _, j := range r.seqs {
 		c := &r.cols[j]
-		if c.op != fsTable && c.op != fsInline || fsNilSeq(c, unsafe.Add(rp, c.off)) {
+		fp := unsafe.Add(rp, c.off)
+		if fsNilSeq(c, fp) {
 			continue
 		}
-		fv := fsField(row, c)
+		var fv reflect.Value
+		if c.op == fsInline || c.rows.refl {
+			fv = fsField(row, c)
+		}
 		b = encoder.AppendIndent(b, bi)
 		b = encoder.AppendAttachDot(b)
 		b = append(b, c.key...)
@@ -652,8 +726,14 @@ func (e *geEncoder) fsAttachments(b []byte, r *fsRows, i int, rp unsafe.Pointer,
 			if i > 0 && e.flags[sb+j]&fsShared != 0 {
 				how = tabShared
 			}
+			// The rows are read from the field: an array's in the row, a
+			// slice's at its data pointer (the header's first word).
+			data := fp
+			if !c.array {
+				data = *(*unsafe.Pointer)(fp)
+			}
 			var ok bool
-			if b, ok = e.fsTableTo(b, c.rows, fv, bi+2, how); !ok {
+			if b, ok = e.fsTableTo(b, c.rows, fv, data, fsSeqLen(c, fp), bi+2, how); !ok {
 				return b, false
 			}
 		case fv.Len() == 0:
@@ -717,9 +797,8 @@ func (e *geEncoder) fsDecl(r *fsRows, sb int, consts bool, data unsafe.Pointer) 
 // fsHasAtts reports whether row has an attachment: a sequence column that
 // is not nil.
 func fsHasAtts(r *fsRows, rp unsafe.Pointer) bool {
-	for j := range r.cols {
-		c := &r.cols[j]
-		if (c.op == fsTable || c.op == fsInline) && !fsNilSeq(c, unsafe.Add(rp, c.off)) {
+	for _, j := range r.seqs {
+		if c := &r.cols[j]; !fsNilSeq(c, unsafe.Add(rp, c.off)) {
 			return true
 		}
 	}
@@ -758,8 +837,8 @@ func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
 	return b, true
 }
 
-// fsFactor marks the constant columns of the table of r over the rows of
-// sv (at data, esz apart) fsConst in the column states at e.flags[sb:],
+// fsFactor marks the constant columns of the table of r over its n rows
+// at data (r.esz apart) fsConst in the column states at e.flags[sb:],
 // pushing them if fsScan has not, as geEncoder.factor does: layout.Factor
 // over the facts of each column. A scalar column (or pointer to one) is
 // eligible, and so is a column every row of which makes null (a nil
@@ -767,13 +846,13 @@ func fsLeaves(b []byte, c *fsCol, p unsafe.Pointer) ([]byte, bool) {
 // and sequences are not. Typed fields are compared directly; each column's
 // scan stops at its first difference. It reports whether any column is
 // constant.
-func (e *geEncoder) fsFactor(r *fsRows, sv reflect.Value, data unsafe.Pointer, esz uintptr, sb int) bool {
+func (e *geEncoder) fsFactor(r *fsRows, data unsafe.Pointer, n, sb int) bool {
 	if len(e.flags) == sb {
 		for range r.cols {
 			e.flags = append(e.flags, 0)
 		}
 	}
-	n := sv.Len()
+	esz := r.esz
 	cols := e.cols[:0]
 	for j := range r.cols {
 		c := &r.cols[j]
@@ -792,7 +871,7 @@ func (e *geEncoder) fsFactor(r *fsRows, sv reflect.Value, data unsafe.Pointer, e
 			}
 			k = layout.Column{Eligible: true, Constant: true}
 			for i := 0; i < n; i++ {
-				if !fsField(sv.Index(i), c).IsNil() {
+				if !fsNilSeq(c, unsafe.Add(data, uintptr(i)*esz+c.off)) {
 					k.Constant = false
 					break
 				}

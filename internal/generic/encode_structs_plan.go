@@ -251,14 +251,38 @@ func fsRowsOf(et reflect.Type, seen map[reflect.Type]bool) *fsRows {
 	}
 	decl = encoder.EndDecl(decl)
 	r.decl = string(decl)
+	for j := range r.cols {
+		c := &r.cols[j]
+		if c.op == fsTable || c.op == fsInline {
+			r.seqs = append(r.seqs, j)
+		}
+		if c.omit || c.op == fsPtrNested || c.op == fsTable {
+			r.scans = append(r.scans, j)
+		}
+		r.refl = r.refl || c.omit || c.op == fsInline || c.op == fsTable && c.rows.refl
+	}
+	// cellv: the cells of a row in order when every column is a scalar, a
+	// flattened struct (its leaves) or a sequence (a `^` or `-` cell).
 	r.cells = true
 	for j := range r.cols {
-		r.cells = r.cells && r.cols[j].op == fsCell
-	}
-	if r.cells {
-		for j := range r.cols {
-			r.cellv = append(r.cellv, fsLeaf{off: r.cols[j].off, kind: r.cols[j].kind})
+		c := &r.cols[j]
+		switch c.op {
+		case fsCell:
+			r.cellv = append(r.cellv, fsLeaf{off: c.off, kind: c.kind})
+		case fsNested:
+			r.cellv = append(r.cellv, c.leaves...)
+		case fsTable, fsInline:
+			k := fsSeqSlice
+			if c.array {
+				k = fsSeqArray
+			}
+			r.cellv = append(r.cellv, fsLeaf{off: c.off, kind: k})
+		default:
+			r.cells = false
 		}
+	}
+	if !r.cells {
+		r.cellv = nil
 	}
 	r.depth++
 	return r

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math"
 	"math/rand"
+	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -641,5 +643,147 @@ func TestStructFastPathEmbedded(t *testing.T) {
 	}
 	if fast != 4 { // r is not addressable: its arrays fall back
 		t.Fatalf("fast path took %d of 5 values, want 4", fast)
+	}
+}
+
+// Rows written from fsRows.cellv: scalars, a flattened struct's leaves and
+// sequences' `^` or `-` cells, as in an order with its items.
+type fsCellItem struct {
+	SKU   string  `json:"sku"`
+	Name  string  `json:"name"`
+	Qty   int     `json:"qty"`
+	Price float64 `json:"price"`
+}
+
+type fsCellOrder struct {
+	ID       string        `json:"id"`
+	Customer fsCust        `json:"customer"`
+	Items    []fsCellItem  `json:"items"`
+	Tags     []string      `json:"tags"`
+	Codes    [2]int16      `json:"codes"`
+	Fixed    [1]fsCellItem `json:"fixed"`
+	Total    float64       `json:"total"`
+	Status   string        `json:"status"`
+	On       bool          `json:"on"`
+	N        int64         `json:"n"`
+	U        uint32        `json:"u"`
+	F32      float32       `json:"f32"`
+}
+
+// fsEdgeFloats are floats at the bounds of the cell writers' forms (1e-4,
+// 10^7 integer digits, 4 fraction digits, 1e9, 2^53) and beside them.
+var fsEdgeFloats = []float64{0, math.Copysign(0, -1), 1e-4, 9.9999e-5, 0.00015, 1e7 - 1e-4, 1e7, 1e7 + 0.5,
+	9999999.5, 1e9 - 1, 1e9, 1e9 + 0.5, 123.45, -123.45, 0.1 + 0.2, 1.5e-7, 5e-324, math.MaxFloat64,
+	1 << 53, -(1 << 53), 99.99, 4744.12, 1e6 + 0.0001, 0.5, -0.25, math.NaN(), math.Inf(1)}
+
+func (g fsGen) edgeFloat() float64 {
+	if g.maybe(2) {
+		return fsEdgeFloats[g.r.Intn(len(fsEdgeFloats))]
+	}
+	if g.maybe(2) {
+		return float64(g.r.Intn(5000000)-100) / 100
+	}
+	return g.float()
+}
+
+func (g fsGen) cellItems() []fsCellItem {
+	switch g.r.Intn(5) {
+	case 0:
+		return nil
+	case 1:
+		return []fsCellItem{}
+	}
+	out := make([]fsCellItem, 1+g.r.Intn(4))
+	for i := range out {
+		out[i] = fsCellItem{g.str(), g.str(), int(g.int64()), g.edgeFloat()}
+	}
+	return out
+}
+
+func (g fsGen) cellOrders() []fsCellOrder {
+	out := make([]fsCellOrder, g.r.Intn(5))
+	for i := range out {
+		o := &out[i]
+		*o = fsCellOrder{ID: g.str(), Customer: g.cust(), Items: g.cellItems(), Tags: g.strs(), Total: g.edgeFloat(),
+			Status: g.str(), On: g.maybe(2), N: g.int64(), U: uint32(g.r.Int63()), F32: float32(g.edgeFloat())}
+		o.Codes[0] = int16(g.r.Intn(65536) - 32768)
+		if it := g.cellItems(); len(it) > 0 {
+			o.Fixed[0] = it[0]
+		}
+	}
+	if g.maybe(3) && len(out) > 1 {
+		out[1].Status = out[0].Status // constant columns, sometimes
+		out[1].Total = out[0].Total
+	}
+	return out
+}
+
+// TestStructFastPathCellRows: rows written from cellv (flattened leaves,
+// `^` and `-` cells, every scalar kind, nil and empty item slices, strings
+// that need quotes, floats at the writers' bounds) are the general path's
+// bytes.
+func TestStructFastPathCellRows(t *testing.T) {
+	if box.Purego {
+		t.Skip("built with -tags purego: the typed fast path is off (it reads fields through unsafe), every value takes the general path")
+	}
+	if p := fsPlanOf(reflect.TypeOf([]fsCellOrder{})); !p.ok || !p.elem.rows.cells || !fsPlanOf(reflect.TypeOf([]fsCellItem{})).elem.rows.cells {
+		t.Fatal("fsCellOrder's rows are not planned as cellv rows")
+	}
+	g := fsGen{r: rand.New(rand.NewSource(26))}
+	fast := 0
+	for i := 0; i < 6000; i++ {
+		g.calm = i % 8
+		v := g.cellOrders()
+		lim := defaultLimits
+		if g.maybe(4) {
+			lim = g.limits()
+		}
+		var x any = v
+		switch i % 3 {
+		case 1:
+			x = &v
+		case 2:
+			x = map[string][]fsCellOrder{"a": v, "b|c": v[:len(v)/2]}
+		}
+		if fsSameSpec(t, i, x, lim, i%5 == 0) {
+			fast++
+		}
+	}
+	if fast < 3000 {
+		t.Fatalf("fast path took %d values of 6000", fast)
+	}
+	t.Logf("fast path: %d", fast)
+}
+
+type fsStrRow struct {
+	S string `json:"s"`
+	T string `json:"t"`
+	N int    `json:"n"`
+}
+
+// TestStructFastPathStringCells: string cells written by the cellv loop
+// (its 8-16-byte words, fsPlainCell, the quoting fallback) are the
+// general path's bytes, for every ASCII byte (and two multi-byte
+// characters) at every position of strings of 1 to 40 bytes, with rows
+// of such strings side by side.
+func TestStructFastPathStringCells(t *testing.T) {
+	if box.Purego {
+		t.Skip("built with -tags purego: the typed fast path is off (it reads fields through unsafe), every value takes the general path")
+	}
+	pieces := []string{"é", "日"}
+	for c := 0; c < 128; c++ {
+		pieces = append(pieces, string(rune(c)))
+	}
+	for k, piece := range pieces {
+		var rows []fsStrRow
+		for n := 1; n <= 40; n++ {
+			for i := 0; i+len(piece) <= n; i++ {
+				s := strings.Repeat("a", i) + piece + strings.Repeat("b", n-i-len(piece))
+				rows = append(rows, fsStrRow{S: s, T: "t" + s, N: n})
+			}
+		}
+		if !fsSame(t, k, rows, defaultLimits) {
+			t.Fatalf("piece %q: the fast path fell back", piece)
+		}
 	}
 }
