@@ -73,7 +73,7 @@ func peerValue(r *rand.Rand) any {
 		// Doubles across the notation boundaries of SPEC §2.3.1.
 		return []float64{0.1, 1e-7, 1e-6, 123456.789, 1e15, 1 << 53, 1e21, 3.141592653589793, -2.5e-8, 0.5}[r.IntN(10)]
 	case 5:
-		return int64(r.IntN(1<<53)) - 1<<52
+		return r.Int64N(1<<53) - 1<<52
 	}
 	return peerStrings[r.IntN(len(peerStrings))]
 }

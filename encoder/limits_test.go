@@ -1,6 +1,7 @@
 package encoder
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestEncodeLimitErrors(t *testing.T) {
 	if err := CheckSize(11, 10); lexer.CategoryOf(err) != lexer.PayloadTooLarge {
 		t.Fatalf("CheckSize: %v", err)
 	}
-	if err := CheckSize(1<<40, 0); err != nil {
+	if err := CheckSize(math.MaxInt, 0); err != nil {
 		t.Fatalf("CheckSize without a cap: %v", err)
 	}
 	for _, c := range []struct {

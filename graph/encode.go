@@ -582,8 +582,9 @@ func grResolveEdges(sc *grScratch, p *Payload, lines []grLine, ids, posOf []int,
 	for i := range lines {
 		maxID = max(maxID, lines[i].id)
 	}
-	if maxID >= math.MaxUint32-1 {
-		return nil, 0, 0, 0, encoder.ElementsError(maxID, "symbol id", math.MaxUint32-2)
+	if uint64(maxID) > maxSymbolID {
+		limit := maxSymbolID // a variable: the constant does not fit a 32-bit int, where this cannot happen
+		return nil, 0, 0, 0, encoder.ElementsError(maxID, "symbol id", int(limit))
 	}
 	shift = uint(bits.Len(uint(maxID)))
 	cand, err := sc.joinNames(p, ids, posOf)
@@ -965,3 +966,7 @@ func grow[T any](buf *[]T, n int) []T {
 	*buf = (*buf)[:n]
 	return *buf
 }
+
+// maxSymbolID is the largest symbol id the edge join packs: two ids share
+// a 64-bit sort key, and the two values above it are sentinels.
+const maxSymbolID uint64 = math.MaxUint32 - 2

@@ -22,9 +22,9 @@ func TestSortSymbolsCents(t *testing.T) {
 	for round := range 200 {
 		n := 64 + r.IntN(300)
 		syms := make([]Symbol, n)
-		spread := []int{3, 100, 10000, 1 << 40}[round%4]
+		spread := []int64{3, 100, 10000, 1 << 40}[round%4]
 		for i := range syms {
-			c := r.IntN(spread) - spread/3
+			c := r.Int64N(spread) - spread/3
 			score := float64(c) / 100
 			if c == 0 && r.IntN(2) == 0 {
 				score = math.Copysign(0, -1)

@@ -54,7 +54,7 @@ func cliRun(phase, bin string, wantExit int, wantErr string, records, inBytes in
 	err := cmd.Run()
 	res := &result{Phase: phase, Records: records, Bytes: inBytes, Seconds: time.Since(start).Seconds()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		res.MaxRSSKB = ru.Maxrss
+		res.MaxRSSKB = int64(ru.Maxrss)
 	}
 	exit := 0
 	var ee *exec.ExitError

@@ -258,7 +258,7 @@ func child(self, phase, file string, n int) (*result, error) {
 		return nil, fmt.Errorf("phase %s: bad report %q: %v", phase, out, err)
 	}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		res.MaxRSSKB = ru.Maxrss // kilobytes on Linux
+		res.MaxRSSKB = int64(ru.Maxrss) // kilobytes on Linux
 	}
 	return &res, nil
 }
