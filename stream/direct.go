@@ -1,6 +1,10 @@
 package stream
 
-import "github.com/gcfkit/gcf/lexer"
+import (
+	"bytes"
+
+	"github.com/gcfkit/gcf/lexer"
+)
 
 // The direct row path: a consumer that fills its own values from a table's
 // cells (the typed decoder) reads each row with ReadRow, without an event,
@@ -162,4 +166,71 @@ func (d *Decoder) CommitRow(n int, id int64, marks uint64) bool {
 	d.rowLineNo, d.rowOff = d.lineNo, d.lineOff+int64(2*d.level)
 	d.consume()
 	return true
+}
+
+// SharedAttachment reports whether the current line (the one AtRow just
+// left for Read) is a `.name [N]` attachment, N ≥ 1, of a column of the
+// current row of the innermost table (one AtRow reads: its columns are its
+// declared fields) that holds a bare ^ marker still waiting,
+// and whose array shares the schema the table's first row established
+// (SPEC §7.4.5.3): a line Read would turn, without error, into the start
+// of a tabular array of N rows of those fields. It then returns the column,
+// N and the shared field names (read-only), for OpenShared. It reads
+// nothing: with ok false, or without OpenShared, Read takes the line.
+func (d *Decoder) SharedAttachment() (field int, count int64, fields [][]byte, ok bool) {
+	if d.err != nil || !d.have || d.atEOF || d.unchecked || d.depth == 0 || d.state != stAfterRoot ||
+		d.wire == WireV1 || d.depth >= d.limits.MaxDepth || d.k.section != sectNone {
+		return -1, 0, nil, false
+	}
+	f := &d.stack[d.depth-1]
+	b := d.body
+	if f.kind != fTable || f.keyed || f.group >= 0 || f.idCol >= 0 || len(f.consts) > 0 || // AtRow's tables: columns are fields
+		!f.rowActive || d.level != f.indent && d.level != f.indent+1 || b[0] != '.' {
+		return -1, 0, nil, false
+	}
+	// attachment's checks, for this one outcome
+	name, p, lerr := lexer.ScanKey(b, 1, &d.scratch)
+	if lerr != nil || p+1 >= len(b) || b[p] != ' ' || b[p+1] != '[' {
+		return -1, 0, nil, false
+	}
+	j := -1
+	for i, fn := range f.fields {
+		if bytes.Equal(fn, name) {
+			j = i
+			break
+		}
+	}
+	if j < 0 || j >= len(f.markers) || f.markers[j] != markBare || f.matched[j] {
+		return -1, 0, nil, false
+	}
+	// container's, for a shared tabular array
+	count, keyed, end, lerr := lexer.ScanCount(b, p+1, int64(d.limits.MaxElements))
+	if lerr != nil || keyed || end != len(b) || count < 1 {
+		return -1, 0, nil, false
+	}
+	decl := f.shared(j, name)
+	if decl == nil {
+		return -1, 0, nil, false
+	}
+	return j, count, decl, true
+}
+
+// OpenShared takes the line SharedAttachment reported, given what it
+// returned, and opens its table as Read would, without the event: the
+// rows then come through AtRow, RawRow, ReadRow and Read, and the table's
+// end through Read.
+func (d *Decoder) OpenShared(field int, count int64, fields [][]byte) {
+	f := &d.stack[d.depth-1]
+	d.beginLine()
+	f.matched[field] = true
+	f.unmatched--
+	body := f.indent + 2
+	fr := d.push(fTable, body, KindArrayEnd) // f is stale from here
+	fr.ownDecl, fr.sharedUse = fr.decl, true
+	fr.decl, fr.fields = fields, fields
+	fr.count = count
+	if d.rowFrame == fr {
+		d.rowFrame = nil // no row event of this frame is current
+	}
+	d.consume()
 }
