@@ -43,9 +43,10 @@ type sharedFill struct {
 
 // directOp is how directRow treats the cells of one column.
 type directOp struct {
-	mode uint8     // opSkip, opStore or opAttach
-	n    *fillNode // opStore, opAttach: the leaf node (its kind, its type)
-	off  uintptr   // opStore, opAttach: the field's offset from the row's start
+	mode uint8        // opSkip, opStore or opAttach
+	kind reflect.Kind // opStore: n.kind (Invalid otherwise)
+	n    *fillNode    // opStore, opAttach: the leaf node (its kind, its type)
+	off  uintptr      // opStore, opAttach: the field's offset from the row's start
 }
 
 const (
@@ -157,7 +158,7 @@ func buildDirect(ops []directOp, nodes []fillNode, base uintptr) bool {
 		if n.col >= 0 {
 			switch {
 			case n.direct:
-				ops[n.col] = directOp{mode: opStore, n: n, off: base + n.off}
+				ops[n.col] = directOp{mode: opStore, kind: n.kind, n: n, off: base + n.off}
 			case attachTarget(n.typ):
 				ops[n.col] = directOp{mode: opAttach, n: n, off: base + n.off}
 			default:
