@@ -483,6 +483,14 @@ func (t *typedDecoder) table(dst sliceDst, count int64, p *tablePlan, f *tableFi
 				row := rowTarget{base: unsafe.Add(data, uintptr(i)*size), typ: f.typ}
 				if id, marks, absent, fits := t.scanRow(row.base, body, f.direct); fits && t.b.d.CommitRow(len(f.direct), id, marks) {
 					i++
+					// The next line another row of the table: the row has
+					// no attachment (attachments would find the same).
+					if next, err := t.b.d.AtRow(); next || err != nil {
+						if err != nil {
+							return err
+						}
+						continue
+					}
 					line, off := t.b.d.RowPos()
 					at := rowPos{line, int(off-t.b.d.InputOffset()) + 1, off}
 					if err := t.attachments(&row, p, f, depth+1, -1, at, absent); err != nil {
