@@ -44,6 +44,12 @@ func (d *Decoder) AtRow() (bool, error) {
 			return false, err
 		}
 	}
+	if f.rowActive && !d.atEOF && d.body[0] == '.' {
+		// An attachment line: left unchecked for SharedAttachment, which
+		// takes it only when its own parse accounts for every byte, or
+		// for Read, which checks it first.
+		return false, nil
+	}
 	if d.atEOF || d.level != f.indent || (f.count >= 0 && f.seen == f.count) || startsWith(d.body, "##") ||
 		f.rowActive && (d.body[0] == '.' || f.nextEligible() >= 0) { // stepFrame's rowChild
 		return false, d.checked()
@@ -178,7 +184,7 @@ func (d *Decoder) CommitRow(n int, id int64, marks uint64) bool {
 // N and the shared field names (read-only), for OpenShared. It reads
 // nothing: with ok false, or without OpenShared, Read takes the line.
 func (d *Decoder) SharedAttachment() (field int, count int64, fields [][]byte, ok bool) {
-	if d.err != nil || !d.have || d.atEOF || d.unchecked || d.depth == 0 || d.state != stAfterRoot ||
+	if d.err != nil || !d.have || d.atEOF || d.depth == 0 || d.state != stAfterRoot ||
 		d.wire == WireV1 || d.depth >= d.limits.MaxDepth || d.k.section != sectNone {
 		return -1, 0, nil, false
 	}
@@ -188,7 +194,13 @@ func (d *Decoder) SharedAttachment() (field int, count int64, fields [][]byte, o
 		!f.rowActive || d.level != f.indent && d.level != f.indent+1 || b[0] != '.' {
 		return -1, 0, nil, false
 	}
-	// attachment's checks, for this one outcome
+	// attachment's checks, for this one outcome. A line AtRow left
+	// unchecked is taken only with a bare name: then every byte of it is
+	// one the parse below accounts for (a key byte, ' ', '[', a digit,
+	// ']'), printable ASCII, which is all the class check would ask.
+	if d.unchecked && (len(b) < 2 || b[1] == '"') {
+		return -1, 0, nil, false
+	}
 	name, p, lerr := lexer.ScanKey(b, 1, &d.scratch)
 	if lerr != nil || p+1 >= len(b) || b[p] != ' ' || b[p+1] != '[' {
 		return -1, 0, nil, false
@@ -232,5 +244,51 @@ func (d *Decoder) OpenShared(field int, count int64, fields [][]byte) {
 	if d.rowFrame == fr {
 		d.rowFrame = nil // no row event of this frame is current
 	}
+	d.ctl, d.plain, d.unchecked = false, true, false // the line SharedAttachment read in full
 	d.consume()
+}
+
+// EndRows closes the innermost table without an event when Read would
+// close it next, without error, with the end event: the table is one AtRow
+// reads, its declared rows are all in, its last row has no marker left
+// waiting, and the next line (loaded as AtRow loads it, its class check
+// left to whoever uses it next) sits below the table's indentation, or the
+// input has ended. It reports false, closing nothing, otherwise (the line
+// is then left for Read).
+func (d *Decoder) EndRows() bool {
+	if d.err != nil || d.depth == 0 || d.state != stAfterRoot || d.wire == WireV1 {
+		return false
+	}
+	f := &d.stack[d.depth-1]
+	if f.kind != fTable || f.keyed || f.group >= 0 || f.idCol >= 0 || len(f.consts) > 0 ||
+		f.count < 0 || f.seen != f.count || f.rowActive && f.unmatched != 0 {
+		return false
+	}
+	if !d.have && !d.atEOF {
+		d.lazy = true
+		err := d.load()
+		d.lazy = false
+		if err != nil {
+			d.err = err
+			return false
+		}
+	}
+	if !d.atEOF && d.level >= f.indent {
+		return false
+	}
+	// pop's work for this table: no row, group or count left to check
+	f.rowActive = false
+	if d.rowFrame == f {
+		d.rowFrame = nil // the frame's slot may hold another table next
+	}
+	d.depth--
+	if d.depth > 0 {
+		if p := &d.stack[d.depth-1]; p.kind == fObject {
+			p.after = afterCounted
+			if f.hadInline {
+				p.after = afterInline
+			}
+		}
+	}
+	return true
 }

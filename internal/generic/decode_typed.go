@@ -472,6 +472,9 @@ func (t *typedDecoder) table(dst sliceDst, count int64, p *tablePlan, f *tableFi
 	}
 	i := 0
 	for {
+		if data != nil && i == n && f.direct != nil && t.err == nil && !t.b.peeked && t.b.d.EndRows() {
+			break // the table's end, without its event
+		}
 		if data != nil && i < n && f.direct != nil && t.err == nil && !t.b.peeked {
 			// The row straight from its text (scanRow) or from the stream's
 			// cells (directRow), without an event.
