@@ -19,8 +19,9 @@ import (
 // any) has no attachment or inline body left, and the line sits at the
 // table's indentation, is not a `##` line and falls within the declared
 // count. It returns false, leaving the line for Read, when anything else
-// may follow; an error is the one Read would report there (a marker
-// left without its attachment).
+// may follow (a line it loaded is left without its class check, which
+// Read's load runs first); an error is the one Read would report there
+// (a marker left without its attachment).
 func (d *Decoder) AtRow() (bool, error) {
 	if d.err != nil {
 		return false, d.err
@@ -44,15 +45,12 @@ func (d *Decoder) AtRow() (bool, error) {
 			return false, err
 		}
 	}
-	if f.rowActive && !d.atEOF && d.body[0] == '.' {
-		// An attachment line: left unchecked for SharedAttachment, which
-		// takes it only when its own parse accounts for every byte, or
-		// for Read, which checks it first.
-		return false, nil
-	}
 	if d.atEOF || d.level != f.indent || (f.count >= 0 && f.seen == f.count) || startsWith(d.body, "##") ||
 		f.rowActive && (d.body[0] == '.' || f.nextEligible() >= 0) { // stepFrame's rowChild
-		return false, d.checked()
+		// Not a row: the line stays unchecked for its next use (Read,
+		// whose load checks it first; SharedAttachment and EndRows, which
+		// read only bytes they account for).
+		return false, nil
 	}
 	if f.rowActive {
 		if err := d.finishRow(f); err != nil {

@@ -494,6 +494,9 @@ func (t *typedDecoder) table(dst sliceDst, count int64, p *tablePlan, f *tableFi
 						}
 						continue
 					}
+					if i == n && t.b.d.EndRows() {
+						break // the last row, without attachments: the table's end, without its event
+					}
 					line, off := t.b.d.RowPos()
 					at := rowPos{line, int(off-t.b.d.InputOffset()) + 1, off}
 					if err := t.attachments(&row, p, f, depth+1, -1, at, absent); err != nil {
