@@ -1,6 +1,10 @@
 package stream
 
-import "github.com/gcfkit/gcf/lexer"
+import (
+	"bytes"
+
+	"github.com/gcfkit/gcf/lexer"
+)
 
 // The direct row path: a consumer that fills its own values from a table's
 // cells (the typed decoder) reads each row with ReadRow, without an event,
@@ -15,8 +19,9 @@ import "github.com/gcfkit/gcf/lexer"
 // any) has no attachment or inline body left, and the line sits at the
 // table's indentation, is not a `##` line and falls within the declared
 // count. It returns false, leaving the line for Read, when anything else
-// may follow; an error is the one Read would report there (a marker
-// left without its attachment).
+// may follow (a line it loaded is left without its class check, which
+// Read's load runs first); an error is the one Read would report there
+// (a marker left without its attachment).
 func (d *Decoder) AtRow() (bool, error) {
 	if d.err != nil {
 		return false, d.err
@@ -42,7 +47,10 @@ func (d *Decoder) AtRow() (bool, error) {
 	}
 	if d.atEOF || d.level != f.indent || (f.count >= 0 && f.seen == f.count) || startsWith(d.body, "##") ||
 		f.rowActive && (d.body[0] == '.' || f.nextEligible() >= 0) { // stepFrame's rowChild
-		return false, d.checked()
+		// Not a row: the line stays unchecked for its next use (Read,
+		// whose load checks it first; SharedAttachment and EndRows, which
+		// read only bytes they account for).
+		return false, nil
 	}
 	if f.rowActive {
 		if err := d.finishRow(f); err != nil {
@@ -161,5 +169,124 @@ func (d *Decoder) CommitRow(n int, id int64, marks uint64) bool {
 	f.extra.reset()
 	d.rowLineNo, d.rowOff = d.lineNo, d.lineOff+int64(2*d.level)
 	d.consume()
+	return true
+}
+
+// SharedAttachment reports whether the current line (the one AtRow just
+// left for Read) is a `.name [N]` attachment, N ≥ 1, of a column of the
+// current row of the innermost table (one AtRow reads: its columns are its
+// declared fields) that holds a bare ^ marker still waiting,
+// and whose array shares the schema the table's first row established
+// (SPEC §7.4.5.3): a line Read would turn, without error, into the start
+// of a tabular array of N rows of those fields. It then returns the column,
+// N and the shared field names (read-only), for OpenShared. It reads
+// nothing: with ok false, or without OpenShared, Read takes the line.
+func (d *Decoder) SharedAttachment() (field int, count int64, fields [][]byte, ok bool) {
+	if d.err != nil || !d.have || d.atEOF || d.depth == 0 || d.state != stAfterRoot ||
+		d.wire == WireV1 || d.depth >= d.limits.MaxDepth || d.k.section != sectNone {
+		return -1, 0, nil, false
+	}
+	f := &d.stack[d.depth-1]
+	b := d.body
+	if f.kind != fTable || f.keyed || f.group >= 0 || f.idCol >= 0 || len(f.consts) > 0 || // AtRow's tables: columns are fields
+		!f.rowActive || d.level != f.indent && d.level != f.indent+1 || b[0] != '.' {
+		return -1, 0, nil, false
+	}
+	// attachment's checks, for this one outcome. A line AtRow left
+	// unchecked is taken only with a bare name: then every byte of it is
+	// one the parse below accounts for (a key byte, ' ', '[', a digit,
+	// ']'), printable ASCII, which is all the class check would ask.
+	if d.unchecked && (len(b) < 2 || b[1] == '"') {
+		return -1, 0, nil, false
+	}
+	name, p, lerr := lexer.ScanKey(b, 1, &d.scratch)
+	if lerr != nil || p+1 >= len(b) || b[p] != ' ' || b[p+1] != '[' {
+		return -1, 0, nil, false
+	}
+	j := -1
+	for i, fn := range f.fields {
+		if bytes.Equal(fn, name) {
+			j = i
+			break
+		}
+	}
+	if j < 0 || j >= len(f.markers) || f.markers[j] != markBare || f.matched[j] {
+		return -1, 0, nil, false
+	}
+	// container's, for a shared tabular array
+	count, keyed, end, lerr := lexer.ScanCount(b, p+1, int64(d.limits.MaxElements))
+	if lerr != nil || keyed || end != len(b) || count < 1 {
+		return -1, 0, nil, false
+	}
+	decl := f.shared(j, name)
+	if decl == nil {
+		return -1, 0, nil, false
+	}
+	return j, count, decl, true
+}
+
+// OpenShared takes the line SharedAttachment reported, given what it
+// returned, and opens its table as Read would, without the event: the
+// rows then come through AtRow, RawRow, ReadRow and Read, and the table's
+// end through Read.
+func (d *Decoder) OpenShared(field int, count int64, fields [][]byte) {
+	f := &d.stack[d.depth-1]
+	d.beginLine()
+	f.matched[field] = true
+	f.unmatched--
+	body := f.indent + 2
+	fr := d.push(fTable, body, KindArrayEnd) // f is stale from here
+	fr.ownDecl, fr.sharedUse = fr.decl, true
+	fr.decl, fr.fields = fields, fields
+	fr.count = count
+	if d.rowFrame == fr {
+		d.rowFrame = nil // no row event of this frame is current
+	}
+	d.ctl, d.plain, d.unchecked = false, true, false // the line SharedAttachment read in full
+	d.consume()
+}
+
+// EndRows closes the innermost table without an event when Read would
+// close it next, without error, with the end event: the table is one AtRow
+// reads, its declared rows are all in, its last row has no marker left
+// waiting, and the next line (loaded as AtRow loads it, its class check
+// left to whoever uses it next) sits below the table's indentation, or the
+// input has ended. It reports false, closing nothing, otherwise (the line
+// is then left for Read).
+func (d *Decoder) EndRows() bool {
+	if d.err != nil || d.depth == 0 || d.state != stAfterRoot || d.wire == WireV1 {
+		return false
+	}
+	f := &d.stack[d.depth-1]
+	if f.kind != fTable || f.keyed || f.group >= 0 || f.idCol >= 0 || len(f.consts) > 0 ||
+		f.count < 0 || f.seen != f.count || f.rowActive && f.unmatched != 0 {
+		return false
+	}
+	if !d.have && !d.atEOF {
+		d.lazy = true
+		err := d.load()
+		d.lazy = false
+		if err != nil {
+			d.err = err
+			return false
+		}
+	}
+	if !d.atEOF && d.level >= f.indent {
+		return false
+	}
+	// pop's work for this table: no row, group or count left to check
+	f.rowActive = false
+	if d.rowFrame == f {
+		d.rowFrame = nil // the frame's slot may hold another table next
+	}
+	d.depth--
+	if d.depth > 0 {
+		if p := &d.stack[d.depth-1]; p.kind == fObject {
+			p.after = afterCounted
+			if f.hadInline {
+				p.after = afterInline
+			}
+		}
+	}
 	return true
 }

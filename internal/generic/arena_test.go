@@ -2,6 +2,8 @@ package generic
 
 import (
 	"bytes"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -29,6 +31,36 @@ func TestBuilderTextShort(t *testing.T) {
 					t.Fatalf("chunk %d, after copy %d: string %d = %q, want %q", chunk, i, j, got[j], want[j])
 				}
 			}
+		}
+	}
+}
+
+// TestArenaChunk: a chunk has at least the capacity asked for and no length, and
+// strings copied into chunks made over recycled, non-zero memory hold
+// exactly their bytes (the chunk's unwritten bytes are never read).
+func TestArenaChunk(t *testing.T) {
+	for _, n := range []int{1, 16, 100, 16 << 10, 40 << 10} {
+		c := arenaChunk(n)
+		if len(c) != 0 || cap(c) < n {
+			t.Fatalf("arenaChunk(%d): len %d, cap %d", n, len(c), cap(c))
+		}
+	}
+	var junk [][]byte
+	for i := 0; i < 64; i++ {
+		junk = append(junk, bytes.Repeat([]byte{0xAA}, 16<<10))
+	}
+	junk = nil
+	runtime.GC()
+	b := &builder{chunk: 16}
+	var got, want []string
+	for i := 0; i < 5000; i++ {
+		tok := []byte(strings.Repeat("x", i%40) + "!")
+		got = append(got, b.text(tok))
+		want = append(want, string(tok))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("string %d = %q, want %q", i, got[i], want[i])
 		}
 	}
 }

@@ -74,7 +74,7 @@ func (t *typedDecoder) scanRow(base unsafe.Pointer, b []byte, ops []directOp) (i
 					k++
 				}
 				if k > j+1 && (k == len(b) || b[k] == '|') {
-					if fd := k - j - 1; nd+fd <= 15 && op.mode == opStore && op.n.kind == reflect.Float64 {
+					if fd := k - j - 1; nd+fd <= 15 && op.kind == reflect.Float64 {
 						// mant < 10^15 < 2^53 and 10^fd are exact, and
 						// the quotient is correctly rounded: the value
 						// lexer.ParseFloat (and strconv) gives.
@@ -126,41 +126,13 @@ func (t *typedDecoder) scanRow(base unsafe.Pointer, b []byte, ops []directOp) (i
 		if i == start || b[i-1] == ' ' {
 			return 0, 0, absent, false
 		}
-		{
-			tok := b[start:i]
-			var s lexer.Scalar
-			switch {
-			case c == 't' && string(tok) == "true":
-				s = lexer.Scalar{Kind: lexer.KindBool, Bool: true, Bytes: tok}
-			case c == 'f' && string(tok) == "false":
-				s = lexer.Scalar{Kind: lexer.KindBool, Bytes: tok}
-			case c >= '0' && c <= '9' || c == '-' || c == '~':
-				if lexer.ClassifyPlainInto(&s, tok) != nil {
-					return 0, 0, absent, false
-				}
-			default:
-				if op.mode == opStore && op.n.kind == reflect.String {
-					*(*string)(unsafe.Add(base, op.off)) = t.b.text(tok)
-					goto next
-				}
-				s = lexer.Scalar{Kind: lexer.KindString, Bytes: tok}
-			}
-			s.Col = start + 1
-			switch s.Kind {
-			case lexer.KindMissing:
-				absent.add(n)
-				goto next
-			case lexer.KindNull:
-				goto next // a zeroed field, as the general row leaves it
-			}
-			switch op.mode {
-			case opStore:
-				if !t.store(unsafe.Add(base, op.off), op.n, &s) {
-					return 0, 0, absent, false
-				}
-			case opAttach:
-				return 0, 0, absent, false
-			}
+		// A bare string into a string field, the common cell, without a
+		// lexer.Scalar; the rest in otherCell.
+		if op.kind == reflect.String && c != '~' && (c < '0' || c > '9') && c != '-' &&
+			!(c == 't' && string(b[start:i]) == "true") && !(c == 'f' && string(b[start:i]) == "false") {
+			*(*string)(unsafe.Add(base, op.off)) = t.b.text(b[start:i])
+		} else if !t.otherCell(base, op, b[start:i], c, start+1, n, &absent) {
+			return 0, 0, absent, false
 		}
 	next:
 		if i == len(b) {
@@ -171,6 +143,41 @@ func (t *typedDecoder) scanRow(base unsafe.Pointer, b []byte, ops []directOp) (i
 		}
 		i++ // the delimiter
 	}
+}
+
+// otherCell is scanRow's classification and store of the plain token tok
+// (c its first byte, at column col of the row, column n of the table) when
+// it is not a plain number, nor a bare string into a string field. It
+// reports false when the token needs the general row.
+func (t *typedDecoder) otherCell(base unsafe.Pointer, op *directOp, tok []byte, c byte, col, n int, absent *cellSet) bool {
+	var s lexer.Scalar
+	switch {
+	case c == 't' && string(tok) == "true":
+		s = lexer.Scalar{Kind: lexer.KindBool, Bool: true, Bytes: tok}
+	case c == 'f' && string(tok) == "false":
+		s = lexer.Scalar{Kind: lexer.KindBool, Bytes: tok}
+	case c >= '0' && c <= '9' || c == '-' || c == '~':
+		if lexer.ClassifyPlainInto(&s, tok) != nil {
+			return false
+		}
+	default:
+		s = lexer.Scalar{Kind: lexer.KindString, Bytes: tok}
+	}
+	s.Col = col
+	switch s.Kind {
+	case lexer.KindMissing:
+		absent.add(n)
+		return true
+	case lexer.KindNull:
+		return true // a zeroed field, as the general row leaves it
+	}
+	switch op.mode {
+	case opStore:
+		return t.store(unsafe.Add(base, op.off), op.n, &s)
+	case opAttach:
+		return false
+	}
+	return true
 }
 
 // storeInt stores the integer cell v (text tok at column col) through op.

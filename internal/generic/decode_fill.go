@@ -23,13 +23,30 @@ type tableFill struct {
 	// needs the general row (a pointer path object, a pointer or interface
 	// field, ...): see buildDirect.
 	direct []directOp
+
+	// shared is, per column (nil when none has one), how the column's
+	// attachment tables of the table's shared array schema fill their
+	// field, when it is a slice of structs reached without a pointer
+	// (typedDecoder.attachShared).
+	shared []sharedFill
+}
+
+// sharedFill is how the attachment tables of one column that share their
+// table's array schema (SPEC §7.4.5.3) fill the column's field: its slice
+// type (nil: not such a field), and the plans for the schema seen last.
+type sharedFill struct {
+	typ  reflect.Type
+	decl [][]byte   // the stream's shared schema p and f were made for (kept: its address is not reused)
+	p    *tablePlan // the plan of decl
+	f    *tableFill // how decl's rows fill typ's elements; nil: the event path
 }
 
 // directOp is how directRow treats the cells of one column.
 type directOp struct {
-	mode uint8     // opSkip, opStore or opAttach
-	n    *fillNode // opStore: the leaf node (its kind)
-	off  uintptr   // opStore: the field's offset from the row's start
+	mode uint8        // opSkip, opStore or opAttach
+	kind reflect.Kind // opStore: n.kind (Invalid otherwise)
+	n    *fillNode    // opStore, opAttach: the leaf node (its kind, its type)
+	off  uintptr      // opStore, opAttach: the field's offset from the row's start
 }
 
 const (
@@ -95,6 +112,18 @@ func buildFill(st reflect.Type, p *tablePlan) *tableFill {
 		if !buildDirect(f.direct, nodes, 0) {
 			f.direct = nil
 		}
+		for j, op := range f.direct {
+			if op.mode != opAttach {
+				continue
+			}
+			if t := op.n.typ; t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct &&
+				!valuePlanFor(t).viaJSON && !valuePlanFor(t.Elem()).viaJSON {
+				if f.shared == nil {
+					f.shared = make([]sharedFill, len(f.direct))
+				}
+				f.shared[j].typ = t
+			}
+		}
 	}
 	n := 0
 	var walk func([]*column)
@@ -129,9 +158,9 @@ func buildDirect(ops []directOp, nodes []fillNode, base uintptr) bool {
 		if n.col >= 0 {
 			switch {
 			case n.direct:
-				ops[n.col] = directOp{mode: opStore, n: n, off: base + n.off}
+				ops[n.col] = directOp{mode: opStore, kind: n.kind, n: n, off: base + n.off}
 			case attachTarget(n.typ):
-				ops[n.col] = directOp{mode: opAttach}
+				ops[n.col] = directOp{mode: opAttach, n: n, off: base + n.off}
 			default:
 				return false
 			}

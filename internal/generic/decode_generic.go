@@ -277,7 +277,7 @@ func (b *builder) text(t []byte) string {
 	}
 	n := len(b.arena)
 	if cap(b.arena)-n < len(t) {
-		b.arena, n = make([]byte, 0, b.arenaLen(len(t))), 0
+		b.arena, n = arenaChunk(b.arenaLen(len(t))), 0
 	}
 	// A string of 16 bytes or fewer is copied as two words when both
 	// buffers have room for 16: the bytes past its end are read from t's
@@ -293,6 +293,16 @@ func (b *builder) text(t []byte) string {
 	b.arena = b.arena[:n+len(t)]
 	copy(b.arena[n:], t)
 	return unsafe.String(&b.arena[n], len(t))
+}
+
+// arenaChunk returns an empty slice of capacity n or more whose bytes are not
+// zeroed (strings.Builder.Grow allocates so): the arena's strings cover
+// only bytes it has written, so the rest is never read.
+func arenaChunk(n int) []byte {
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteByte(0) // a non-empty string, whose data pointer is the buffer's
+	return unsafe.Slice(unsafe.StringData(sb.String()), sb.Cap())[:0]
 }
 
 // int boxes v; the runtime boxes small values without allocating.

@@ -398,7 +398,7 @@ func (t *typedDecoder) slice(rv reflect.Value, ev *stream.Event, depth int) erro
 		if st.Kind() == reflect.Struct && !t.plan(et).viaJSON {
 			p := t.b.plan(ev.Fields, 0)
 			if f := p.fill(st); f != nil {
-				return t.table(rv, ev, p, f, et != st, depth)
+				return t.table(sliceDst{rv: rv, typ: typ}, ev.Count, p, f, et != st, depth)
 			}
 		}
 	}
@@ -436,23 +436,45 @@ func (b *sliceBuf) slice() reflect.Value {
 	return b.s.Slice(0, b.n)
 }
 
-// table decodes the rows of a tabular array into the slice rv of structs
-// (or, with ptr, of pointers to structs) through the fill plan f.
-func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan, f *tableFill, ptr bool, depth int) error {
+// sliceDst is the slice a table fills: rv (addressable), or, when rv is
+// not valid, the slice of type typ at p, made a reflect.Value when first
+// needed (the tables of a shared attachment schema mostly need none).
+type sliceDst struct {
+	rv  reflect.Value
+	typ reflect.Type
+	p   unsafe.Pointer
+}
+
+// value returns the slice as a reflect.Value.
+func (s *sliceDst) value() reflect.Value {
+	if !s.rv.IsValid() {
+		s.rv = reflect.NewAt(s.typ, s.p).Elem()
+	}
+	return s.rv
+}
+
+// table decodes the count rows (declared; lexer.Deferred when unknown) of
+// a tabular array into the slice dst of structs (or, with ptr, of
+// pointers to structs) through the fill plan f.
+func (t *typedDecoder) table(dst sliceDst, count int64, p *tablePlan, f *tableFill, ptr bool, depth int) error {
 	// With a declared count the rows go straight into elements carved from
 	// the decoder's slab (the stream rejects a table whose rows do not
 	// match the count; should more come, they continue in a grown copy).
 	var data unsafe.Pointer
-	n, size := t.presize(start.Count, rv.Type().Elem().Size()), f.typ.Size()
-	if !ptr && n > 0 && int64(n) == start.Count && !box.Purego {
-		data = t.carve(rv.Type(), n)
+	st := dst.typ
+	n, size := t.presize(count, st.Elem().Size()), f.typ.Size()
+	if !ptr && n > 0 && int64(n) == count && !box.Purego {
+		data = t.carve(st, n)
 	}
 	var s sliceBuf
 	if data == nil {
-		s = newSliceBuf(rv.Type(), n)
+		s = newSliceBuf(st, n)
 	}
 	i := 0
 	for {
+		if data != nil && i == n && f.direct != nil && t.err == nil && !t.b.peeked && t.b.d.EndRows() {
+			break // the table's end, without its event
+		}
 		if data != nil && i < n && f.direct != nil && t.err == nil && !t.b.peeked {
 			// The row straight from its text (scanRow) or from the stream's
 			// cells (directRow), without an event.
@@ -464,6 +486,17 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 				row := rowTarget{base: unsafe.Add(data, uintptr(i)*size), typ: f.typ}
 				if id, marks, absent, fits := t.scanRow(row.base, body, f.direct); fits && t.b.d.CommitRow(len(f.direct), id, marks) {
 					i++
+					// The next line another row of the table: the row has
+					// no attachment (attachments would find the same).
+					if next, err := t.b.d.AtRow(); next || err != nil {
+						if err != nil {
+							return err
+						}
+						continue
+					}
+					if i == n && t.b.d.EndRows() {
+						break // the last row, without attachments: the table's end, without its event
+					}
 					line, off := t.b.d.RowPos()
 					at := rowPos{line, int(off-t.b.d.InputOffset()) + 1, off}
 					if err := t.attachments(&row, p, f, depth+1, -1, at, absent); err != nil {
@@ -508,7 +541,7 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 		} else {
 			if data != nil {
 				hdr := sliceHeader{data, n, n}
-				s = sliceBuf{s: reflect.NewAt(rv.Type(), unsafe.Pointer(&hdr)).Elem(), n: n}
+				s = sliceBuf{s: reflect.NewAt(st, unsafe.Pointer(&hdr)).Elem(), n: n}
 				data = nil
 			}
 			rv := s.next()
@@ -524,9 +557,13 @@ func (t *typedDecoder) table(rv reflect.Value, start *stream.Event, p *tablePlan
 	}
 	if t.err == nil {
 		if data != nil {
-			*(*sliceHeader)(unsafe.Pointer(rv.UnsafeAddr())) = sliceHeader{data, i, i}
+			p := dst.p
+			if dst.rv.IsValid() {
+				p = unsafe.Pointer(dst.rv.UnsafeAddr())
+			}
+			*(*sliceHeader)(p) = sliceHeader{data, i, i}
 		} else {
-			rv.Set(s.slice())
+			dst.value().Set(s.slice())
 		}
 	}
 	return nil
@@ -707,6 +744,17 @@ func (t *typedDecoder) attachments(dst *rowTarget, p *tablePlan, f *tableFill, d
 				}
 				break
 			}
+			if f.shared != nil && t.err == nil && dst.base != nil {
+				if done, j, err := t.attachShared(dst.base, f, depth+1); done {
+					if err != nil {
+						return err
+					}
+					if t.err != nil {
+						errRank = f.rank[j]
+					}
+					continue
+				}
+			}
 		}
 		nx, err := t.b.peek()
 		if err != nil {
@@ -770,6 +818,31 @@ func (t *typedDecoder) attachments(dst *rowTarget, p *tablePlan, f *tableFill, d
 		}
 	}
 	return nil
+}
+
+// attachShared decodes the attachment on the stream's current line into
+// the row at base when it is a table of its table's shared array schema
+// into a column whose field is a slice of structs (sharedFill): the table
+// opens without an event (stream.OpenShared) and its rows go into the
+// field as slice would put them. done false leaves the line to Read.
+func (t *typedDecoder) attachShared(base unsafe.Pointer, f *tableFill, depth int) (done bool, j int, err error) {
+	if depth > 10000 {
+		return false, 0, nil // value hands such a depth to the tree path
+	}
+	j, count, decl, ok := t.b.d.SharedAttachment()
+	if !ok || j >= len(f.shared) || f.shared[j].typ == nil {
+		return false, 0, nil
+	}
+	sf := &f.shared[j]
+	if len(decl) == 0 || len(sf.decl) != len(decl) || &sf.decl[0] != &decl[0] {
+		sf.decl, sf.p = decl, t.b.plan(decl, 0)
+		sf.f = sf.p.fill(sf.typ.Elem())
+	}
+	if sf.f == nil {
+		return false, 0, nil
+	}
+	t.b.d.OpenShared(j, count, decl)
+	return true, j, t.table(sliceDst{typ: sf.typ, p: unsafe.Add(base, f.direct[j].off)}, count, sf.p, sf.f, false, depth)
 }
 
 // rowTarget is the struct a row fills: at base, where the plain scalar

@@ -549,6 +549,7 @@ func FuzzTypedDecode(f *testing.F) {
 		"GCF profile=generic\nn[3]: 1,-,300\nb:\n  a=1\n  c=2.5\nm:\n  k=1\n",
 		"GCF profile=generic\n## [2]{a,b}\n1|x\n2|y\n",
 		"GCF profile=generic\n## rows [2]{\"c>f\",\"c>i\",id,items,total}\n@0 1.5|-3|7|^|2.25\n.items [1]{b,s,u}\n    true|x|9\n@1 -|300|8|^|1e400\n.items [0]\n",
+		"GCF profile=generic\n## orders [3]{\"customer>email\",\"customer>name\",id,items,parts,total}\n@0 a@b|A B|ORD-1|^|^|1.5\n.items [2]{name,price,qty,sku}\n    Blue Lever|306.56|1|SKU-1\n    Red Cog|3.5|2|SKU-2\n.parts [1]{sku}\n    S\n@1 c@d|C|ORD-2|^|-|2\n.items [1]\n    Steel Gizmo|1.25|3|SKU-3\n@2 e@f|E|ORD-3|^|^|3\n.parts [1]\n    T\n.items [1]\n    x|y|z|w\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -559,6 +560,7 @@ func FuzzTypedDecode(f *testing.F) {
 		func() any { return new([]dtLeaf) },
 		func() any { return new(dtEmbedded) },
 		func() any { return new(drRoot) },
+		func() any { return new(saRoot) },
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, newT := range targets {
