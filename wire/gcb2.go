@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"io"
 	"math"
@@ -684,6 +683,17 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 			byID = e.names.indexIdentities()
 		}
 	}
+	// external returns the endpoint of a name that no symbol has.
+	external := func(name string) uint32 {
+		if k, ok := e.extIx[name]; ok {
+			return nsym + k
+		}
+		k := uint32(len(e.ext))
+		e.extIx[name] = k
+		e.ext = append(e.ext, name)
+		textLen += len(name)
+		return nsym + k
+	}
 	endpoint := func(name string) uint32 {
 		if byID {
 			if i := e.names.findIdent(name); i >= 0 {
@@ -693,14 +703,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 		if i := e.names.find(name); i >= 0 {
 			return uint32(i)
 		}
-		if k, ok := e.extIx[name]; ok {
-			return nsym + k
-		}
-		k := uint32(len(e.ext))
-		e.extIx[name] = k
-		e.ext = append(e.ext, name)
-		textLen += len(name)
-		return nsym + k
+		return external(name)
 	}
 	if byID {
 		// Each endpoint looked up in its home slot of the identity index
@@ -728,7 +731,15 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	} else {
 		for i := range p.Edges {
 			ed := &p.Edges[i]
-			ends = append(ends, endpoint(ed.Source), endpoint(ed.Target))
+			src := uint32(e.names.find(ed.Source))
+			if int32(src) < 0 {
+				src = external(ed.Source)
+			}
+			dst := uint32(e.names.find(ed.Target))
+			if int32(dst) < 0 {
+				dst = external(ed.Target)
+			}
+			ends = append(ends, src, dst)
 		}
 	}
 	e.ends = ends
@@ -1050,9 +1061,18 @@ const (
 	wordSize = 1 << wordBits
 )
 
-func load32b(t []byte, i int) uint32 { return binary.LittleEndian.Uint32(t[i:]) }
+// load32b returns the 4 bytes of t at i as a little-endian word.
+func load32b(t []byte, i int) uint32 {
+	t = t[i : i+4]
+	return uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
+}
 
-func load64b(t []byte, i int) uint64 { return binary.LittleEndian.Uint64(t[i:]) }
+// load64b returns the 8 bytes of t at i as a little-endian word.
+func load64b(t []byte, i int) uint64 {
+	t = t[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
 
 func hashWord(t []byte, i int) uint32 {
 	return load32b(t, i) * 2654435761 >> (32 - wordBits)
@@ -1105,11 +1125,8 @@ func (e *v2enc) indexName(at, from int) {
 	t := e.text
 	last := len(t) - 4
 	seg := at
-	for j := len(t) - 1; j >= from; j-- {
-		if t[j] == '/' {
-			seg = j + 1
-			break
-		}
+	if j := lastSlash(t, from); j >= 0 {
+		seg = j + 1
 	}
 	tab := e.words
 	p := max(seg, from)
@@ -1122,6 +1139,30 @@ func (e *v2enc) indexName(at, from int) {
 		prevIdent = ident
 	}
 }
+
+// lastSlash returns the index of the last '/' of t at or after from, or
+// -1, reading 8 bytes at a time.
+func lastSlash(t []byte, from int) int {
+	i := len(t)
+	for ; i-8 >= from; i -= 8 {
+		x := load64b(t, i-8) ^ '/'*lsb8
+		// 0x80 in exactly the bytes of x that are zero
+		if z := ^((x&low7 + low7) | x | low7); z != 0 {
+			return i - 8 + (63-bits.LeadingZeros64(z))>>3
+		}
+	}
+	for i > from {
+		if i--; t[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}
+
+const (
+	lsb8 = 0x0101010101010101
+	low7 = 0x7F7F7F7F7F7F7F7F
+)
 
 // wordText writes e.text[start:] as a text: at each word start (a byte
 // that is not a letter, digit or '_', or one that follows such a byte) a

@@ -89,8 +89,7 @@ func (t *nameTable) reset(n int) {
 		t.slots = make([]uint64, size)
 	}
 	t.mask = uint64(size - 1)
-	clear(t.names)
-	t.names = t.names[:0]
+	t.names = t.names[:0] // cleared by the encoder's release
 	t.strong = false
 	t.dups = false
 }
