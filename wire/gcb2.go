@@ -346,7 +346,17 @@ var staticTables = [4]struct {
 // s is new (the caller writes it as a literal, after which it has the next
 // dynamic id).
 func (e *v2enc) enum(t int, s string) uint64 {
-	fp, short := fingerprintOf(s)
+	// fingerprintOf, its usual cases inline
+	var fp fingerprint
+	short := true
+	switch n := len(s); {
+	case n >= 8 && n <= 16:
+		fp = fingerprint{load64(s, 0), load64(s, n-8), n}
+	case n >= 4 && n < 8:
+		fp = fingerprint{uint64(load32(s, 0)) | uint64(load32(s, n-4))<<32, 0, n}
+	default:
+		fp, short = fingerprintOf(s)
+	}
 	if short {
 		if l := &e.lastFP[t]; l.id != 0 && l.fp == fp {
 			return l.id
@@ -631,6 +641,16 @@ func (e *v2enc) exponent() int {
 	return -best
 }
 
+// oneByteOf returns the byte of the number of code c when it is a
+// hundredth one byte long, ones being oneByte[-E].
+func oneByteOf(ones *[256]uint8, c uint32) (byte, bool) {
+	if c < 256 {
+		x := ones[c]
+		return x, x != 0xFF
+	}
+	return 0, false
+}
+
 // appendNumCode writes the number of code c under the default exponent E.
 func (e *v2enc) appendNumCode(b []byte, c uint32, E int) []byte {
 	if c < 256 {
@@ -672,6 +692,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	}
 	e.nums = nums
 	E := e.exponent()
+	ones := &oneByte[-E]
 	// Edge endpoints: symbol indexes, or names outside the symbols.
 	ends := e.ends[:0]
 	nsym := uint32(len(p.Symbols))
@@ -776,8 +797,17 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 		b = appendUvarint(b, uint64(shared))
 		b = appendString(b, q[shared:])
 		prev = q
-		b = e.appendEnum(b, tabKind, s.Kind)
-		b = e.appendEnum(b, tabProvenance, s.Provenance)
+		// appendEnum, inline
+		if id := e.enum(tabKind, s.Kind); id != 0 {
+			b = appendUvarint(b, id)
+		} else {
+			b = appendString(append(b, 0), s.Kind)
+		}
+		if id := e.enum(tabProvenance, s.Provenance); id != 0 {
+			b = appendUvarint(b, id)
+		} else {
+			b = appendString(append(b, 0), s.Provenance)
+		}
 		f := byte(0)
 		if s.Signature != "" {
 			f |= 1
@@ -791,7 +821,11 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 			b = append(b, f|distEscape<<2)
 			b = appendUvarint(b, zigzag(int64(s.Distance)))
 		}
-		b = e.appendNumCode(b, nums[ni], E)
+		if x, ok := oneByteOf(ones, nums[ni]); ok { // appendNumCode, inline
+			b = append(b, x)
+		} else {
+			b = e.appendNumCode(b, nums[ni], E)
+		}
 		ni++
 		qpos := wpos
 		e.qpos = append(e.qpos, int32(qpos))
@@ -818,10 +852,13 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 		}
 		wpos += len(s.Signature)
 		if c := s.Components; c != nil {
-			b = e.appendNumCode(b, nums[ni], E)
-			b = e.appendNumCode(b, nums[ni+1], E)
-			b = e.appendNumCode(b, nums[ni+2], E)
-			b = e.appendNumCode(b, nums[ni+3], E)
+			for _, c := range nums[ni : ni+4] {
+				if x, ok := oneByteOf(ones, c); ok { // appendNumCode, inline
+					b = append(b, x)
+				} else {
+					b = e.appendNumCode(b, c, E)
+				}
+			}
 			ni += 4
 		}
 	}
