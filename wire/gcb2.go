@@ -601,17 +601,26 @@ func init() {
 	}
 }
 
-// numCode returns the code of v, counting it.
+// notHundredth is numCode's answer for a number that is not a hundredth
+// (no code is as large: codes are below 256 + 5 x the element limit).
+const notHundredth = 1 << 31
+
+// numCode returns the code of v when it is a hundredth, adding its counts
+// to e.packed (the caller counts the additions in e.npacked and flushes
+// before 511), else notHundredth: the caller then takes wideCode. (It is
+// small enough to be inlined.)
 func (e *v2enc) numCode(v float64) uint32 {
 	if x := v * 100; x > 0 && x < 255.5 { // false for NaN; 0 keeps its sign below
-		if k := int(x + 0.5); hundredths[k].v == v {
+		if k := uint8(x + 0.5); hundredths[k].v == v {
 			e.packed += onePacked[k]
-			if e.npacked++; e.npacked == 511 {
-				e.flushOnes()
-			}
 			return uint32(k)
 		}
 	}
+	return notHundredth
+}
+
+// wideCode returns the code of v, not a hundredth, counting it in e.ones.
+func (e *v2enc) wideCode(v float64) uint32 {
 	d := shortestDecimal(v)
 	for m := d.one; m != 0; m &= m - 1 {
 		e.ones[bits.TrailingZeros8(m)]++
@@ -683,9 +692,27 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	textLen := 0
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
-		nums = append(nums, e.numCode(s.Score))
+		c0 := e.numCode(s.Score)
+		if c0 == notHundredth {
+			c0 = e.wideCode(s.Score)
+		}
+		nums = append(nums, c0)
 		if c := s.Components; c != nil {
-			nums = append(nums, e.numCode(c.BlastRadius), e.numCode(c.Confidence), e.numCode(c.Recency), e.numCode(c.Distance))
+			c1, c2, c3, c4 := e.numCode(c.BlastRadius), e.numCode(c.Confidence), e.numCode(c.Recency), e.numCode(c.Distance)
+			if c1|c2|c3|c4 >= notHundredth {
+				for _, x := range [...]struct {
+					c *uint32
+					v float64
+				}{{&c1, c.BlastRadius}, {&c2, c.Confidence}, {&c3, c.Recency}, {&c4, c.Distance}} {
+					if *x.c == notHundredth {
+						*x.c = e.wideCode(x.v)
+					}
+				}
+			}
+			nums = append(nums, c1, c2, c3, c4)
+		}
+		if e.npacked += 5; e.npacked > 511-5 {
+			e.flushOnes()
 		}
 		textLen += len(s.QualifiedName) + len(s.Signature)
 		e.names.add(s.QualifiedName)
@@ -864,36 +891,45 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	}
 	defined := uint32(0) // external names written so far
 	var prevExt windowRef
+	// newExternal writes the text of external name x (the next one) of
+	// edge i.
+	newExternal := func(b []byte, i int, x uint32) []byte {
+		name := e.ext[defined]
+		if compact {
+			e.startLZ(p, len(p.Symbols))
+			start := len(e.text)
+			e.text = append(e.text, name...)
+			b = e.lz(b, start)
+		} else {
+			// Share a start with the previous external name, the
+			// edge's other endpoint or the last symbol.
+			e.refs = append(e.refs[:0], prevExt)
+			if other := ends[2*i+1]; other < nsym && other != x {
+				e.refs = append(e.refs, windowRef{int(e.qpos[other]), p.Symbols[other].QualifiedName})
+			}
+			if o := ends[2*i]; o < nsym && o != x {
+				e.refs = append(e.refs, windowRef{int(e.qpos[o]), p.Symbols[o].QualifiedName})
+			}
+			if n := len(p.Symbols); n > 0 {
+				e.refs = append(e.refs, windowRef{int(e.qpos[n-1]), p.Symbols[n-1].QualifiedName})
+			}
+			b = prefixText(b, name, wpos, e.refs)
+			prevExt = windowRef{wpos, name}
+		}
+		wpos += len(name)
+		defined++
+		return b
+	}
 	for i := range p.Edges {
 		ed := &p.Edges[i]
-		for _, x := range ends[2*i : 2*i+2] {
-			b = appendUvarint(b, uint64(x))
-			if x >= nsym && x-nsym == defined {
-				name := e.ext[defined]
-				if compact {
-					e.startLZ(p, len(p.Symbols))
-					start := len(e.text)
-					e.text = append(e.text, name...)
-					b = e.lz(b, start)
-				} else {
-					// Share a start with the previous external name, the
-					// edge's other endpoint or the last symbol.
-					e.refs = append(e.refs[:0], prevExt)
-					if other := ends[2*i+1]; other < nsym && other != x {
-						e.refs = append(e.refs, windowRef{int(e.qpos[other]), p.Symbols[other].QualifiedName})
-					}
-					if o := ends[2*i]; o < nsym && o != x {
-						e.refs = append(e.refs, windowRef{int(e.qpos[o]), p.Symbols[o].QualifiedName})
-					}
-					if n := len(p.Symbols); n > 0 {
-						e.refs = append(e.refs, windowRef{int(e.qpos[n-1]), p.Symbols[n-1].QualifiedName})
-					}
-					b = prefixText(b, name, wpos, e.refs)
-					prevExt = windowRef{wpos, name}
-				}
-				wpos += len(name)
-				defined++
-			}
+		src, dst := ends[2*i], ends[2*i+1]
+		b = appendUvarint(b, uint64(src))
+		if src >= nsym && src-nsym == defined {
+			b = newExternal(b, i, src)
+		}
+		b = appendUvarint(b, uint64(dst))
+		if dst >= nsym && dst-nsym == defined {
+			b = newExternal(b, i, dst)
 		}
 		t := e.enum(tabEdgeType, ed.EdgeType)
 		st := uint64(3)
@@ -1220,24 +1256,47 @@ func (e *v2enc) wordText(b []byte, start int) []byte {
 			continue
 		}
 		prevIdent = ident
-		w := load32b(t, pos)
-		h := w * 2654435761 >> (32 - wordBits)
-		cand := int(tab[h])
-		tab[h] = int32(pos)
-		if load32b(t, cand) != w {
-			pos++
-			continue
-		}
-		l := 4
-		for pos+l+8 <= end {
-			if x := load64b(t, cand+l) ^ load64b(t, pos+l); x != 0 {
-				l += bits.TrailingZeros64(x) / 8
-				goto matched
+		var l, cand int
+		if pos+8 <= end {
+			// The candidate's first 4 bytes and the start of the match
+			// in one comparison of 8 bytes.
+			u := load64b(t, pos)
+			h := uint32(u) * 2654435761 >> (32 - wordBits)
+			cand = int(tab[h])
+			tab[h] = int32(pos)
+			x := load64b(t, cand) ^ u
+			if uint32(x) != 0 {
+				pos++
+				continue
 			}
-			l += 8
-		}
-		for pos+l < end && t[cand+l] == t[pos+l] {
-			l++
+			if x != 0 {
+				l = bits.TrailingZeros64(x) >> 3
+			} else {
+				l = 8
+				for pos+l+8 <= end {
+					if x := load64b(t, cand+l) ^ load64b(t, pos+l); x != 0 {
+						l += bits.TrailingZeros64(x) >> 3
+						goto matched
+					}
+					l += 8
+				}
+				for pos+l < end && t[cand+l] == t[pos+l] {
+					l++
+				}
+			}
+		} else {
+			w := load32b(t, pos)
+			h := w * 2654435761 >> (32 - wordBits)
+			cand = int(tab[h])
+			tab[h] = int32(pos)
+			if load32b(t, cand) != w {
+				pos++
+				continue
+			}
+			l = 4
+			for pos+l < end && t[cand+l] == t[pos+l] {
+				l++
+			}
 		}
 	matched:
 		// A copy is taken when it is shorter than its bytes: always when

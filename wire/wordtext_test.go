@@ -197,7 +197,12 @@ func TestNumbersFastPath(t *testing.T) {
 		codes := make([]uint32, n)
 		ds := make([]decimal, n)
 		for j, v := range list {
-			codes[j] = e.numCode(v)
+			if codes[j] = e.numCode(v); codes[j] == notHundredth {
+				codes[j] = e.wideCode(v)
+			}
+			if e.npacked++; e.npacked == 511 { // the most e.packed holds
+				e.flushOnes()
+			}
 			ds[j] = findDecimal(v)
 		}
 		E, want := e.exponent(), plainExponent(ds)
