@@ -602,7 +602,8 @@ func init() {
 }
 
 // notHundredth is numCode's answer for a number that is not a hundredth
-// (no code is as large: codes are below 256 + 5 x the element limit).
+// (no code is as large, nor the OR of codes: that would take 2^31
+// numbers outside the hundredths).
 const notHundredth = 1 << 31
 
 // numCode returns the code of v when it is a hundredth, adding its counts
