@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 )
@@ -39,6 +40,31 @@ func TestCommonPrefix(t *testing.T) {
 					t.Fatalf("commonPrefix(%q, %q) = %d, want %d", a, c, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestLastSlash: lastSlash agrees with bytes.LastIndexByte on texts with
+// '/' (and bytes next to it in value, and bytes >= 0x80) in every lane, at
+// every start.
+func TestLastSlash(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 7))
+	alphabet := []byte{'/', '.', '0', 'a', 0x80, 0xAF, 0xFF, 0x00, 0x2F | 0x80}
+	for i := 0; i < 20000; i++ {
+		b := make([]byte, r.IntN(40))
+		for j := range b {
+			b[j] = alphabet[r.IntN(len(alphabet))]
+		}
+		from := 0
+		if len(b) > 0 {
+			from = r.IntN(len(b) + 1)
+		}
+		want := bytes.LastIndexByte(b[from:], '/')
+		if want >= 0 {
+			want += from
+		}
+		if got := lastSlash(b, from); got != want {
+			t.Fatalf("lastSlash(%q, %d) = %d, want %d", b, from, got, want)
 		}
 	}
 }

@@ -51,6 +51,9 @@ var (
 	edgeTypeIDs   = indexOf(edgeTypeTable)
 )
 
+// defaultElements is the element limit of the zero Limits.
+var defaultElements = elementLimit(gcf.Limits{})
+
 // elementLimit returns l's element limit, with the gcf decoder's default
 // when l leaves it zero.
 func elementLimit(l gcf.Limits) int { return l.Resolved().MaxElements }
@@ -246,7 +249,13 @@ func checkEncodeLimits(p *gcf.Payload, l gcf.Limits) error {
 	if p == nil {
 		return nil
 	}
-	max := elementLimit(l)
+	max := l.MaxElements
+	if max <= 0 {
+		max = defaultElements
+	}
+	if len(p.Symbols) <= max && len(p.Edges) <= max {
+		return nil
+	}
 	for _, c := range [...]struct {
 		what string
 		n    int
@@ -263,6 +272,9 @@ func checkEncodeLimits(p *gcf.Payload, l gcf.Limits) error {
 // or whose text (text bytes, version 2; 0 for version 1) the decoder with
 // the limits l would refuse to expand.
 func checkEncodedSize(n, text int, l gcf.Limits) error {
+	if l.MaxBytes <= 0 && text <= DefaultTextFloor {
+		return nil // within TextBound of any size
+	}
 	if l.MaxBytes > 0 && int64(n) > l.MaxBytes {
 		return &gcf.SyntaxError{Category: gcf.PayloadTooLarge,
 			Msg: fmt.Sprintf("wire/gcb: the encoding is %d bytes, over the limit of %d (raise Limits.MaxBytes, on the decoder too)", n, l.MaxBytes)}

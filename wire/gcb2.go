@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"io"
 	"math"
@@ -347,7 +346,17 @@ var staticTables = [4]struct {
 // s is new (the caller writes it as a literal, after which it has the next
 // dynamic id).
 func (e *v2enc) enum(t int, s string) uint64 {
-	fp, short := fingerprintOf(s)
+	// fingerprintOf, its usual cases inline
+	var fp fingerprint
+	short := true
+	switch n := len(s); {
+	case n >= 8 && n <= 16:
+		fp = fingerprint{load64(s, 0), load64(s, n-8), n}
+	case n >= 4 && n < 8:
+		fp = fingerprint{uint64(load32(s, 0)) | uint64(load32(s, n-4))<<32, 0, n}
+	default:
+		fp, short = fingerprintOf(s)
+	}
 	if short {
 		if l := &e.lastFP[t]; l.id != 0 && l.fp == fp {
 			return l.id
@@ -592,17 +601,27 @@ func init() {
 	}
 }
 
-// numCode returns the code of v, counting it.
+// notHundredth is numCode's answer for a number that is not a hundredth
+// (no code is as large, nor the OR of codes: that would take 2^31
+// numbers outside the hundredths).
+const notHundredth = 1 << 31
+
+// numCode returns the code of v when it is a hundredth, adding its counts
+// to e.packed (the caller counts the additions in e.npacked and flushes
+// before 511), else notHundredth: the caller then takes wideCode. (It is
+// small enough to be inlined.)
 func (e *v2enc) numCode(v float64) uint32 {
 	if x := v * 100; x > 0 && x < 255.5 { // false for NaN; 0 keeps its sign below
-		if k := int(x + 0.5); hundredths[k].v == v {
+		if k := uint8(x + 0.5); hundredths[k].v == v {
 			e.packed += onePacked[k]
-			if e.npacked++; e.npacked == 511 {
-				e.flushOnes()
-			}
 			return uint32(k)
 		}
 	}
+	return notHundredth
+}
+
+// wideCode returns the code of v, not a hundredth, counting it in e.ones.
+func (e *v2enc) wideCode(v float64) uint32 {
 	d := shortestDecimal(v)
 	for m := d.one; m != 0; m &= m - 1 {
 		e.ones[bits.TrailingZeros8(m)]++
@@ -630,6 +649,16 @@ func (e *v2enc) exponent() int {
 		}
 	}
 	return -best
+}
+
+// oneByteOf returns the byte of the number of code c when it is a
+// hundredth one byte long, ones being oneByte[-E].
+func oneByteOf(ones *[256]uint8, c uint32) (byte, bool) {
+	if c < 256 {
+		x := ones[c]
+		return x, x != 0xFF
+	}
+	return 0, false
 }
 
 // appendNumCode writes the number of code c under the default exponent E.
@@ -664,15 +693,34 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	textLen := 0
 	for i := range p.Symbols {
 		s := &p.Symbols[i]
-		nums = append(nums, e.numCode(s.Score))
+		c0 := e.numCode(s.Score)
+		if c0 == notHundredth {
+			c0 = e.wideCode(s.Score)
+		}
+		nums = append(nums, c0)
 		if c := s.Components; c != nil {
-			nums = append(nums, e.numCode(c.BlastRadius), e.numCode(c.Confidence), e.numCode(c.Recency), e.numCode(c.Distance))
+			c1, c2, c3, c4 := e.numCode(c.BlastRadius), e.numCode(c.Confidence), e.numCode(c.Recency), e.numCode(c.Distance)
+			if c1|c2|c3|c4 >= notHundredth {
+				for _, x := range [...]struct {
+					c *uint32
+					v float64
+				}{{&c1, c.BlastRadius}, {&c2, c.Confidence}, {&c3, c.Recency}, {&c4, c.Distance}} {
+					if *x.c == notHundredth {
+						*x.c = e.wideCode(x.v)
+					}
+				}
+			}
+			nums = append(nums, c1, c2, c3, c4)
+		}
+		if e.npacked += 5; e.npacked > 511-5 {
+			e.flushOnes()
 		}
 		textLen += len(s.QualifiedName) + len(s.Signature)
 		e.names.add(s.QualifiedName)
 	}
 	e.nums = nums
 	E := e.exponent()
+	ones := &oneByte[-E]
 	// Edge endpoints: symbol indexes, or names outside the symbols.
 	ends := e.ends[:0]
 	nsym := uint32(len(p.Symbols))
@@ -684,6 +732,17 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 			byID = e.names.indexIdentities()
 		}
 	}
+	// external returns the endpoint of a name that no symbol has.
+	external := func(name string) uint32 {
+		if k, ok := e.extIx[name]; ok {
+			return nsym + k
+		}
+		k := uint32(len(e.ext))
+		e.extIx[name] = k
+		e.ext = append(e.ext, name)
+		textLen += len(name)
+		return nsym + k
+	}
 	endpoint := func(name string) uint32 {
 		if byID {
 			if i := e.names.findIdent(name); i >= 0 {
@@ -693,14 +752,7 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 		if i := e.names.find(name); i >= 0 {
 			return uint32(i)
 		}
-		if k, ok := e.extIx[name]; ok {
-			return nsym + k
-		}
-		k := uint32(len(e.ext))
-		e.extIx[name] = k
-		e.ext = append(e.ext, name)
-		textLen += len(name)
-		return nsym + k
+		return external(name)
 	}
 	if byID {
 		// Each endpoint looked up in its home slot of the identity index
@@ -728,7 +780,15 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 	} else {
 		for i := range p.Edges {
 			ed := &p.Edges[i]
-			ends = append(ends, endpoint(ed.Source), endpoint(ed.Target))
+			src := uint32(e.names.find(ed.Source))
+			if int32(src) < 0 {
+				src = external(ed.Source)
+			}
+			dst := uint32(e.names.find(ed.Target))
+			if int32(dst) < 0 {
+				dst = external(ed.Target)
+			}
+			ends = append(ends, src, dst)
 		}
 	}
 	e.ends = ends
@@ -765,8 +825,17 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 		b = appendUvarint(b, uint64(shared))
 		b = appendString(b, q[shared:])
 		prev = q
-		b = e.appendEnum(b, tabKind, s.Kind)
-		b = e.appendEnum(b, tabProvenance, s.Provenance)
+		// appendEnum, inline
+		if id := e.enum(tabKind, s.Kind); id != 0 {
+			b = appendUvarint(b, id)
+		} else {
+			b = appendString(append(b, 0), s.Kind)
+		}
+		if id := e.enum(tabProvenance, s.Provenance); id != 0 {
+			b = appendUvarint(b, id)
+		} else {
+			b = appendString(append(b, 0), s.Provenance)
+		}
 		f := byte(0)
 		if s.Signature != "" {
 			f |= 1
@@ -780,7 +849,11 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 			b = append(b, f|distEscape<<2)
 			b = appendUvarint(b, zigzag(int64(s.Distance)))
 		}
-		b = e.appendNumCode(b, nums[ni], E)
+		if x, ok := oneByteOf(ones, nums[ni]); ok { // appendNumCode, inline
+			b = append(b, x)
+		} else {
+			b = e.appendNumCode(b, nums[ni], E)
+		}
 		ni++
 		qpos := wpos
 		e.qpos = append(e.qpos, int32(qpos))
@@ -807,45 +880,57 @@ func (e *v2enc) append(dst []byte, p *gcf.Payload, compact bool) ([]byte, error)
 		}
 		wpos += len(s.Signature)
 		if c := s.Components; c != nil {
-			b = e.appendNumCode(b, nums[ni], E)
-			b = e.appendNumCode(b, nums[ni+1], E)
-			b = e.appendNumCode(b, nums[ni+2], E)
-			b = e.appendNumCode(b, nums[ni+3], E)
+			for _, c := range nums[ni : ni+4] {
+				if x, ok := oneByteOf(ones, c); ok { // appendNumCode, inline
+					b = append(b, x)
+				} else {
+					b = e.appendNumCode(b, c, E)
+				}
+			}
 			ni += 4
 		}
 	}
 	defined := uint32(0) // external names written so far
 	var prevExt windowRef
+	// newExternal writes the text of external name x (the next one) of
+	// edge i.
+	newExternal := func(b []byte, i int, x uint32) []byte {
+		name := e.ext[defined]
+		if compact {
+			e.startLZ(p, len(p.Symbols))
+			start := len(e.text)
+			e.text = append(e.text, name...)
+			b = e.lz(b, start)
+		} else {
+			// Share a start with the previous external name, the
+			// edge's other endpoint or the last symbol.
+			e.refs = append(e.refs[:0], prevExt)
+			if other := ends[2*i+1]; other < nsym && other != x {
+				e.refs = append(e.refs, windowRef{int(e.qpos[other]), p.Symbols[other].QualifiedName})
+			}
+			if o := ends[2*i]; o < nsym && o != x {
+				e.refs = append(e.refs, windowRef{int(e.qpos[o]), p.Symbols[o].QualifiedName})
+			}
+			if n := len(p.Symbols); n > 0 {
+				e.refs = append(e.refs, windowRef{int(e.qpos[n-1]), p.Symbols[n-1].QualifiedName})
+			}
+			b = prefixText(b, name, wpos, e.refs)
+			prevExt = windowRef{wpos, name}
+		}
+		wpos += len(name)
+		defined++
+		return b
+	}
 	for i := range p.Edges {
 		ed := &p.Edges[i]
-		for _, x := range ends[2*i : 2*i+2] {
-			b = appendUvarint(b, uint64(x))
-			if x >= nsym && x-nsym == defined {
-				name := e.ext[defined]
-				if compact {
-					e.startLZ(p, len(p.Symbols))
-					start := len(e.text)
-					e.text = append(e.text, name...)
-					b = e.lz(b, start)
-				} else {
-					// Share a start with the previous external name, the
-					// edge's other endpoint or the last symbol.
-					e.refs = append(e.refs[:0], prevExt)
-					if other := ends[2*i+1]; other < nsym && other != x {
-						e.refs = append(e.refs, windowRef{int(e.qpos[other]), p.Symbols[other].QualifiedName})
-					}
-					if o := ends[2*i]; o < nsym && o != x {
-						e.refs = append(e.refs, windowRef{int(e.qpos[o]), p.Symbols[o].QualifiedName})
-					}
-					if n := len(p.Symbols); n > 0 {
-						e.refs = append(e.refs, windowRef{int(e.qpos[n-1]), p.Symbols[n-1].QualifiedName})
-					}
-					b = prefixText(b, name, wpos, e.refs)
-					prevExt = windowRef{wpos, name}
-				}
-				wpos += len(name)
-				defined++
-			}
+		src, dst := ends[2*i], ends[2*i+1]
+		b = appendUvarint(b, uint64(src))
+		if src >= nsym && src-nsym == defined {
+			b = newExternal(b, i, src)
+		}
+		b = appendUvarint(b, uint64(dst))
+		if dst >= nsym && dst-nsym == defined {
+			b = newExternal(b, i, dst)
 		}
 		t := e.enum(tabEdgeType, ed.EdgeType)
 		st := uint64(3)
@@ -1050,9 +1135,18 @@ const (
 	wordSize = 1 << wordBits
 )
 
-func load32b(t []byte, i int) uint32 { return binary.LittleEndian.Uint32(t[i:]) }
+// load32b returns the 4 bytes of t at i as a little-endian word.
+func load32b(t []byte, i int) uint32 {
+	t = t[i : i+4]
+	return uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
+}
 
-func load64b(t []byte, i int) uint64 { return binary.LittleEndian.Uint64(t[i:]) }
+// load64b returns the 8 bytes of t at i as a little-endian word.
+func load64b(t []byte, i int) uint64 {
+	t = t[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
 
 func hashWord(t []byte, i int) uint32 {
 	return load32b(t, i) * 2654435761 >> (32 - wordBits)
@@ -1105,11 +1199,8 @@ func (e *v2enc) indexName(at, from int) {
 	t := e.text
 	last := len(t) - 4
 	seg := at
-	for j := len(t) - 1; j >= from; j-- {
-		if t[j] == '/' {
-			seg = j + 1
-			break
-		}
+	if j := lastSlash(t, from); j >= 0 {
+		seg = j + 1
 	}
 	tab := e.words
 	p := max(seg, from)
@@ -1122,6 +1213,30 @@ func (e *v2enc) indexName(at, from int) {
 		prevIdent = ident
 	}
 }
+
+// lastSlash returns the index of the last '/' of t at or after from, or
+// -1, reading 8 bytes at a time.
+func lastSlash(t []byte, from int) int {
+	i := len(t)
+	for ; i-8 >= from; i -= 8 {
+		x := load64b(t, i-8) ^ '/'*lsb8
+		// 0x80 in exactly the bytes of x that are zero
+		if z := ^((x&low7 + low7) | x | low7); z != 0 {
+			return i - 8 + (63-bits.LeadingZeros64(z))>>3
+		}
+	}
+	for i > from {
+		if i--; t[i] == '/' {
+			return i
+		}
+	}
+	return -1
+}
+
+const (
+	lsb8 = 0x0101010101010101
+	low7 = 0x7F7F7F7F7F7F7F7F
+)
 
 // wordText writes e.text[start:] as a text: at each word start (a byte
 // that is not a letter, digit or '_', or one that follows such a byte) a
@@ -1142,24 +1257,47 @@ func (e *v2enc) wordText(b []byte, start int) []byte {
 			continue
 		}
 		prevIdent = ident
-		w := load32b(t, pos)
-		h := w * 2654435761 >> (32 - wordBits)
-		cand := int(tab[h])
-		tab[h] = int32(pos)
-		if load32b(t, cand) != w {
-			pos++
-			continue
-		}
-		l := 4
-		for pos+l+8 <= end {
-			if x := load64b(t, cand+l) ^ load64b(t, pos+l); x != 0 {
-				l += bits.TrailingZeros64(x) / 8
-				goto matched
+		var l, cand int
+		if pos+8 <= end {
+			// The candidate's first 4 bytes and the start of the match
+			// in one comparison of 8 bytes.
+			u := load64b(t, pos)
+			h := uint32(u) * 2654435761 >> (32 - wordBits)
+			cand = int(tab[h])
+			tab[h] = int32(pos)
+			x := load64b(t, cand) ^ u
+			if uint32(x) != 0 {
+				pos++
+				continue
 			}
-			l += 8
-		}
-		for pos+l < end && t[cand+l] == t[pos+l] {
-			l++
+			if x != 0 {
+				l = bits.TrailingZeros64(x) >> 3
+			} else {
+				l = 8
+				for pos+l+8 <= end {
+					if x := load64b(t, cand+l) ^ load64b(t, pos+l); x != 0 {
+						l += bits.TrailingZeros64(x) >> 3
+						goto matched
+					}
+					l += 8
+				}
+				for pos+l < end && t[cand+l] == t[pos+l] {
+					l++
+				}
+			}
+		} else {
+			w := load32b(t, pos)
+			h := w * 2654435761 >> (32 - wordBits)
+			cand = int(tab[h])
+			tab[h] = int32(pos)
+			if load32b(t, cand) != w {
+				pos++
+				continue
+			}
+			l = 4
+			for pos+l < end && t[cand+l] == t[pos+l] {
+				l++
+			}
 		}
 	matched:
 		// A copy is taken when it is shorter than its bytes: always when

@@ -64,12 +64,20 @@ func quickHash(s string) uint64 {
 			}
 		}
 	}
+	return quickMix(a, b, n)
+}
+
+// quickMix is quickHash of a string of n bytes whose last 16 bytes (or
+// all, zero-padded) are the words a (the last 8) and b.
+func quickMix(a, b uint64, n int) uint64 {
 	h := a*0x9E3779B97F4A7C15 ^ b*0xC2B2AE3D27D4EB4F ^ uint64(n)
 	h ^= h >> 29
 	h *= 0x94D049BB133111EB
 	return h ^ h>>32
 }
 
+// hash returns the table's hash of s. (find and insert hash names of 16
+// bytes or more, all of a code graph's, without calling it.)
 func (t *nameTable) hash(s string) uint64 {
 	if t.strong {
 		return maphash.String(t.seed, s)
@@ -89,17 +97,39 @@ func (t *nameTable) reset(n int) {
 		t.slots = make([]uint64, size)
 	}
 	t.mask = uint64(size - 1)
-	clear(t.names)
-	t.names = t.names[:0]
+	t.names = t.names[:0] // cleared by the encoder's release
 	t.strong = false
 	t.dups = false
 }
 
-// add enters s as the name of the next index unless s is already present.
+// add enters s as the name of the next index unless s is already present
+// (insert, inline for names of 16 bytes or more).
 func (t *nameTable) add(s string) {
 	t.names = append(t.names, s)
-	if !t.insert(len(t.names)-1) && !t.strong {
-		t.rehash()
+	i := len(t.names) - 1
+	n := len(s)
+	if n < 16 || t.strong {
+		if !t.insert(i) && !t.strong {
+			t.rehash()
+		}
+		return
+	}
+	h := quickMix(load64(s, n-8), load64(s, n-16), n)
+	tag := h >> 32 << 32
+	for j, k := h&t.mask, 0; ; j, k = (j+1)&t.mask, k+1 {
+		v := t.slots[j]
+		if v == 0 {
+			t.slots[j] = tag | uint64(i+1)
+			return
+		}
+		if v&^0xFFFFFFFF == tag && t.names[uint32(v)-1] == s {
+			t.dups = true
+			return
+		}
+		if k == maxProbe {
+			t.rehash()
+			return
+		}
 	}
 }
 
@@ -107,7 +137,12 @@ func (t *nameTable) add(s string) {
 // entering it, when the quick hash probed past maxProbe.
 func (t *nameTable) insert(i int) bool {
 	s := t.names[i]
-	h := t.hash(s)
+	var h uint64
+	if n := len(s); n >= 16 && !t.strong { // hash, inline
+		h = quickMix(load64(s, n-8), load64(s, n-16), n)
+	} else {
+		h = t.hash(s)
+	}
 	tag := h >> 32 << 32
 	for j, n := h&t.mask, 0; ; j, n = (j+1)&t.mask, n+1 {
 		v := t.slots[j]
@@ -139,7 +174,12 @@ func (t *nameTable) rehash() {
 
 // find returns the index of the first name equal to s, or -1.
 func (t *nameTable) find(s string) int {
-	h := t.hash(s)
+	var h uint64
+	if n := len(s); n >= 16 && !t.strong { // hash, inline
+		h = quickMix(load64(s, n-8), load64(s, n-16), n)
+	} else {
+		h = t.hash(s)
+	}
 	tag := h >> 32 << 32
 	for j, n := h&t.mask, 0; ; j, n = (j+1)&t.mask, n+1 {
 		v := t.slots[j]

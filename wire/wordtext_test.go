@@ -197,7 +197,12 @@ func TestNumbersFastPath(t *testing.T) {
 		codes := make([]uint32, n)
 		ds := make([]decimal, n)
 		for j, v := range list {
-			codes[j] = e.numCode(v)
+			if codes[j] = e.numCode(v); codes[j] == notHundredth {
+				codes[j] = e.wideCode(v)
+			}
+			if e.npacked++; e.npacked == 511 { // the most e.packed holds
+				e.flushOnes()
+			}
 			ds[j] = findDecimal(v)
 		}
 		E, want := e.exponent(), plainExponent(ds)
@@ -324,4 +329,49 @@ func TestNameTable(t *testing.T) {
 		others = append(others, fmt.Sprintf("pkg%06d/x.SameSuffixOfSixteen", i))
 	}
 	check(names, others, false)
+}
+
+// TestEnumValues: v2enc.enum (its inline fingerprints, caches and dynamic
+// tables) gives the table values of the plain definition: a static
+// string's id, else the dynamic id of the string's first appearance in
+// the stream (0 at that appearance), for streams of static strings, their
+// pieces and variants, and random strings of 0-20 bytes.
+func TestEnumValues(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 8))
+	var pool []string
+	for ti := range staticTables {
+		for _, s := range staticTables[ti].names {
+			pool = append(pool, s, s+"x", "x"+s)
+			if len(s) > 1 {
+				pool = append(pool, s[1:], s[:len(s)-1])
+			}
+		}
+	}
+	for range 300 {
+		b := make([]byte, r.IntN(21))
+		for i := range b {
+			b[i] = "ab_\x00\xff"[r.IntN(5)]
+		}
+		pool = append(pool, string(b))
+	}
+	for round := 0; round < 200; round++ {
+		e := &v2enc{}
+		dyn := [4]map[string]uint64{{}, {}, {}, {}}
+		for range r.IntN(400) {
+			ti := r.IntN(4)
+			s := pool[r.IntN(len(pool))]
+			if r.IntN(3) == 0 { // a copy in other memory
+				s = string(append([]byte(nil), s...))
+			}
+			want, ok := staticID(ti, s)
+			if !ok {
+				if want, ok = dyn[ti][s]; !ok {
+					dyn[ti][s] = uint64(len(staticTables[ti].names) + 1 + len(dyn[ti]))
+				}
+			}
+			if got := e.enum(ti, s); got != want {
+				t.Fatalf("round %d: enum(%d, %q) = %d, want %d", round, ti, s, got, want)
+			}
+		}
+	}
 }
