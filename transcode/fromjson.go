@@ -21,7 +21,7 @@ import (
 // WithMaxBytes, ...) broken late may leave part of it in w. Every other document, and every invalid
 // one, is encoded by the buffered path, which writes nothing on error.
 func EncodeJSON(w io.Writer, data []byte, opts ...gcf.Option) error {
-	open := func() (*feed, error) { return &feed{buf: data, mark: -1}, nil }
+	open := func(off int64) (*feed, error) { return &feed{buf: data[off:], base: off, mark: -1}, nil }
 	all := func() ([]byte, error) { return data, nil }
 	return encodeJSON(w, int64(len(data)), open, all, nil, opts)
 }
@@ -39,12 +39,8 @@ func EncodeJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
 	if err != nil {
 		return err
 	}
-	open := func() (*feed, error) {
-		if _, err := r.Seek(start, io.SeekStart); err != nil {
-			return nil, err
-		}
-		return newReaderFeed(r), nil
-	}
+	src := &source{r: r, start: start, pos: -1}
+	open := func(off int64) (*feed, error) { return src.feedAt(off), nil }
 	all := func() ([]byte, error) {
 		if _, err := r.Seek(start, io.SeekStart); err != nil {
 			return nil, err
@@ -81,25 +77,22 @@ func StreamJSONWith(w io.Writer, r io.ReadSeeker, longer func(longest int64), op
 	if err != nil {
 		return err
 	}
-	open := func() (*feed, error) {
-		if _, err := r.Seek(start, io.SeekStart); err != nil {
-			return nil, err
-		}
-		return newReaderFeed(r), nil
-	}
+	src := &source{r: r, start: start, pos: -1}
+	open := func(off int64) (*feed, error) { return src.feedAt(off), nil }
 	return encodeJSON(w, end-start, open, nil, longer, opts)
 }
 
-// encodeJSON runs the passes over the input that open returns afresh, or
+// encodeJSON runs the passes over the input that open returns afresh from
+// an offset (the passes from 0, a record's stream from its own), or
 // the buffered encoder over all's bytes when the first pass falls back
 // (ErrNotStreamed when all is nil); longer, if not nil, is told each new
 // longest record (see StreamJSONWith).
-func encodeJSON(w io.Writer, size int64, open func() (*feed, error), all func() ([]byte, error), longer func(int64), opts []gcf.Option) error {
+func encodeJSON(w io.Writer, size int64, open func(off int64) (*feed, error), all func() ([]byte, error), longer func(int64), opts []gcf.Option) error {
 	lim, spec, canonical := settings(opts)
-	d := &doc{maxDepth: lim.MaxDepth, maxElems: lim.MaxElements, longer: longer}
+	d := &doc{maxDepth: lim.MaxDepth, maxElems: lim.MaxElements, longer: longer, open: open}
 	err := errFallback
 	if canonical && lim.MaxDepth >= minDepth && (lim.MaxBytes <= 0 || size <= lim.MaxBytes) {
-		err = d.plan(open)
+		err = d.plan()
 	}
 	if errors.Is(err, errFallback) {
 		if all == nil {
@@ -110,7 +103,7 @@ func encodeJSON(w io.Writer, size int64, open func() (*feed, error), all func() 
 	if err != nil {
 		return err
 	}
-	f, err := open()
+	f, err := open(0)
 	if err != nil {
 		return err
 	}

@@ -295,6 +295,10 @@ type geEncoder struct {
 	fac   []bool          // layout.Factor's answer for cols
 	v353  bool            // WithSpec(Spec353): no v3.6-only forms (no constants)
 	spill bool            // buf's bytes past its length are the encoder's to overwrite (fsIntCell)
+	// deferred, when set (Parts), is offered each row attachment first:
+	// the field's name, whether it takes row 0's shared array schema,
+	// the value and the indentation; it reports whether it wrote it.
+	deferred func(key string, shared bool, v any, d int) (bool, error)
 
 	// Limits (SPEC §12), checked at each line end by lim.LineDone.
 	lim     encoder.Limiter
@@ -366,6 +370,7 @@ func putGE(e *geEncoder) {
 	e.v353 = false
 	e.spill = false
 	e.invalid = false
+	e.deferred = nil
 	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || e.flat.Cap() > 1<<16 || cap(e.flags) > 1<<16 {
 		return // do not keep huge scratch space alive
 	}

@@ -305,6 +305,11 @@ func (e *geEncoder) insertRowID(at, i int) {
 // (SPEC §7.4.5.1, §7.4.5.2).
 func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 	fl := e.flags[p.fb+fi]
+	if e.deferred != nil {
+		if done, err := e.deferred(e.strs[p.ub+fi], i > 0 && fl&geShared != 0, v, d); done || err != nil {
+			return err
+		}
+	}
 	if fl&geInline != 0 {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		o := v.(Object)
