@@ -21,7 +21,7 @@ import (
 
 // stubMin is the length of JSON text from which a record is read member
 // by member (a variable so that the tests can stream every record).
-var stubMin = 1 << 20
+var stubMin = 64 << 10
 
 // stub is a record member's array that the passes stream.
 type stub struct {
