@@ -15,8 +15,9 @@ import (
 // The shapes listed in docs/transcode-json.md (every document but a root
 // scalar or array of scalars, within the limits) are transcoded in two
 // passes over data without building the value, costing memory for the
-// largest record (a table row with its attachments, an expanded item, a
-// root member that is no table) and one table's column facts; the output
+// largest record (a table row with its attachments, less the arrays of
+// containers of a row of 64 KiB or more, which stream; an expanded item;
+// a root member that is no table) and one table's column facts; the output
 // is written as it is produced, so an encode limit (WithMaxLineBytes,
 // WithMaxBytes, ...) broken late may leave part of it in w. Every other document, and every invalid
 // one, is encoded by the buffered path, which writes nothing on error.
@@ -65,7 +66,9 @@ func StreamJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
 // StreamJSONWith is StreamJSONFrom that calls longer, when it is not nil,
 // during the first pass each time it reads a record (a table row, an
 // expanded item, or a root member written whole) longer than all before
-// it, before parsing it, with its length in bytes of JSON text: the
+// it, before parsing it, with its length in bytes of JSON text (of a
+// record of 64 KiB or more, read member by member, the length of the
+// members parsed so far, its arrays of containers streamed aside): the
 // passes hold about one record's parsed value at a time, so a caller may
 // size its memory settings by it (gcf encode does).
 func StreamJSONWith(w io.Writer, r io.ReadSeeker, longer func(longest int64), opts ...gcf.Option) error {

@@ -133,7 +133,7 @@ func (d *doc) lazyRecord(sub *feed, depth int, pass1 bool) (gcf.Object, error) {
 				if err != nil {
 					return err
 				}
-				return d.member(&o, key, vb, depth, &parsed)
+				return d.member(&o, key, vb, depth, &parsed, pass1)
 			} else if s := d.stubs[at]; s != nil {
 				if err := sub.skip(); err != nil {
 					return err
@@ -146,21 +146,22 @@ func (d *doc) lazyRecord(sub *feed, depth int, pass1 bool) (gcf.Object, error) {
 		if err != nil {
 			return err
 		}
-		return d.member(&o, key, vb, depth, &parsed)
+		return d.member(&o, key, vb, depth, &parsed, pass1)
 	})
 	if err == nil && n > d.maxElems {
 		err = errFallback
-	}
-	if err == nil && pass1 {
-		d.saw(parsed)
 	}
 	return o, err
 }
 
 // member parses the value vb of a record's member key under the
-// record's depth limit depth and appends it to o.
-func (d *doc) member(o *gcf.Object, key string, vb []byte, depth int, parsed *int) error {
+// record's depth limit depth and appends it to o; in pass 1 it first
+// tells d the text held parsed in o (parsed, with vb).
+func (d *doc) member(o *gcf.Object, key string, vb []byte, depth int, parsed *int, pass1 bool) error {
 	*parsed += len(vb)
+	if pass1 {
+		d.saw(*parsed)
+	}
 	v, err := parseValue(vb, depth-1)
 	if err != nil {
 		return err

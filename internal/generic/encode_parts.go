@@ -36,6 +36,7 @@ type Parts struct {
 	// the current call's line state: the offset in its buffer of a line
 	// start, that line's number, and the budget's end
 	start, line, end int
+	offer            func(key string, shared bool, v any, d int) (bool, error) // deferred, bound to w
 
 	// Indent is the indentation of the rows and items written (0: a root
 	// table or array); an attachment's are at Indent+2.
@@ -126,7 +127,10 @@ func (w *Parts) run(dst []byte, line, end int, write func(*geEncoder) error) ([]
 	e.lim.BeginBudget(len(dst), end)
 	w.start, w.line, w.end = len(dst), line, end
 	if w.Defer != nil {
-		e.deferred = w.deferred
+		if w.offer == nil {
+			w.offer = w.deferred // bound once, not per call
+		}
+		e.deferred = w.offer
 	}
 	err := write(e)
 	e.deferred = nil
