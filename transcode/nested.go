@@ -257,8 +257,9 @@ func (n *jsonEnc) attachment(s *stub, key string, shared bool, d int) error {
 	if err != nil {
 		return err
 	}
+	// A stub is non-empty and holds a container: a table or expanded.
 	switch {
-	case !s.tab:
+	case layout.ArrayForm(s.n, false, func() bool { return s.tab }) != layout.Table:
 		return n.items(f, s.n, s.depth, d+2)
 	case shared:
 		return n.table(f, s.t, d+2, tabShared)
