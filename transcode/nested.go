@@ -113,27 +113,12 @@ func (d *doc) lazyRecord(sub *feed, depth int, pass1 bool) (gcf.Object, error) {
 		at := sub.offset()
 		if c == '[' {
 			if pass1 {
-				s := &stub{t: newTable(false, depth-2), depth: depth - 2, off: at}
-				n, prims, err := d.scanArray(sub, s.t)
-				if err != nil {
-					return err
+				s, vb, err := d.scanStub(sub, depth-1)
+				if err != nil || s == nil {
+					return d.member(&o, key, vb, depth, &parsed, pass1)
 				}
-				if n > prims {
-					s.n = n
-					s.tab = s.t.decide()
-					s.flat = s.t.objects && s.t.flatRecs && len(s.t.fields) > 0
-					if d.stubs == nil {
-						d.stubs = make(map[int64]*stub)
-					}
-					d.stubs[at] = s
-					o = append(o, gcf.Member{Key: key, Value: []any{s}})
-					return nil
-				}
-				vb, err := d.valueAt(sub, at)
-				if err != nil {
-					return err
-				}
-				return d.member(&o, key, vb, depth, &parsed, pass1)
+				o = append(o, gcf.Member{Key: key, Value: []any{s}})
+				return nil
 			} else if s := d.stubs[at]; s != nil {
 				if err := sub.skip(); err != nil {
 					return err
@@ -152,6 +137,31 @@ func (d *doc) lazyRecord(sub *feed, depth int, pass1 bool) (gcf.Object, error) {
 		err = errFallback
 	}
 	return o, err
+}
+
+// scanStub reads the array that comes next in f, a value under the depth
+// limit depth, element by element (scanArray): into a stub kept in
+// d.stubs if it holds a container, else it returns its text.
+func (d *doc) scanStub(f *feed, depth int) (*stub, []byte, error) {
+	at := f.offset()
+	s := &stub{t: newTable(false, depth-1), depth: depth - 1, off: at}
+	n, prims, err := d.scanArray(f, s.t)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n == prims {
+		vb, err := d.valueAt(f, at)
+		return nil, vb, err
+	}
+	s.n = n
+	s.tab = s.t.decide()
+	s.flat = s.t.objects && s.t.flatRecs && len(s.t.fields) > 0
+	if d.stubs == nil {
+		d.stubs = make(map[int64]*stub)
+	}
+	d.stubs[at] = s
+	d.stubbed += f.offset() - at
+	return s, nil, nil
 }
 
 // member parses the value vb of a record's member key under the
@@ -234,23 +244,34 @@ func sharedRow(fd *field, i int, v any) layout.ArrayRow {
 // element by element, at indentation d+2, flushing to w as e does (dst
 // holds complete lines). e's part then counts its lines from the end of
 // it (rebase).
-func (e *jsonEnc) deferred(dst []byte, line int, key string, shared bool, v any, d int) ([]byte, int, int, bool, error) {
+func (e *jsonEnc) deferred(dst []byte, line int, key string, at generic.Place, v any, d int) ([]byte, int, int, bool, error) {
 	s := stubOf(v)
 	if s == nil {
 		return dst, 0, line, false, nil
 	}
 	n := &jsonEnc{w: e.w, lim: e.lim, v353: e.v353, pass1: e.pass1, buf: dst, written: e.written, ls: len(dst), lines: line - 1}
-	err := n.attachment(s, key, shared, d)
+	err := n.attachment(s, key, at, d)
 	flushed := int(n.written - e.written)
 	e.written = n.written
 	e.rebase, e.rebaseAt, e.rebased = true, len(n.buf), n.lines
 	return n.buf, flushed, n.lines + 1, true, err
 }
 
-// attachment writes the stub's attachment at indentation d.
-func (n *jsonEnc) attachment(s *stub, key string, shared bool, d int) error {
+// attachment writes the stub's attachment, or section member, at
+// indentation d, as the buffered encoder's attach, or members, would.
+func (n *jsonEnc) attachment(s *stub, key string, at generic.Place, d int) error {
 	n.buf = encoder.AppendIndent(n.buf, d)
-	n.buf = encoder.AppendAttachDot(n.buf)
+	bi, how := d+2, tabAttached
+	switch at {
+	case generic.InSection:
+		n.buf = encoder.AppendSectionMark(n.buf)
+		bi, how = d, tabOwn
+	case generic.SharedAttached:
+		n.buf = encoder.AppendAttachDot(n.buf)
+		how = tabShared
+	default:
+		n.buf = encoder.AppendAttachDot(n.buf)
+	}
 	n.key(key)
 	n.buf = encoder.AppendWordSep(n.buf)
 	f, err := n.pass1.open(s.off)
@@ -258,11 +279,8 @@ func (n *jsonEnc) attachment(s *stub, key string, shared bool, d int) error {
 		return err
 	}
 	// A stub is non-empty and holds a container: a table or expanded.
-	switch {
-	case layout.ArrayForm(s.n, false, func() bool { return s.tab }) != layout.Table:
-		return n.items(f, s.n, s.depth, d+2)
-	case shared:
-		return n.table(f, s.t, d+2, tabShared)
+	if layout.ArrayForm(s.n, false, func() bool { return s.tab }) != layout.Table {
+		return n.items(f, s.n, s.depth, bi)
 	}
-	return n.table(f, s.t, d+2, tabAttached)
+	return n.table(f, s.t, bi, how)
 }

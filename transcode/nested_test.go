@@ -51,6 +51,15 @@ var nestedTables = []string{
 	`[{"t":[{"c":1,"v":1},{"c":1,"v":2}]},{"t":[{"c":1,"v":3}]}]`,
 	`{"d":{"t":[{"c":1,"v":1},{"c":1,"v":2}]}}`,
 	`{"m":{"a":{"t":[{"c":1}],"u":{"p":1,"q":2,"r":3}},"b":{"t":[{"c":2}],"u":{"p":4,"q":5,"r":6}}}}`,
+	// sections: a root member object that is no keyed table, its arrays streamed
+	`{"data":{"meta":{"n":2},"results":[{"a":1},{"a":2}],"x":1}}`,
+	`{"response":{"numFound":3,"docs":[{"id":1,"t":[{"z":1}]},{"id":2}],"facets":[[1],[2]],"empty":[],"prims":[1,2],"o":{}}}`,
+	`{"s":{"t":[{"c":1,"v":1},{"c":1,"v":2}],"u":2},"n":1}`,
+	`{"s":{"t":[{"o":{"a":1}},{"o":{"a":2}}],"k":"v"}}`,
+	`{"a":{"b":{"c":[{"x":1}]},"d":[{"y":1}],"e":[{"k1":{"v":1},"k2":{"v":2}}]}}`,
+	`{"k":{"a":{"x":1},"b":[{"x":2}]},"l":{"a":[{"x":1}],"b":{"x":2}}}`,
+	`{"s":{"t":[{"a>b":1},{"c":[{"d":1}]}],"u":[{"":1}]}}`,
+	`{"s":{}, "t":{"u":[{"a":1}]}}`,
 }
 
 // nestedHostile are invalid or limit-breaking documents whose errors
@@ -138,19 +147,31 @@ func TestEncodeJSONNestedNotWhole(t *testing.T) {
 		fmt.Fprintf(&b, `{"type":"Polygon","id":"%05d","arcs":[[%d,%d]]}`, i, i, -i-1)
 	}
 	b.WriteString(`]},"states":{"type":"GeometryCollection","geometries":[{"type":"Polygon","id":"01","arcs":[[0]]}]}},"arcs":[[[0,0],[1,1]]]}`)
-	data := []byte(b.String())
-	withStubMin(1<<10, func() {
-		var got bytes.Buffer
-		var longest int64
-		err := StreamJSONWith(&got, bytes.NewReader(data), func(n int64) { longest = n })
-		w, _ := want(data)
-		if err != nil || !bytes.Equal(got.Bytes(), w) {
-			t.Fatalf("err %v, output differs: %v", err, !bytes.Equal(got.Bytes(), w))
+	topo := []byte(b.String())
+	// An API response: the records in a section, no keyed table.
+	b.Reset()
+	b.WriteString(`{"data":{"total":2000,"items":[`)
+	for i := 0; i < 2000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
 		}
-		if longest > 200 {
-			t.Errorf("longest value parsed: %d bytes of %d; the record was parsed whole", longest, len(data))
-		}
-	})
+		fmt.Fprintf(&b, `{"id":%d,"name":"n%d","tags":[{"t":"a"}]}`, i, i)
+	}
+	b.WriteString(`],"next":null}}`)
+	for _, data := range [][]byte{topo, []byte(b.String())} {
+		withStubMin(1<<10, func() {
+			var got bytes.Buffer
+			var longest int64
+			err := StreamJSONWith(&got, bytes.NewReader(data), func(n int64) { longest = n })
+			w, _ := want(data)
+			if err != nil || !bytes.Equal(got.Bytes(), w) {
+				t.Fatalf("err %v, output differs: %v", err, !bytes.Equal(got.Bytes(), w))
+			}
+			if longest > 200 {
+				t.Errorf("longest value parsed: %d bytes of %d; the record was parsed whole", longest, len(data))
+			}
+		})
+	}
 }
 
 // Limits broken late in a table streamed in a record, after its first

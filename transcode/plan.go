@@ -19,6 +19,7 @@ type doc struct {
 	members  []member                       // rootMembers, in order
 	stubs    map[int64]*stub                // the arrays streamed inside records, by input offset
 	open     func(off int64) (*feed, error) // the input from offset off
+	stubbed  int64                          // the text of the stubs scanned so far
 }
 
 type rootKind uint8
@@ -176,10 +177,14 @@ func newTable(keyed bool, depth int) *table {
 // scanMember gathers the facts of a root object's member value.
 func (d *doc) scanMember(f *feed) (member, error) {
 	c, _ := f.peek()
-	start := f.offset()
+	start, stubbed := f.offset(), d.stubbed
 	m, err := d.scanValue(f, c)
 	if m.kind == mWhole {
-		d.saw(int(f.offset() - start)) // held whole by pass 2
+		n := f.offset() - start
+		if c == '{' && readLazily(int(n), d.maxDepth-1) {
+			n -= d.stubbed - stubbed // its arrays of containers stream
+		}
+		d.saw(int(n)) // held by pass 2
 	}
 	return m, err
 }
@@ -260,10 +265,20 @@ func (d *doc) scanKeyed(f *feed, t *table) (int, error) {
 			return errFallback
 		}
 		keys[key] = struct{}{}
-		if c, _ := f.peek(); c == '{' && t.objects {
+		c, _ := f.peek()
+		if c == '{' && t.objects {
 			return d.record(f, t, i)
 		}
 		t.objects = false
+		if c == '[' {
+			// No keyed table: a section, whose arrays of containers
+			// stream (stubs) when pass 2 reads it member by member.
+			s, vb, err := d.scanStub(f, t.depth)
+			if err == nil && s == nil {
+				_, err = d.checked(vb, t.depth)
+			}
+			return err
+		}
 		_, err := d.element(f, t.depth)
 		return err
 	})

@@ -123,6 +123,7 @@ func (e *jsonEnc) doc(f *feed, d *doc) error {
 	}
 	parts := generic.NewParts(e.lim.Limits, e.v353)
 	defer parts.Release()
+	parts.Defer = e.deferred
 	if err := e.lim.Elements(len(d.members), "object"); err != nil {
 		return err
 	}
@@ -132,13 +133,23 @@ func (e *jsonEnc) doc(f *feed, d *doc) error {
 		}
 		m := d.members[i]
 		if m.kind == mWhole {
-			b, err := f.value()
-			if err != nil {
-				return err
-			}
-			v, err := parseValue(b, d.maxDepth-1)
-			if err != nil {
-				return err
+			var v any
+			if c, _ := f.peek(); c == '{' {
+				// A section: its arrays of containers stream if it is
+				// read member by member.
+				o, _, err := d.readRecord(f, d.maxDepth-1, false)
+				if err != nil {
+					return err
+				}
+				v = o
+			} else {
+				b, err := f.value()
+				if err != nil {
+					return err
+				}
+				if v, err = parseValue(b, d.maxDepth-1); err != nil {
+					return err
+				}
 			}
 			return e.part(func(dst []byte, line, end int) ([]byte, error) {
 				return parts.Member(dst, key, v, line, end)

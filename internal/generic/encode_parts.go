@@ -36,22 +36,31 @@ type Parts struct {
 	// the current call's line state: the offset in its buffer of a line
 	// start, that line's number, and the budget's end
 	start, line, end int
-	offer            func(key string, shared bool, v any, d int) (bool, error) // deferred, bound to w
+	offer            func(key string, at Place, v any, d int) (bool, error) // deferred, bound to w
 
 	// Indent is the indentation of the rows and items written (0: a root
 	// table or array); an attachment's are at Indent+2.
 	Indent int
 	// Defer, when set, is offered each attachment of the rows Row writes,
-	// in its place: key is the field, shared whether the array takes row
-	// 0's shared array schema (SPEC §7.4.5.3: `[N]` without a
-	// declaration), d the indentation of its `.key` line, line the
+	// and each array member of the sections Member writes, in its place:
+	// key is the field or member, at where it goes, d the indentation of
+	// its `.key` or `## key` line, line the
 	// number of the payload line that starts at dst's end. It either
 	// reports false, and Row writes v itself, or appends the
 	// attachment's lines to dst and returns it with the number of the
 	// line that starts at its end; it may write out complete lines of
 	// dst's start first (flushed bytes), returning the rest.
-	Defer func(dst []byte, line int, key string, shared bool, v any, d int) (out []byte, flushed, next int, done bool, err error)
+	Defer func(dst []byte, line int, key string, at Place, v any, d int) (out []byte, flushed, next int, done bool, err error)
 }
+
+// Place is where Parts offers Defer a value.
+type Place uint8
+
+const (
+	Attached       Place = iota // a row's attachment `.key ...`, its body at d+2
+	SharedAttached              // that, under row 0's shared array schema (SPEC §7.4.5.3: `[N]`, no declaration)
+	InSection                   // a section's member `## key ...`, its body at d
+)
 
 // NewParts returns a Parts under the limits lim; v353 is
 // WithSpec(Spec353). Release it after use.
@@ -147,10 +156,10 @@ func (w *Parts) run(dst []byte, line, end int, write func(*geEncoder) error) ([]
 
 // deferred offers an attachment to Defer; after one it wrote, the line
 // state starts again at the end of what it wrote.
-func (w *Parts) deferred(key string, shared bool, v any, d int) (bool, error) {
+func (w *Parts) deferred(key string, at Place, v any, d int) (bool, error) {
 	e := w.e
 	line := w.line + bytes.Count(e.buf[w.start:], []byte{'\n'})
-	out, flushed, next, done, err := w.Defer(e.buf, line, key, shared, v, d)
+	out, flushed, next, done, err := w.Defer(e.buf, line, key, at, v, d)
 	if !done {
 		return false, err
 	}

@@ -306,7 +306,11 @@ func (e *geEncoder) insertRowID(at, i int) {
 func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 	fl := e.flags[p.fb+fi]
 	if e.deferred != nil {
-		if done, err := e.deferred(e.strs[p.ub+fi], i > 0 && fl&geShared != 0, v, d); done || err != nil {
+		at := Attached
+		if i > 0 && fl&geShared != 0 {
+			at = SharedAttached
+		}
+		if done, err := e.deferred(e.strs[p.ub+fi], at, v, d); done || err != nil {
 			return err
 		}
 	}
