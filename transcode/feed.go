@@ -21,6 +21,7 @@ type feed struct {
 	pos  int   // next unread byte of buf
 	base int64 // the input offset of buf[0]
 	mark int   // buf[mark:] is kept when the window moves (-1: from pos)
+	win  int   // the window's least size (0: window)
 	eof  bool  // r has no more bytes
 	err  error
 }
@@ -37,9 +38,16 @@ type source struct {
 	pos   int64 // r's offset less start; -1: unknown
 }
 
-// feedAt returns a feed of the input from offset off on.
-func (s *source) feedAt(off int64) *feed {
-	return &feed{r: s.r, src: s, base: off, buf: make([]byte, 0, window), mark: -1}
+// feedAt returns a feed of the input from offset off on, for a value of
+// size bytes there (size < 0: the rest): its first window is no larger
+// than the value, so that reading many short values again costs no more
+// than their bytes.
+func (s *source) feedAt(off, size int64) *feed {
+	win := window
+	if size >= 0 && size < window {
+		win = int(size) + 1
+	}
+	return &feed{r: s.r, src: s, base: off, buf: make([]byte, 0, win), mark: -1, win: win}
 }
 
 // fill reads more bytes into the window, keeping buf[mark:] (or
@@ -63,8 +71,12 @@ func (f *feed) fill() (bool, int) {
 			f.mark -= shift
 		}
 	}
-	if cap(f.buf)-len(f.buf) < window/2 {
-		nb := make([]byte, len(f.buf), 2*cap(f.buf)+window)
+	win := window
+	if f.win > 0 {
+		win = f.win
+	}
+	if cap(f.buf)-len(f.buf) < win/2 {
+		nb := make([]byte, len(f.buf), 2*cap(f.buf)+win)
 		copy(nb, f.buf)
 		f.buf = nb
 	}

@@ -22,7 +22,7 @@ import (
 // WithMaxBytes, ...) broken late may leave part of it in w. Every other document, and every invalid
 // one, is encoded by the buffered path, which writes nothing on error.
 func EncodeJSON(w io.Writer, data []byte, opts ...gcf.Option) error {
-	open := func(off int64) (*feed, error) { return &feed{buf: data[off:], base: off, mark: -1}, nil }
+	open := func(off, _ int64) (*feed, error) { return &feed{buf: data[off:], base: off, mark: -1}, nil }
 	all := func() ([]byte, error) { return data, nil }
 	return encodeJSON(w, int64(len(data)), open, all, nil, opts)
 }
@@ -41,7 +41,7 @@ func EncodeJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
 		return err
 	}
 	src := &source{r: r, start: start, pos: -1}
-	open := func(off int64) (*feed, error) { return src.feedAt(off), nil }
+	open := func(off, size int64) (*feed, error) { return src.feedAt(off, size), nil }
 	all := func() ([]byte, error) {
 		if _, err := r.Seek(start, io.SeekStart); err != nil {
 			return nil, err
@@ -81,7 +81,7 @@ func StreamJSONWith(w io.Writer, r io.ReadSeeker, longer func(longest int64), op
 		return err
 	}
 	src := &source{r: r, start: start, pos: -1}
-	open := func(off int64) (*feed, error) { return src.feedAt(off), nil }
+	open := func(off, size int64) (*feed, error) { return src.feedAt(off, size), nil }
 	return encodeJSON(w, end-start, open, nil, longer, opts)
 }
 
@@ -90,7 +90,7 @@ func StreamJSONWith(w io.Writer, r io.ReadSeeker, longer func(longest int64), op
 // the buffered encoder over all's bytes when the first pass falls back
 // (ErrNotStreamed when all is nil); longer, if not nil, is told each new
 // longest record (see StreamJSONWith).
-func encodeJSON(w io.Writer, size int64, open func(off int64) (*feed, error), all func() ([]byte, error), longer func(int64), opts []gcf.Option) error {
+func encodeJSON(w io.Writer, size int64, open func(off, size int64) (*feed, error), all func() ([]byte, error), longer func(int64), opts []gcf.Option) error {
 	lim, spec, canonical := settings(opts)
 	d := &doc{maxDepth: lim.MaxDepth, maxElems: lim.MaxElements, longer: longer, open: open}
 	err := errFallback
@@ -106,7 +106,7 @@ func encodeJSON(w io.Writer, size int64, open func(off int64) (*feed, error), al
 	if err != nil {
 		return err
 	}
-	f, err := open(0)
+	f, err := open(0, -1)
 	if err != nil {
 		return err
 	}

@@ -162,7 +162,7 @@ func check(t *testing.T, name string, data []byte, opts ...gcf.Option) {
 func streams(data []byte, opts ...gcf.Option) bool {
 	lim, _, _ := settings(opts)
 	d := &doc{maxDepth: lim.MaxDepth, maxElems: lim.MaxElements}
-	d.open = func(off int64) (*feed, error) { return &feed{buf: data[off:], base: off, mark: -1}, nil }
+	d.open = func(off, _ int64) (*feed, error) { return &feed{buf: data[off:], base: off, mark: -1}, nil }
 	return d.plan() == nil
 }
 

@@ -31,6 +31,7 @@ type stub struct {
 	flat  bool   // they are flat records (generic.FlatUnion)
 	depth int    // the depth limit of one element
 	off   int64  // the array's input offset
+	size  int64  // and its length
 }
 
 // stubOf returns the stub that v stands for, or nil.
@@ -50,6 +51,11 @@ func (s *stub) union() []string {
 	}
 	return u
 }
+
+// maxNest is how many stubs deep a stub may be: pass 2 reads a stub's
+// text once more for each stub around it (and a record read member by
+// member once more), so the nesting bounds the reads of any byte.
+const maxNest = 2
 
 // lazyDepth is the least record depth limit under which a record is read
 // member by member: its array member's elements are then parsed under at
@@ -87,7 +93,7 @@ func (d *doc) readRecord(f *feed, depth int, pass1 bool) (o gcf.Object, ok bool,
 	sub := &feed{buf: b, base: f.offset() - int64(len(b)), mark: -1}
 	if b == nil {
 		// Too long to hold: read it again, member by member.
-		if sub, err = d.open(at); err != nil {
+		if sub, err = d.open(at, f.offset()-at); err != nil {
 			return nil, false, err
 		}
 	}
@@ -143,6 +149,12 @@ func (d *doc) lazyRecord(sub *feed, depth int, pass1 bool) (gcf.Object, error) {
 // limit depth, element by element (scanArray): into a stub kept in
 // d.stubs if it holds a container, else it returns its text.
 func (d *doc) scanStub(f *feed, depth int) (*stub, []byte, error) {
+	if d.nest >= maxNest {
+		vb, err := f.value()
+		return nil, vb, err
+	}
+	d.nest++
+	defer func() { d.nest-- }()
 	at := f.offset()
 	s := &stub{t: newTable(false, depth-1), depth: depth - 1, off: at}
 	n, prims, err := d.scanArray(f, s.t)
@@ -160,7 +172,8 @@ func (d *doc) scanStub(f *feed, depth int) (*stub, []byte, error) {
 		d.stubs = make(map[int64]*stub)
 	}
 	d.stubs[at] = s
-	d.stubbed += f.offset() - at
+	s.size = f.offset() - at
+	d.stubbed += s.size
 	return s, nil, nil
 }
 
@@ -189,7 +202,7 @@ func (d *doc) valueAt(f *feed, at int64) ([]byte, error) {
 	if at >= f.base {
 		return f.buf[at-f.base : f.pos], nil
 	}
-	g, err := d.open(at)
+	g, err := d.open(at, f.offset()-at)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +287,7 @@ func (n *jsonEnc) attachment(s *stub, key string, at generic.Place, d int) error
 	}
 	n.key(key)
 	n.buf = encoder.AppendWordSep(n.buf)
-	f, err := n.pass1.open(s.off)
+	f, err := n.pass1.open(s.off, s.size)
 	if err != nil {
 		return err
 	}

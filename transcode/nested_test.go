@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -301,4 +302,32 @@ func TestEncodeJSONNestedPublic(t *testing.T) {
 			check(t, p, data)
 		}
 	})
+}
+
+// Many short arrays of containers in a long record, read from a file:
+// reading each again costs its own bytes, not a window each (a 64 KiB
+// window per stub allocated 1.3 GB here).
+func TestEncodeJSONNestedManyStubs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[{"id":1`)
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, `,"a%d":[{}]`, i)
+	}
+	b.WriteString(`},{"id":2}]`)
+	data := []byte(b.String())
+	wide := gcf.WithMaxFields(1 << 16)
+	w, err := want(data, wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	var got bytes.Buffer
+	if err := EncodeJSONFrom(&got, bytes.NewReader(data), wide); err != nil || !bytes.Equal(got.Bytes(), w) {
+		t.Fatalf("%v; output equal: %v", err, bytes.Equal(got.Bytes(), w))
+	}
+	runtime.ReadMemStats(&ms1)
+	if n := ms1.TotalAlloc - ms0.TotalAlloc; n > 200<<20 {
+		t.Errorf("%d MiB allocated for %d bytes of JSON", n>>20, len(data))
+	}
 }

@@ -14,12 +14,13 @@ type doc struct {
 	largest  int         // the length of the longest record, item or member value read
 	longer   func(int64) // told each new largest, if not nil
 	root     rootKind
-	n        int                            // rootItems: the number of items
-	table    *table                         // rootArray, rootKeyed
-	members  []member                       // rootMembers, in order
-	stubs    map[int64]*stub                // the arrays streamed inside records, by input offset
-	open     func(off int64) (*feed, error) // the input from offset off
-	stubbed  int64                          // the text of the stubs scanned so far
+	n        int                                  // rootItems: the number of items
+	table    *table                               // rootArray, rootKeyed
+	members  []member                             // rootMembers, in order
+	stubs    map[int64]*stub                      // the arrays streamed inside records, by input offset
+	open     func(off, size int64) (*feed, error) // the input from offset off, for size bytes (-1: the rest)
+	stubbed  int64                                // the text of the stubs scanned so far
+	nest     int                                  // the stubs being scanned, one inside another
 }
 
 type rootKind uint8
@@ -90,7 +91,7 @@ type field struct {
 
 // plan runs the first pass.
 func (d *doc) plan() error {
-	f, err := d.open(0)
+	f, err := d.open(0, -1)
 	if err != nil {
 		return err
 	}
@@ -138,7 +139,7 @@ func (d *doc) plan() error {
 	if n > d.maxElems {
 		return errFallback // the error names the container
 	}
-	if f, err = d.open(0); err != nil {
+	if f, err = d.open(0, -1); err != nil {
 		return err
 	}
 	d.root = rootMembers
