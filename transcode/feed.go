@@ -16,10 +16,12 @@ var errFallback = errors.New("transcode: fall back to the buffered encoder")
 // value being scanned.
 type feed struct {
 	r    io.Reader // nil: buf is the whole input
+	src  *source   // r's position, shared by the feeds that read r
 	buf  []byte
 	pos  int   // next unread byte of buf
 	base int64 // the input offset of buf[0]
 	mark int   // buf[mark:] is kept when the window moves (-1: from pos)
+	win  int   // the window's least size (0: window)
 	eof  bool  // r has no more bytes
 	err  error
 }
@@ -28,8 +30,24 @@ type feed struct {
 // the longest value scanned.
 const window = 64 << 10
 
-func newReaderFeed(r io.Reader) *feed {
-	return &feed{r: r, buf: make([]byte, 0, window), mark: -1}
+// source is a seekable input shared by several feeds, each reading from
+// its own offset: a feed seeks r before reading if another moved it.
+type source struct {
+	r     io.ReadSeeker
+	start int64 // the input's offset in r
+	pos   int64 // r's offset less start; -1: unknown
+}
+
+// feedAt returns a feed of the input from offset off on, for a value of
+// size bytes there (size < 0: the rest): its first window is no larger
+// than the value, so that reading many short values again costs no more
+// than their bytes.
+func (s *source) feedAt(off, size int64) *feed {
+	win := window
+	if size >= 0 && size < window {
+		win = int(size) + 1
+	}
+	return &feed{r: s.r, src: s, base: off, buf: make([]byte, 0, win), mark: -1, win: win}
 }
 
 // fill reads more bytes into the window, keeping buf[mark:] (or
@@ -53,14 +71,30 @@ func (f *feed) fill() (bool, int) {
 			f.mark -= shift
 		}
 	}
-	if cap(f.buf)-len(f.buf) < window/2 {
-		nb := make([]byte, len(f.buf), 2*cap(f.buf)+window)
+	win := window
+	if f.win > 0 {
+		win = f.win
+	}
+	if cap(f.buf)-len(f.buf) < win/2 {
+		nb := make([]byte, len(f.buf), 2*cap(f.buf)+win)
 		copy(nb, f.buf)
 		f.buf = nb
+	}
+	if s := f.src; s != nil {
+		if at := f.base + int64(len(f.buf)); s.pos != at {
+			if _, err := s.r.Seek(s.start+at, io.SeekStart); err != nil {
+				f.eof, f.err, s.pos = true, err, -1
+				return false, shift
+			}
+			s.pos = at
+		}
 	}
 	for {
 		n, err := f.r.Read(f.buf[len(f.buf):cap(f.buf)])
 		f.buf = f.buf[:len(f.buf)+n]
+		if f.src != nil {
+			f.src.pos += int64(n)
+		}
 		if err != nil {
 			f.eof = true
 			if err != io.EOF {
@@ -105,17 +139,23 @@ func (f *feed) expect(c byte) error {
 // value returns the bytes of the next JSON value, found by its brackets
 // and quotes only (gcf.ParseJSON validates them); they are valid until
 // the next call on f.
-func (f *feed) value() ([]byte, error) { return f.scan(true) }
+func (f *feed) value() ([]byte, error) { return f.scan(true, -1) }
 
 // skip passes over the next JSON value as value does, keeping none of it.
 func (f *feed) skip() error {
-	_, err := f.scan(false)
+	_, err := f.scan(false, -1)
 	return err
 }
 
+// valueUpTo is value for a value shorter than limit bytes; a longer one
+// it may skip instead, returning nil (the window then does not grow to
+// hold it).
+func (f *feed) valueUpTo(limit int) ([]byte, error) { return f.scan(true, limit) }
+
 // scan is value; without keep the window need not hold the whole value,
-// and the bytes it returns are only the end of it.
-func (f *feed) scan(keep bool) ([]byte, error) {
+// and the bytes it returns are only the end of it. With limit ≥ 0, keep
+// ends once limit bytes of the value are held, and scan returns nil.
+func (f *feed) scan(keep bool, limit int) ([]byte, error) {
 	c, ok := f.peek()
 	if !ok {
 		return nil, errFallback
@@ -123,12 +163,20 @@ func (f *feed) scan(keep bool) ([]byte, error) {
 	f.mark = f.pos
 	defer func() { f.mark = -1 }()
 	i := f.pos + 1
+	held := keep
+	// drop stops keeping a value past limit before the window moves.
+	drop := func() {
+		if keep && limit >= 0 && i-f.mark >= limit {
+			keep = false
+		}
+		if !keep {
+			f.mark = i
+		}
+	}
 	// at makes buf[i] readable, moving the window if it must.
 	at := func() bool {
 		for i >= len(f.buf) {
-			if !keep {
-				f.mark = i
-			}
+			drop()
 			ok, shift := f.fill()
 			i -= shift
 			if !ok {
@@ -171,13 +219,9 @@ func (f *feed) scan(keep bool) ([]byte, error) {
 			}
 		}
 		if depth == 0 && !str {
-			v := f.buf[min(f.mark, i):i]
-			f.pos = i
-			return v, nil
+			return f.ended(i, held && !keep)
 		}
-		if !keep {
-			f.mark = i
-		}
+		drop()
 		ok, shift := f.fill()
 		if i -= shift; !ok {
 			return nil, errFallback
@@ -186,13 +230,19 @@ func (f *feed) scan(keep bool) ([]byte, error) {
 	for ; at(); i++ {
 		switch f.buf[i] {
 		case ',', ']', '}', ' ', '\t', '\n', '\r', '{', '[', '"', ':':
-			v := f.buf[min(f.mark, i):i]
-			f.pos = i
-			return v, nil
+			return f.ended(i, held && !keep)
 		}
 	}
+	return f.ended(i, held && !keep)
+}
+
+// ended ends a scan at buf[i]: the value's bytes held, or nil if dropped.
+func (f *feed) ended(i int, dropped bool) ([]byte, error) {
 	v := f.buf[min(f.mark, i):i]
 	f.pos = i
+	if dropped {
+		return nil, nil
+	}
 	return v, nil
 }
 

@@ -15,13 +15,14 @@ import (
 // The shapes listed in docs/transcode-json.md (every document but a root
 // scalar or array of scalars, within the limits) are transcoded in two
 // passes over data without building the value, costing memory for the
-// largest record (a table row with its attachments, an expanded item, a
-// root member that is no table) and one table's column facts; the output
+// largest record (a table row with its attachments, less the arrays of
+// containers of a row of 64 KiB or more, which stream; an expanded item;
+// a root member that is no table) and one table's column facts; the output
 // is written as it is produced, so an encode limit (WithMaxLineBytes,
 // WithMaxBytes, ...) broken late may leave part of it in w. Every other document, and every invalid
 // one, is encoded by the buffered path, which writes nothing on error.
 func EncodeJSON(w io.Writer, data []byte, opts ...gcf.Option) error {
-	open := func() (*feed, error) { return &feed{buf: data, mark: -1}, nil }
+	open := func(off, _ int64) (*feed, error) { return &feed{buf: data[off:], base: off, mark: -1}, nil }
 	all := func() ([]byte, error) { return data, nil }
 	return encodeJSON(w, int64(len(data)), open, all, nil, opts)
 }
@@ -39,12 +40,8 @@ func EncodeJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
 	if err != nil {
 		return err
 	}
-	open := func() (*feed, error) {
-		if _, err := r.Seek(start, io.SeekStart); err != nil {
-			return nil, err
-		}
-		return newReaderFeed(r), nil
-	}
+	src := &source{r: r, start: start, pos: -1}
+	open := func(off, size int64) (*feed, error) { return src.feedAt(off, size), nil }
 	all := func() ([]byte, error) {
 		if _, err := r.Seek(start, io.SeekStart); err != nil {
 			return nil, err
@@ -69,7 +66,9 @@ func StreamJSONFrom(w io.Writer, r io.ReadSeeker, opts ...gcf.Option) error {
 // StreamJSONWith is StreamJSONFrom that calls longer, when it is not nil,
 // during the first pass each time it reads a record (a table row, an
 // expanded item, or a root member written whole) longer than all before
-// it, before parsing it, with its length in bytes of JSON text: the
+// it, before parsing it, with its length in bytes of JSON text (of a
+// record of 64 KiB or more, read member by member, the length of the
+// members parsed so far, its arrays of containers streamed aside): the
 // passes hold about one record's parsed value at a time, so a caller may
 // size its memory settings by it (gcf encode does).
 func StreamJSONWith(w io.Writer, r io.ReadSeeker, longer func(longest int64), opts ...gcf.Option) error {
@@ -81,25 +80,22 @@ func StreamJSONWith(w io.Writer, r io.ReadSeeker, longer func(longest int64), op
 	if err != nil {
 		return err
 	}
-	open := func() (*feed, error) {
-		if _, err := r.Seek(start, io.SeekStart); err != nil {
-			return nil, err
-		}
-		return newReaderFeed(r), nil
-	}
+	src := &source{r: r, start: start, pos: -1}
+	open := func(off, size int64) (*feed, error) { return src.feedAt(off, size), nil }
 	return encodeJSON(w, end-start, open, nil, longer, opts)
 }
 
-// encodeJSON runs the passes over the input that open returns afresh, or
+// encodeJSON runs the passes over the input that open returns afresh from
+// an offset (the passes from 0, a record's stream from its own), or
 // the buffered encoder over all's bytes when the first pass falls back
 // (ErrNotStreamed when all is nil); longer, if not nil, is told each new
 // longest record (see StreamJSONWith).
-func encodeJSON(w io.Writer, size int64, open func() (*feed, error), all func() ([]byte, error), longer func(int64), opts []gcf.Option) error {
+func encodeJSON(w io.Writer, size int64, open func(off, size int64) (*feed, error), all func() ([]byte, error), longer func(int64), opts []gcf.Option) error {
 	lim, spec, canonical := settings(opts)
-	d := &doc{maxDepth: lim.MaxDepth, maxElems: lim.MaxElements, longer: longer}
+	d := &doc{maxDepth: lim.MaxDepth, maxElems: lim.MaxElements, longer: longer, open: open}
 	err := errFallback
 	if canonical && lim.MaxDepth >= minDepth && (lim.MaxBytes <= 0 || size <= lim.MaxBytes) {
-		err = d.plan(open)
+		err = d.plan()
 	}
 	if errors.Is(err, errFallback) {
 		if all == nil {
@@ -110,7 +106,7 @@ func encodeJSON(w io.Writer, size int64, open func() (*feed, error), all func() 
 	if err != nil {
 		return err
 	}
-	f, err := open()
+	f, err := open(0, -1)
 	if err != nil {
 		return err
 	}

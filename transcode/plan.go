@@ -14,9 +14,13 @@ type doc struct {
 	largest  int         // the length of the longest record, item or member value read
 	longer   func(int64) // told each new largest, if not nil
 	root     rootKind
-	n        int      // rootItems: the number of items
-	table    *table   // rootArray, rootKeyed
-	members  []member // rootMembers, in order
+	n        int                                  // rootItems: the number of items
+	table    *table                               // rootArray, rootKeyed
+	members  []member                             // rootMembers, in order
+	stubs    map[int64]*stub                      // the arrays streamed inside records, by input offset
+	open     func(off, size int64) (*feed, error) // the input from offset off, for size bytes (-1: the rest)
+	stubbed  int64                                // the text of the stubs scanned so far
+	nest     int                                  // the stubs being scanned, one inside another
 }
 
 type rootKind uint8
@@ -53,10 +57,14 @@ type table struct {
 	objects bool // every element is an object (so far)
 	cols    bool // some record has a member that can be a column
 	safe    bool // no later row breaks a schema row 0 establishes (rowZeroSafe)
-	fields  []field
-	index   map[string]int
-	label   string // keyed: the key column's label
-	width   int    // fields declared
+	// flatRecs: every member of every record is a scalar or null under a
+	// name that can be a column (generic.FlatUnion, with objects and a
+	// non-empty union)
+	flatRecs bool
+	fields   []field
+	index    map[string]int
+	label    string // keyed: the key column's label
+	width    int    // fields declared
 }
 
 // field is one field of a table's union.
@@ -71,6 +79,7 @@ type field struct {
 	est        bool         // row 0's value establishes a shared array schema
 	shared     bool         // layout.SharedStep so far
 	shared0    []any        // row 0's array (generic.SharedRow)
+	union0     []string     // row 0's array's union, once row 0's or a later array is a stub (sharedRow)
 	inline     bool         // the inline object schema fits so far
 	inline0    gcf.Object   // row 0's object
 	// decisions
@@ -81,8 +90,8 @@ type field struct {
 }
 
 // plan runs the first pass.
-func (d *doc) plan(open func() (*feed, error)) error {
-	f, err := open()
+func (d *doc) plan() error {
+	f, err := d.open(0, -1)
 	if err != nil {
 		return err
 	}
@@ -130,7 +139,7 @@ func (d *doc) plan(open func() (*feed, error)) error {
 	if n > d.maxElems {
 		return errFallback // the error names the container
 	}
-	if f, err = open(); err != nil {
+	if f, err = d.open(0, -1); err != nil {
 		return err
 	}
 	d.root = rootMembers
@@ -163,16 +172,20 @@ func (d *doc) plan(open func() (*feed, error)) error {
 }
 
 func newTable(keyed bool, depth int) *table {
-	return &table{keyed: keyed, depth: depth, objects: true, safe: true}
+	return &table{keyed: keyed, depth: depth, objects: true, safe: true, flatRecs: true}
 }
 
 // scanMember gathers the facts of a root object's member value.
 func (d *doc) scanMember(f *feed) (member, error) {
 	c, _ := f.peek()
-	start := f.offset()
+	start, stubbed := f.offset(), d.stubbed
 	m, err := d.scanValue(f, c)
 	if m.kind == mWhole {
-		d.saw(int(f.offset() - start)) // held whole by pass 2
+		n := f.offset() - start
+		if c == '{' && readLazily(int(n), d.maxDepth-1) {
+			n -= d.stubbed - stubbed // its arrays of containers stream
+		}
+		d.saw(int(n)) // held by pass 2
 	}
 	return m, err
 }
@@ -253,10 +266,20 @@ func (d *doc) scanKeyed(f *feed, t *table) (int, error) {
 			return errFallback
 		}
 		keys[key] = struct{}{}
-		if c, _ := f.peek(); c == '{' && t.objects {
+		c, _ := f.peek()
+		if c == '{' && t.objects {
 			return d.record(f, t, i)
 		}
 		t.objects = false
+		if c == '[' {
+			// No keyed table: a section, whose arrays of containers
+			// stream (stubs) when pass 2 reads it member by member.
+			s, vb, err := d.scanStub(f, t.depth)
+			if err == nil && s == nil {
+				_, err = d.checked(vb, t.depth)
+			}
+			return err
+		}
 		_, err := d.element(f, t.depth)
 		return err
 	})
@@ -273,6 +296,11 @@ func (d *doc) element(f *feed, depth int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return d.checked(b, depth)
+}
+
+// checked parses and checks the value b under the depth limit depth.
+func (d *doc) checked(b []byte, depth int) (any, error) {
 	d.saw(len(b))
 	v, err := parseValue(b, depth)
 	if err != nil {
@@ -315,15 +343,20 @@ func tooMany(v any, limit int) bool {
 // rowZeroSafe, sharedArrays, inlineSchema, flatLeaves, factor), each
 // folded in row by row.
 func (d *doc) record(f *feed, t *table, i int) error {
-	v, err := d.element(f, t.depth)
+	o, ok, err := d.readRecord(f, t.depth, true)
 	if err != nil {
 		return err
 	}
-	o := v.(gcf.Object)
+	if !ok {
+		return errFallback
+	}
 	next := 0
 	for j := range o {
 		m := &o[j]
 		t.cols = t.cols || layout.ColumnName(m.Key)
+		if t.flatRecs && (isContainer(m.Value) || !layout.ColumnName(m.Key)) {
+			t.flatRecs = false
+		}
 		fi := -1
 		if next < len(t.fields) && t.fields[next].name == m.Key {
 			fi = next
@@ -356,8 +389,8 @@ func (d *doc) record(f *feed, t *table, i int) error {
 		}
 		if i == 0 {
 			fd.v0, fd.same = m.Value, !isContainer(m.Value)
-			fd.est = generic.SchemaArray(m.Value, true)
-			fd.shared = layout.SharedStep(0, generic.SharedRow(0, m.Value, true, &fd.shared0), true)
+			fd.est = schemaArray(m.Value, true)
+			fd.shared = layout.SharedStep(0, sharedRow(fd, 0, m.Value), true)
 			if fd.inline = generic.InlineFirst(m.Value); fd.inline {
 				fd.inline0 = m.Value.(gcf.Object)
 			}
@@ -366,11 +399,11 @@ func (d *doc) record(f *feed, t *table, i int) error {
 		if fd.same && !encoder.SameScalar(fd.v0, m.Value, nil) {
 			fd.same = false
 		}
-		if fd.est && t.safe && generic.SchemaArray(m.Value, false) {
+		if fd.est && t.safe && schemaArray(m.Value, false) {
 			t.safe = false // would be an expanded `.f [N]` under row 0's schema
 		}
 		if fd.shared {
-			fd.shared = layout.SharedStep(i, generic.SharedRow(i, m.Value, true, &fd.shared0), true)
+			fd.shared = layout.SharedStep(i, sharedRow(fd, i, m.Value), true)
 		}
 		if fd.inline && !generic.InlineFits(fd.inline0, m.Value) {
 			fd.inline = false
@@ -398,7 +431,7 @@ func (t *table) decide() bool {
 		if fd.kind != layout.Flattened {
 			fd.first = nil
 		}
-		fd.flat, fd.shared0, fd.inline0 = nil, nil, nil
+		fd.flat, fd.shared0, fd.union0, fd.inline0 = nil, nil, nil, nil
 	}
 	if t.keyed {
 		names := make([]string, len(t.fields))

@@ -24,8 +24,24 @@ type jsonEnc struct {
 	ls      int   // offset in buf of the line in progress
 	lines   int   // lines ended
 	path    []byte
-	parts   *generic.Parts // the buffered encoder's writers of rows, items and members
+	pass1   *doc // the first pass's findings
+	// rebase: a stub's attachment written in the part in progress left
+	// lines ended before offset rebaseAt of buf (deferred)
+	rebase            bool
+	rebaseAt, rebased int
 }
+
+// tabHow is how a table is written, as the buffered encoder's: its own
+// (a root table or member, constant columns factored), attached after
+// `.f ` (not factored), or under row 0's shared array schema (`[N]`
+// without a declaration).
+type tabHow uint8
+
+const (
+	tabOwn tabHow = iota
+	tabAttached
+	tabShared
+)
 
 // encFlushAt is the buffered output past which a line end writes it to w.
 const encFlushAt = 64 << 10
@@ -79,8 +95,7 @@ func (e *jsonEnc) key(k string) { e.buf = encoder.AppendKey(e.buf, k) }
 
 // doc writes the payload of a document the first pass planned.
 func (e *jsonEnc) doc(f *feed, d *doc) error {
-	e.parts = generic.NewParts(e.lim.Limits, e.v353)
-	defer e.parts.Release()
+	e.pass1 = d
 	e.buf = encoder.AppendHeader(e.buf, "generic")
 	if err := e.nl(); err != nil {
 		return err
@@ -98,14 +113,17 @@ func (e *jsonEnc) doc(f *feed, d *doc) error {
 			e.buf = encoder.AppendEmptyArray(e.buf)
 			return e.nl()
 		}
-		return e.table(f, d.table)
+		return e.table(f, d.table, 0, tabOwn)
 	case rootItems:
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return e.items(f, d.n, d.maxDepth-1)
+		return e.items(f, d.n, d.maxDepth-1, 0)
 	case rootKeyed:
 		e.buf = encoder.AppendSectionMark(e.buf)
-		return e.table(f, d.table)
+		return e.table(f, d.table, 0, tabOwn)
 	}
+	parts := generic.NewParts(e.lim.Limits, e.v353)
+	defer parts.Release()
+	parts.Defer = e.deferred
 	if err := e.lim.Elements(len(d.members), "object"); err != nil {
 		return err
 	}
@@ -115,25 +133,35 @@ func (e *jsonEnc) doc(f *feed, d *doc) error {
 		}
 		m := d.members[i]
 		if m.kind == mWhole {
-			b, err := f.value()
-			if err != nil {
-				return err
-			}
-			v, err := parseValue(b, d.maxDepth-1)
-			if err != nil {
-				return err
+			var v any
+			if c, _ := f.peek(); c == '{' {
+				// A section: its arrays of containers stream if it is
+				// read member by member.
+				o, _, err := d.readRecord(f, d.maxDepth-1, false)
+				if err != nil {
+					return err
+				}
+				v = o
+			} else {
+				b, err := f.value()
+				if err != nil {
+					return err
+				}
+				if v, err = parseValue(b, d.maxDepth-1); err != nil {
+					return err
+				}
 			}
 			return e.part(func(dst []byte, line, end int) ([]byte, error) {
-				return e.parts.Member(dst, key, v, line, end)
+				return parts.Member(dst, key, v, line, end)
 			})
 		}
 		e.buf = encoder.AppendSectionMark(e.buf)
 		e.key(key)
 		e.buf = encoder.AppendWordSep(e.buf)
 		if m.kind == mItems {
-			return e.items(f, m.n, d.maxDepth-2)
+			return e.items(f, m.n, d.maxDepth-2, 0)
 		}
-		return e.table(f, m.table)
+		return e.table(f, m.table, 0, tabOwn)
 	})
 	if err == nil && n != len(d.members) {
 		err = errFallback
@@ -151,6 +179,10 @@ func (e *jsonEnc) part(write func(dst []byte, line, end int) ([]byte, error)) er
 	start := len(e.buf)
 	out, err := write(e.buf, e.lines+1, end)
 	e.buf = out
+	if e.rebase {
+		e.rebase = false
+		e.lines, start = e.rebased, e.rebaseAt
+	}
 	if err != nil {
 		return err
 	}
@@ -163,12 +195,15 @@ func (e *jsonEnc) part(write func(dst []byte, line, end int) ([]byte, error)) er
 }
 
 // items writes `[N]` and the line end, then the N items of the array
-// read from f at indentation 0, each parsed under the depth limit depth.
-func (e *jsonEnc) items(f *feed, n, depth int) error {
+// read from f at indentation bi, each parsed under the depth limit depth.
+func (e *jsonEnc) items(f *feed, n, depth, bi int) error {
 	e.buf = encoder.AppendCount(e.buf, n, false)
 	if err := e.nl(); err != nil {
 		return err
 	}
+	parts := generic.NewParts(e.lim.Limits, e.v353)
+	defer parts.Release()
+	parts.Indent = bi
 	got, err := f.array(func(i int) error {
 		b, err := f.value()
 		if err != nil {
@@ -179,7 +214,7 @@ func (e *jsonEnc) items(f *feed, n, depth int) error {
 			return err
 		}
 		return e.part(func(dst []byte, line, end int) ([]byte, error) {
-			return e.parts.Item(dst, i, v, line, end)
+			return parts.Item(dst, i, v, line, end)
 		})
 	})
 	if err == nil && got != n {
@@ -189,10 +224,10 @@ func (e *jsonEnc) items(f *feed, n, depth int) error {
 }
 
 // table writes a table from its count bracket on, then its rows read
-// from f at indentation 0, each through the buffered encoder's row
+// from f at indentation bi, each through the buffered encoder's row
 // writer under the plan pass 1 decided.
-func (e *jsonEnc) table(f *feed, t *table) error {
-	if !e.v353 {
+func (e *jsonEnc) table(f *feed, t *table, bi int, how tabHow) error {
+	if how == tabOwn && !e.v353 {
 		t.factor()
 	}
 	if !e.lim.ElementsOK(t.n) {
@@ -203,6 +238,46 @@ func (e *jsonEnc) table(f *feed, t *table) error {
 		return e.lim.Elements(t.n, what)
 	}
 	e.buf = encoder.AppendCount(e.buf, t.n, t.keyed)
+	if how != tabShared {
+		if err := e.decl(t); err != nil {
+			return err
+		}
+	}
+	if err := e.nl(); err != nil {
+		return err
+	}
+	parts := generic.NewParts(e.lim.Limits, e.v353)
+	defer parts.Release()
+	parts.Indent = bi
+	parts.Defer = e.deferred
+	parts.Plan(t.planFields(), t.keyed)
+	row := func(i int, key string) error {
+		o, ok, err := e.pass1.readRecord(f, t.depth, false)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errFallback
+		}
+		return e.part(func(dst []byte, line, end int) ([]byte, error) {
+			return parts.Row(dst, i, key, o, line, end)
+		})
+	}
+	var n int
+	var err error
+	if t.keyed {
+		n, err = f.object(row)
+	} else {
+		n, err = f.array(func(i int) error { return row(i, "") })
+	}
+	if err == nil && n != t.n {
+		err = errFallback
+	}
+	return err
+}
+
+// decl writes the table's field declaration and checks its width.
+func (e *jsonEnc) decl(t *table) error {
 	e.buf = encoder.AppendDeclOpen(e.buf)
 	if t.keyed {
 		e.key(t.label)
@@ -228,41 +303,7 @@ func (e *jsonEnc) table(f *feed, t *table) error {
 		e.buf = encoder.AppendFieldSep(e.buf)
 	}
 	e.buf = encoder.EndDecl(e.buf)
-	if err := e.lim.Fields(t.width); err != nil {
-		return err
-	}
-	if err := e.nl(); err != nil {
-		return err
-	}
-	e.parts.Plan(t.planFields(), t.keyed)
-	row := func(i int, key string) error {
-		b, err := f.value()
-		if err != nil {
-			return err
-		}
-		v, err := parseValue(b, t.depth)
-		if err != nil {
-			return err
-		}
-		o, ok := v.(gcf.Object)
-		if !ok {
-			return errFallback
-		}
-		return e.part(func(dst []byte, line, end int) ([]byte, error) {
-			return e.parts.Row(dst, i, key, o, line, end)
-		})
-	}
-	var n int
-	var err error
-	if t.keyed {
-		n, err = f.object(row)
-	} else {
-		n, err = f.array(func(i int) error { return row(i, "") })
-	}
-	if err == nil && n != t.n {
-		err = errFallback
-	}
-	return err
+	return e.lim.Fields(t.width)
 }
 
 // flatDecl writes the path columns below the prefix in e.path.

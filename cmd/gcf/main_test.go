@@ -8,6 +8,10 @@ import (
 	"testing"
 )
 
+// mcpServersDir holds the npm packages the proxy tests install
+// (testdata/mcp-servers/package.json), vega-datasets among them.
+const mcpServersDir = "testdata/mcp-servers"
+
 func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer

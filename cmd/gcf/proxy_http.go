@@ -1,3 +1,5 @@
+//go:build !gcf_noproxy
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+//go:build !gcf_noproxy
+
 package main
 
 import (
@@ -25,8 +27,6 @@ import (
 // versions pinned in testdata/mcp-servers/package-lock.json (`npm ci` in
 // that folder; .ci/run does it), directly and through `gcf proxy`, with
 // the go-sdk client.
-
-const mcpServersDir = "testdata/mcp-servers"
 
 // mcpServers returns the absolute path of the installed servers, or skips.
 func mcpServers(t testing.TB) string {

@@ -295,6 +295,10 @@ type geEncoder struct {
 	fac   []bool          // layout.Factor's answer for cols
 	v353  bool            // WithSpec(Spec353): no v3.6-only forms (no constants)
 	spill bool            // buf's bytes past its length are the encoder's to overwrite (fsIntCell)
+	// deferred, when set (Parts), is offered each row attachment and
+	// each array member of a section first: the name, where it goes, the
+	// value and the indentation; it reports whether it wrote it.
+	deferred func(key string, at Place, v any, d int) (bool, error)
 
 	// Limits (SPEC §12), checked at each line end by lim.LineDone.
 	lim     encoder.Limiter
@@ -366,6 +370,7 @@ func putGE(e *geEncoder) {
 	e.v353 = false
 	e.spill = false
 	e.invalid = false
+	e.deferred = nil
 	if cap(e.strs) > 1<<16 || cap(e.att) > 1<<16 || e.flat.Cap() > 1<<16 || cap(e.flags) > 1<<16 {
 		return // do not keep huge scratch space alive
 	}
@@ -482,6 +487,14 @@ func (e *geEncoder) members(o Object, d int) error {
 				return err
 			}
 		case []any:
+			if e.deferred != nil {
+				if done, err := e.deferred(m.Key, InSection, x, d); done || err != nil {
+					if err != nil {
+						return err
+					}
+					continue
+				}
+			}
 			e.buf = encoder.AppendIndent(e.buf, d)
 			if len(x) > 0 && geAllPrimitive(x) || len(x) == 0 && e.pol.emptyInline(m.Key) {
 				// Named inline primitive array: `key[N]: v1,v2` (SPEC §7.5).

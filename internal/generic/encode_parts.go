@@ -33,7 +33,34 @@ type Parts struct {
 	e   *geEncoder
 	p   gePlan
 	lim Limits
+	// the current call's line state: the offset in its buffer of a line
+	// start, that line's number, and the budget's end
+	start, line, end int
+	offer            func(key string, at Place, v any, d int) (bool, error) // deferred, bound to w
+
+	// Indent is the indentation of the rows and items written (0: a root
+	// table or array); an attachment's are at Indent+2.
+	Indent int
+	// Defer, when set, is offered each attachment of the rows Row writes,
+	// and each array member of the sections Member writes, in its place:
+	// key is the field or member, at where it goes, d the indentation of
+	// its `.key` or `## key` line, line the
+	// number of the payload line that starts at dst's end. It either
+	// reports false, and Row writes v itself, or appends the
+	// attachment's lines to dst and returns it with the number of the
+	// line that starts at its end; it may write out complete lines of
+	// dst's start first (flushed bytes), returning the rest.
+	Defer func(dst []byte, line int, key string, at Place, v any, d int) (out []byte, flushed, next int, done bool, err error)
 }
+
+// Place is where Parts offers Defer a value.
+type Place uint8
+
+const (
+	Attached       Place = iota // a row's attachment `.key ...`, its body at d+2
+	SharedAttached              // that, under row 0's shared array schema (SPEC §7.4.5.3: `[N]`, no declaration)
+	InSection                   // a section's member `## key ...`, its body at d
+)
 
 // NewParts returns a Parts under the limits lim; v353 is
 // WithSpec(Spec353). Release it after use.
@@ -87,13 +114,13 @@ func (w *Parts) Plan(fields []PlanField, keyed bool) {
 // payload breaks MaxBytes. It returns dst extended, or with an error the
 // bytes written so far.
 func (w *Parts) Row(dst []byte, i int, key string, row Object, line, end int) ([]byte, error) {
-	return w.run(dst, line, end, func(e *geEncoder) error { return e.writeRow(&w.p, i, key, row, 0) })
+	return w.run(dst, line, end, func(e *geEncoder) error { return e.writeRow(&w.p, i, key, row, w.Indent) })
 }
 
 // Item appends item i, v, of an expanded array at indentation 0 (see Row
 // for the rest).
 func (w *Parts) Item(dst []byte, i int, v any, line, end int) ([]byte, error) {
-	return w.run(dst, line, end, func(e *geEncoder) error { return e.item(i, v, 0) })
+	return w.run(dst, line, end, func(e *geEncoder) error { return e.item(i, v, w.Indent) })
 }
 
 // Member appends the member key, v, of a root object written member by
@@ -104,20 +131,56 @@ func (w *Parts) Member(dst []byte, key string, v any, line, end int) ([]byte, er
 
 func (w *Parts) run(dst []byte, line, end int, write func(*geEncoder) error) ([]byte, error) {
 	e := w.e
-	start := len(dst)
 	e.buf = dst
 	e.lim.Limits = w.lim
-	e.lim.BeginBudget(start, end)
+	e.lim.BeginBudget(len(dst), end)
+	w.start, w.line, w.end = len(dst), line, end
+	if w.Defer != nil {
+		if w.offer == nil {
+			w.offer = w.deferred // bound once, not per call
+		}
+		e.deferred = w.offer
+	}
 	err := write(e)
+	e.deferred = nil
 	out := e.buf
 	e.buf = nil
-	if se, ok := err.(*lexer.SyntaxError); ok && se.Category == lexer.LineTooLong && len(out) > start {
+	if se, ok := err.(*lexer.SyntaxError); ok && se.Category == lexer.LineTooLong && len(out) > w.start {
 		// The limiter numbers lines from start; the line is the last one.
-		body := out[start : len(out)-1]
+		body := out[w.start : len(out)-1]
 		ls := bytes.LastIndexByte(body, '\n') + 1
-		err = encoder.LineTooLongError(line+bytes.Count(body[:ls], []byte{'\n'}), len(body)-ls, w.lim.MaxLineBytes, body[ls:])
+		err = encoder.LineTooLongError(w.line+bytes.Count(body[:ls], []byte{'\n'}), len(body)-ls, w.lim.MaxLineBytes, body[ls:])
 	}
 	return out, err
+}
+
+// deferred offers an attachment to Defer; after one it wrote, the line
+// state starts again at the end of what it wrote.
+func (w *Parts) deferred(key string, at Place, v any, d int) (bool, error) {
+	e := w.e
+	line := w.line + bytes.Count(e.buf[w.start:], []byte{'\n'})
+	out, flushed, next, done, err := w.Defer(e.buf, line, key, at, v, d)
+	if !done {
+		return false, err
+	}
+	e.buf = out
+	if err != nil {
+		w.start = len(out) // Defer's error has its own line number
+		return true, err
+	}
+	w.start, w.line, w.end = len(out), next, w.end-flushed
+	e.lim.BeginBudget(w.start, w.end)
+	return true, nil
+}
+
+// FlatUnion reports whether a is a non-empty array of flat records (the
+// arrays that may share a schema, SharedRow) and returns their ordered
+// field union.
+func FlatUnion(a []any) ([]string, bool) {
+	if !geFlatRecords(a) {
+		return nil, false
+	}
+	return geUnion(a, nil), true
 }
 
 // TabularArray reports whether the array a, non-empty and not

@@ -305,6 +305,15 @@ func (e *geEncoder) insertRowID(at, i int) {
 // (SPEC §7.4.5.1, §7.4.5.2).
 func (e *geEncoder) attach(p *gePlan, i, fi int, v any, d int) error {
 	fl := e.flags[p.fb+fi]
+	if e.deferred != nil {
+		at := Attached
+		if i > 0 && fl&geShared != 0 {
+			at = SharedAttached
+		}
+		if done, err := e.deferred(e.strs[p.ub+fi], at, v, d); done || err != nil {
+			return err
+		}
+	}
 	if fl&geInline != 0 {
 		e.buf = encoder.AppendIndent(e.buf, d)
 		o := v.(Object)
