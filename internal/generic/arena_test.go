@@ -45,11 +45,10 @@ func TestArenaChunk(t *testing.T) {
 			t.Fatalf("arenaChunk(%d): len %d, cap %d", n, len(c), cap(c))
 		}
 	}
-	var junk [][]byte
 	for i := 0; i < 64; i++ {
-		junk = append(junk, bytes.Repeat([]byte{0xAA}, 16<<10))
+		junk := bytes.Repeat([]byte{0xAA}, 16<<10) // freed below: the chunks may reuse its non-zero memory
+		runtime.KeepAlive(junk)
 	}
-	junk = nil
 	runtime.GC()
 	b := &builder{chunk: 16}
 	var got, want []string
