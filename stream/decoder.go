@@ -292,14 +292,30 @@ func (d *Decoder) load() error {
 	// With lazy (AtRow, in a table) a line kept is left unchecked.
 	lazy := d.lazy
 	for {
-		line, err := d.lr.next()
-		if err == io.EOF {
-			d.atEOF, d.unchecked = true, false
-			d.lineNo = d.lr.lineNo
-			return nil
+		// The usual line (buffered, printable ASCII) is found and checked
+		// in one pass; any other takes next and the class check.
+		var line []byte
+		if !lazy {
+			if l, plain, ok := d.lr.nextClean(); ok {
+				line = l
+				d.lineNo = d.lr.lineNo
+				d.lineOff = d.lr.lineOff
+				// Only a table's rows use the plain-line answer (fastCells).
+				d.ctl, d.plain = false, plain && d.depth > 0 && d.stack[d.depth-1].kind == fTable
+				goto read
+			}
 		}
-		if err != nil {
-			return err
+		{
+			var err error
+			line, err = d.lr.next()
+			if err == io.EOF {
+				d.atEOF, d.unchecked = true, false
+				d.lineNo = d.lr.lineNo
+				return nil
+			}
+			if err != nil {
+				return err
+			}
 		}
 		d.lineNo = d.lr.lineNo
 		d.lineOff = d.lr.lineOff
@@ -318,6 +334,7 @@ func (d *Decoder) load() error {
 			}
 			d.ctl, d.plain = ctl, plain
 		}
+	read:
 		// Trailing whitespace on a line is no error (SPEC §16.5 and
 		// SPEC-v1.1 §12.5: decoders MAY warn, without rejecting); a bare
 		// value's trailing blanks are structural anyway (§4.2).

@@ -47,12 +47,27 @@ func (d *Decoder) fastCells(b []byte, p, want int) (ok, marked bool) {
 				j++
 			}
 			digits := j
-			var u uint64
-			for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-				u = u*10 + uint64(b[j]-'0')
-				j++
+			// On a plain line a run of fewer than eight digits is measured
+			// and read a word at a time (digitRun, parseDigits).
+			var u, x uint64
+			words := false
+			if d.plain && len(b) >= 8 {
+				var n int
+				if n, x = digitRun(b, j); n < 8 {
+					j += n
+					words = true
+				}
+			}
+			if !words {
+				for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+					u = u*10 + uint64(b[j]-'0')
+					j++
+				}
 			}
 			if nd := j - digits; nd > 0 && nd <= 18 && (b[digits] != '0' || nd == 1) && (j == len(b) || b[j] == '|') {
+				if words {
+					u = parseDigits(x, nd)
+				}
 				v := int64(u)
 				if c == '-' {
 					v = -v
@@ -66,6 +81,11 @@ func (d *Decoder) fastCells(b []byte, p, want int) (ok, marked bool) {
 			// digits can overflow binary64; such a cell is classified below.
 			if nd := j - digits; nd > 0 && nd <= 300 && (b[digits] != '0' || nd == 1) && j+1 < len(b) && b[j] == '.' {
 				k := j + 1
+				if d.plain && len(b) >= 8 {
+					if n, _ := digitRun(b, k); n < 8 {
+						k += n
+					}
+				}
 				for k < len(b) && b[k] >= '0' && b[k] <= '9' {
 					k++
 				}
@@ -171,3 +191,27 @@ func stopMask(x uint64) uint64 {
 // zeroByte has the high bit set in the lowest zero byte of v (and perhaps
 // spuriously above it).
 func zeroByte(v uint64) uint64 { return (v - ones) &^ v & highs }
+
+// digitRun returns the number of ASCII digits at b[j:] when it is below
+// eight (8 otherwise) and the word of the eight bytes from b[j] (bytes
+// past the end read as 0), for a plain line (every byte 0x20-0x7E, so no
+// byte's sum carries into the next) of at least eight bytes, j <= len(b).
+func digitRun(b []byte, j int) (int, uint64) {
+	var x uint64
+	if j+8 <= len(b) {
+		x = binary.LittleEndian.Uint64(b[j:])
+	} else {
+		x = binary.LittleEndian.Uint64(b[len(b)-8:]) >> (8 * (j + 8 - len(b)))
+	}
+	// A byte's high bit: above '9' (c+0x46 >= 0x80) or below '0' (c+0x50 < 0x80).
+	nd := ((x + 0x46*ones) | ^(x + 0x50*ones)) & highs
+	return bits.TrailingZeros64(nd) >> 3, x
+}
+
+// parseDigits returns the value of the n (1-8) ASCII digits in the low
+// bytes of x, the first digit lowest.
+func parseDigits(x uint64, n int) uint64 {
+	x = (x - '0'*ones) << (8 * (8 - n)) // the digits in the high bytes, zeros below
+	x = x*10 + x>>8                     // pairs
+	return ((x&0x000000FF000000FF)*(100+1000000<<32) + (x>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32
+}

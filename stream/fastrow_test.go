@@ -3,6 +3,7 @@ package stream
 import (
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,5 +69,64 @@ func TestFastCellsMatchScanner(t *testing.T) {
 	}
 	if accepted < 10000 || plainRows < 10000 {
 		t.Fatalf("the fast path accepted only %d rows (%d plain lines)", accepted, plainRows)
+	}
+}
+
+// digitRun and parseDigits against a byte loop and strconv: every plain
+// byte value (the only lines digitRun reads) at every position of lines
+// of 8-20 bytes around digit runs, from every start, the last word
+// shifted in at the line's end.
+func TestDigitRunMatchesLoop(t *testing.T) {
+	base := "1234567|89.0123456789"
+	for n := 8; n <= 20; n++ {
+		for pos := 0; pos < n; pos++ {
+			for v := 0x20; v < 0x7f; v++ {
+				line := []byte(base[:n])
+				line[pos] = byte(v)
+				for j := 0; j <= n; j++ {
+					want := 0
+					for j+want < n && line[j+want] >= '0' && line[j+want] <= '9' {
+						want++
+					}
+					got, x := digitRun(line, j)
+					if min(want, 8) != got {
+						t.Fatalf("digitRun(%q, %d) = %d, want %d", line, j, got, min(want, 8))
+					}
+					if got > 0 && got < 8 {
+						u, _ := strconv.ParseUint(string(line[j:j+got]), 10, 64)
+						if p := parseDigits(x, got); p != u {
+							t.Fatalf("parseDigits(%q) = %d, want %d", line[j:j+got], p, u)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// The plain-line scan against the general one on rows of numbers: every
+// plain byte value at every position.
+func TestFastCellsNumbersEveryByte(t *testing.T) {
+	rows := []string{"306.56|1|1064.64", "-7|0|12345678|1.5", "a|4294967296|-0.25", "9|8.7654321|12"}
+	d := &Decoder{}
+	for _, row := range rows {
+		want := strings.Count(row, "|") + 1
+		for pos := 0; pos < len(row); pos++ {
+			for v := 0x20; v < 0x7f; v++ {
+				line := []byte(row)
+				line[pos] = byte(v)
+				if _, plain, _ := lexer.CheckLineClass(line); !plain {
+					continue
+				}
+				d.plain, d.cells = false, d.cells[:0]
+				ok, _ := d.fastCells(line, 0, want)
+				general := append([]lexer.Scalar(nil), d.cells...)
+				d.plain, d.cells = true, d.cells[:0]
+				okPlain, _ := d.fastCells(line, 0, want)
+				if okPlain != ok || ok && !reflect.DeepEqual(general, d.cells) {
+					t.Fatalf("%q: the plain-line scan (%v %+v) differs from the general one (%v %+v)", line, okPlain, d.cells, ok, general)
+				}
+			}
+		}
 	}
 }

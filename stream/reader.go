@@ -2,8 +2,10 @@ package stream
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 
 	"github.com/gcfkit/gcf/lexer"
 )
@@ -89,6 +91,47 @@ func (lr *lineReader) next() ([]byte, error) {
 		lr.fill()
 		scanFrom = lr.start + scanned
 	}
+}
+
+// nextClean is next with lexer.CheckLineClass's answer for a line that
+// is already in the buffer, ends in LF and holds only bytes 0x20-0x7F: one
+// pass finds the newline and the line's class together (plain reports
+// that no byte is DEL or the quote; controls is false and there is no
+// error). Any other line (a control byte, CR, non-ASCII, over the limit,
+// not yet read in full) gives ok false and leaves the reader as it was,
+// for next and CheckLineClass to decide.
+func (lr *lineReader) nextClean() (line []byte, plain, ok bool) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	b := lr.buf[lr.start:lr.end]
+	// acc collects the high bits (non-ASCII); odd has a high bit for DEL
+	// (x+1 carries into it) or the quote.
+	var acc, odd uint64
+	for i := 0; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		// The lowest byte below 0x20 is marked exactly (no borrow reaches
+		// it from below): the newline, or a control byte.
+		if low := (x - 0x20*lo) &^ x & hi; low != 0 {
+			k := bits.TrailingZeros64(low) >> 3
+			nl := i + k
+			if b[nl] != '\n' || nl > lr.maxLine {
+				return nil, false, false
+			}
+			x &= 1<<(8*k) - 1 // the bytes before the newline
+			q := x ^ ('"' * lo)
+			if (acc|x)&hi != 0 {
+				return nil, false, false
+			}
+			odd |= (x + lo) | (q-lo)&^q
+			lr.lineOff = lr.offset + int64(lr.start)
+			lr.start += nl + 1
+			lr.lineNo++
+			return b[:nl], odd&hi == 0, true
+		}
+		acc |= x
+		q := x ^ ('"' * lo)
+		odd |= (x + lo) | (q-lo)&^q
+	}
+	return nil, false, false
 }
 
 func (lr *lineReader) tooLong() error {

@@ -499,7 +499,27 @@ func (d *Decoder) attachment(f *frame) error {
 		d.ev = Event{Kind: KindScalar, Role: RoleAttachment, Key: name, Field: d.column(f, j), Value: s, ID: -1, Line: d.lineNo}
 		return nil
 	case b[p] == '[':
-		shared := f.shared(j, name) != nil
+		decl := f.shared(j, name)
+		if decl != nil && d.k.section == sectNone {
+			// A later row's `.name [N]` of a shared schema (SPEC §7.4.5.3),
+			// the usual attachment line: container's outcome for it, read
+			// directly. Anything else (`[0]`, a declaration, an error)
+			// takes container.
+			count, keyed, end, lerr := lexer.ScanCount(b, p, int64(d.limits.MaxElements))
+			if lerr == nil && !keyed && end == len(b) && count != 0 {
+				field := d.column(f, j)
+				fr := d.push(fTable, body, KindArrayEnd) // f is stale from here
+				fr.ownDecl, fr.sharedUse = fr.decl, true
+				fr.decl, fr.fields = decl, decl
+				fr.count = count
+				d.deferSection(fr)
+				d.consume()
+				d.ev = Event{Kind: KindArrayStart, Role: RoleAttachment, Form: FormTabular, Key: name, ID: -1, Field: field,
+					Count: count, Fields: decl, Line: d.lineNo}
+				return d.err
+			}
+		}
+		shared := decl != nil
 		if err := d.container(p, RoleAttachment, name, -1, j, body, anyForm); err != nil {
 			return err
 		}

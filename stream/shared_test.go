@@ -2,6 +2,7 @@ package stream
 
 import (
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -37,3 +38,41 @@ func TestSharedSchemaFrameReuse(t *testing.T) {
 		t.Fatalf("declarations:\n got %s\nwant %s", s, want)
 	}
 }
+
+// A later row's `.name [N]` of a shared schema is read directly by
+// attachment; its events and errors must be those of the same line with
+// the schema written out, which container reads.
+func TestSharedAttachmentDirect(t *testing.T) {
+	const head = "GCF profile=generic\n## orders [3]{id,items,x}\n@0 1|^|a\n.items [1]{name,qty}\n    n|1\n"
+	for _, c := range []struct{ short, long string }{
+		{"@1 2|^|b\n.items [2]\n    p|2\n    q|3\n@2 3|^|c\n.items [1]\n    r|4\n",
+			"@1 2|^|b\n.items [2]{name,qty}\n    p|2\n    q|3\n@2 3|^|c\n.items [1]{name,qty}\n    r|4\n"},
+		{"@1 2|^|b\n.items [?]\n    p|2\n@2 3|^|c\n.items [1]\n    r|4\n",
+			"@1 2|^|b\n.items [?]{name,qty}\n    p|2\n@2 3|^|c\n.items [1]{name,qty}\n    r|4\n"},
+		{"@1 2|^|b\n.items [2]\n    p|2\n@2 3|^|c\n.items [1]\n    r|4\n", // a row short
+			"@1 2|^|b\n.items [2]{name,qty}\n    p|2\n@2 3|^|c\n.items [1]{name,qty}\n    r|4\n"},
+		{"@1 2|^|b\n.items [1]\n    p|2|9\n", // a row too wide
+			"@1 2|^|b\n.items [1]{name,qty}\n    p|2|9\n"},
+		{"@1 2|^|b\n.items [1]\n.items [1]\n    p|2\n", // twice
+			"@1 2|^|b\n.items [1]{name,qty}\n.items [1]{name,qty}\n    p|2\n"},
+	} {
+		// Offsets differ by the schema's bytes; lines and columns do not.
+		short := offsets.ReplaceAllString(dumpEvents(NewBytesDecoder([]byte(head+c.short), Limits{})), "")
+		long := offsets.ReplaceAllString(dumpEvents(NewBytesDecoder([]byte(head+c.long), Limits{})), "")
+		if short != long {
+			t.Errorf("%q:\n%s\nwith the schema written out:\n%s", c.short, short, long)
+		}
+	}
+	// The direct read takes the limits' checks as container does.
+	in := head + "@1 2|^|b\n.items [3]\n    p|2\n    q|2\n    r|2\n"
+	got := dumpEvents(NewBytesDecoder([]byte(in), Limits{MaxElements: 2}))
+	if !strings.Contains(got, "error") {
+		t.Errorf("no error past MaxElements:\n%s", got)
+	}
+	got = dumpEvents(NewBytesDecoder([]byte(in), Limits{MaxDepth: 2}))
+	if !strings.Contains(got, "depth") {
+		t.Errorf("no depth error:\n%s", got)
+	}
+}
+
+var offsets = regexp.MustCompile(` off=[0-9]+| @[0-9]+ `)
