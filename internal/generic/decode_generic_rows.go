@@ -1,0 +1,269 @@
+package generic
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/gcfkit/gcf/lexer"
+)
+
+// The direct row path of DecodeGeneric's builder: a row of a plain table
+// (the stream's AtRow) is read without an event, its cells converted as
+// cell converts them while they are found (scanGenCells) and the row's
+// Object built from them. A row the plain scan does not take is read by
+// the stream's ReadRow and built from its cells as an event's would be, so
+// a payload decodes and fails the same way on either path.
+
+// DirectRows turns DecodeGeneric's direct rows on (the default) or off (every
+// row read as an event), for the tests that hold the two paths equal; it
+// is read once per table, and is not for concurrent use with a decode.
+var DirectRows = true
+
+// genDirectRow reads the next line as a row of the innermost table when
+// the stream reports one (AtRow) and returns its object, without its
+// attachments; ok false when the next line is not such a row (nothing is
+// read: it is left for Read).
+func (b *builder) genDirectRow(p *tablePlan) (row Object, ok bool, err error) {
+	body, plain, ok, err := b.d.RawRow()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	if plain {
+		if id, marks, fits := b.scanGenCells(p, body); fits && b.d.CommitRow(len(p.fieldNames), id, marks) {
+			return b.genRowVals(p), true, nil
+		}
+	}
+	cells, ok, err := b.d.ReadRow()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	if p.flat {
+		row, err = b.flatRow(p, cells, 0)
+		return row, err == nil, err
+	}
+	row = b.members(len(p.cols))
+	for _, c := range p.cols {
+		v, st, err := b.eval(p, c, cells)
+		if err != nil {
+			return nil, false, err
+		}
+		if st != cellAbsent {
+			row = append(row, Member{Key: c.name, Value: v})
+		}
+	}
+	return row, true, nil
+}
+
+// genRowVals builds the object of the row scanGenCells converted.
+func (b *builder) genRowVals(p *tablePlan) Object {
+	row := b.members(len(p.cols))
+	if p.flat {
+		for j, v := range b.rowVals {
+			if b.rowSt[j] != cellAbsent {
+				row = append(row, Member{Key: p.fieldNames[j], Value: v})
+			}
+		}
+		return row
+	}
+	for _, c := range p.cols {
+		if v, st := b.genEvalVals(c); st != cellAbsent {
+			row = append(row, Member{Key: c.name, Value: v})
+		}
+	}
+	return row
+}
+
+// genEvalVals is eval on the values scanGenCells converted.
+func (b *builder) genEvalVals(c *column) (any, cellState) {
+	if c.col >= 0 {
+		return b.rowVals[c.col], b.rowSt[c.col]
+	}
+	obj := b.members(len(c.children))
+	allAbsent, allNull := true, true
+	for _, ch := range c.children {
+		v, st := b.genEvalVals(ch)
+		if st != cellAbsent {
+			allAbsent = false
+			obj = append(obj, Member{Key: ch.name, Value: v})
+		}
+		if st != cellNull {
+			allNull = false
+		}
+	}
+	switch {
+	case allAbsent:
+		return nil, cellAbsent
+	case allNull:
+		return nil, cellNull
+	}
+	return b.objs.Box(obj), cellValue
+}
+
+// scanGenCells reads the cells of b, a row of the table of plan p, into
+// the builder's rowVals and rowSt as cell converts them (a copy of
+// scanMapCells with DecodeGeneric's int64 integers: one scanner per builder,
+// so neither pays for the other's branch). The line is
+// one the stream's RawRow reported may be plain: scanGenCells checks its
+// bytes as it reads them and finds and classifies each cell as the
+// stream's plain row scanner does (fastCells: the same tokens, the same
+// kinds). It returns the row's id (-1 without `@N `) and its bare `^`
+// marker columns, for the stream's CommitRow; ok false at anything else
+// (a token the plain path leaves to the general scanner, a width that is
+// not the declaration's): the row is then read by ReadRow.
+func (b *builder) scanGenCells(p *tablePlan, line []byte) (id int64, marks uint64, ok bool) {
+	want := len(p.fieldNames)
+	if cap(b.rowVals) < want {
+		b.rowVals = make([]any, want)
+		b.rowSt = make([]cellState, want)
+	}
+	vals, sts := b.rowVals[:want], b.rowSt[:want]
+	b.rowVals, b.rowSt = vals, sts
+	b.rowAbsent = false
+	i := 0
+	id = -1
+	if len(line) > 0 && line[0] == '@' {
+		j := 1
+		var v int64
+		for j < len(line) && line[j] >= '0' && line[j] <= '9' && j <= 18 {
+			v = v*10 + int64(line[j]-'0')
+			j++
+		}
+		if j == 1 || j >= len(line) || line[j] != ' ' {
+			return 0, 0, false
+		}
+		id, i = v, j+1
+	}
+	for n := 0; ; n++ {
+		if n == want || i >= len(line) {
+			return 0, 0, false
+		}
+		start := i
+		c := line[i]
+		if c >= '0' && c <= '9' || c == '-' {
+			j := i
+			if c == '-' {
+				j++
+			}
+			digits := j
+			var u uint64
+			for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+				u = u*10 + uint64(line[j]-'0')
+				j++
+			}
+			nd := j - digits
+			if nd > 0 && nd <= 18 && (line[digits] != '0' || nd == 1) && (j == len(line) || line[j] == '|') {
+				v := int64(u)
+				if c == '-' {
+					v = -v
+				}
+				vals[n], sts[n] = b.int(v), cellValue
+				i = j
+				goto next
+			}
+			if nd > 0 && nd <= 300 && (line[digits] != '0' || nd == 1) && j+1 < len(line) && line[j] == '.' {
+				k := j + 1
+				mant := u
+				for k < len(line) && line[k] >= '0' && line[k] <= '9' {
+					mant = mant*10 + uint64(line[k]-'0') // meaningful with 15 digits or fewer
+					k++
+				}
+				if k > j+1 && (k == len(line) || line[k] == '|') {
+					var f float64
+					if fd := k - j - 1; nd+fd <= 15 {
+						// mant < 10^15 < 2^53 and 10^fd are exact, and the
+						// quotient is correctly rounded: the value
+						// lexer.ParseFloat gives.
+						f = float64(mant) / pow10[fd]
+						if c == '-' {
+							f = -f
+						}
+					} else {
+						var err error
+						if f, err = lexer.ParseFloat(line[start:k]); err != nil {
+							return 0, 0, false
+						}
+					}
+					vals[n], sts[n] = b.floats.Box(f), cellValue
+					i = k
+					goto next
+				}
+			}
+		} else if c == '^' {
+			if j := i + 1; (j == len(line) || line[j] == '|') && n < 64 {
+				marks |= 1 << n
+				vals[n], sts[n] = nil, cellValue // the attachment fills it
+				i = j
+				goto next
+			}
+			return 0, 0, false
+		} else if c == ' ' {
+			return 0, 0, false
+		}
+		// Any other token runs to the next '|' (the line is plain: its
+		// bytes are checked here, as RawRow asks; the others are digits,
+		// '-', '.', '^', '@', ' ' and '|').
+		for i+8 <= len(line) {
+			x := binary.LittleEndian.Uint64(line[i:])
+			if notPlain(x) {
+				return 0, 0, false
+			}
+			if m := pipeMask(x); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto end
+			}
+			i += 8
+		}
+		for ; i < len(line) && line[i] != '|'; i++ {
+			if c := line[i]; c < 0x20 || c >= 0x7f || c == '"' {
+				return 0, 0, false
+			}
+		}
+	end:
+		if i == start || line[i-1] == ' ' {
+			return 0, 0, false
+		}
+		{
+			tok := line[start:i]
+			switch {
+			case c == 't' && string(tok) == "true":
+				vals[n], sts[n] = true, cellValue
+			case c == 'f' && string(tok) == "false":
+				vals[n], sts[n] = false, cellValue
+			case c >= '0' && c <= '9' || c == '-' || c == '~':
+				var s lexer.Scalar
+				if lexer.ClassifyPlainInto(&s, tok) != nil {
+					return 0, 0, false
+				}
+				switch s.Kind {
+				case lexer.KindMissing:
+					vals[n], sts[n] = nil, cellAbsent
+					b.rowAbsent = true
+				case lexer.KindNull:
+					vals[n], sts[n] = nil, cellNull
+				case lexer.KindInt:
+					vals[n], sts[n] = b.int(s.Int), cellValue
+				case lexer.KindFloat:
+					f, err := lexer.ParseFloat(tok)
+					if err != nil {
+						return 0, 0, false
+					}
+					vals[n], sts[n] = b.floats.Box(f), cellValue
+				case lexer.KindString:
+					vals[n], sts[n] = b.internString(p, n, tok), cellValue
+				default:
+					return 0, 0, false
+				}
+			default:
+				vals[n], sts[n] = b.internString(p, n, tok), cellValue
+			}
+		}
+	next:
+		if i == len(line) {
+			if n+1 != want {
+				return 0, 0, false
+			}
+			return id, marks, true
+		}
+		i++ // the delimiter
+	}
+}
