@@ -71,6 +71,11 @@ type builder struct {
 	ints   box.Slab[int64]
 	objs   box.Slab[Object]
 	arrs   box.Slab[[]any]
+
+	// DecodeGeneric's direct rows (scanGenCells): the cells of a row of a
+	// table with path columns, and the row's absent and null columns.
+	genCells           []Member
+	genAbsent, genNull uint64
 }
 
 // next returns the next event, borrowed from the decoder until the next

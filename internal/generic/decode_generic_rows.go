@@ -10,7 +10,8 @@ import (
 // The direct row path of DecodeGeneric's builder: a row of a plain table
 // (the stream's AtRow) is read without an event, its cells converted as
 // cell converts them while they are found (scanGenCells) and the row's
-// Object built from them. A row the plain scan does not take is read by
+// Object built from them: a flat table's cells are written straight into
+// the row's members. A row the plain scan does not take is read by
 // the stream's ReadRow and built from its cells as an event's would be, so
 // a payload decodes and fails the same way on either path.
 
@@ -28,9 +29,43 @@ func (b *builder) genDirectRow(p *tablePlan) (row Object, ok bool, err error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	if plain {
-		if id, marks, fits := b.scanGenCells(p, body); fits && b.d.CommitRow(len(p.fieldNames), id, marks) {
-			return b.genRowVals(p), true, nil
+	if plain && len(p.fieldNames) <= 64 {
+		want := len(p.fieldNames)
+		if p.flat {
+			// The cells go straight into the row's members.
+			slab := b.slab
+			out := b.members(want)[:want]
+			if id, marks, fits := b.scanGenCells(p, body, out); fits && b.d.CommitRow(want, id, marks) {
+				for n := range out {
+					out[n].Key = p.fieldNames[n]
+				}
+				if b.genAbsent != 0 {
+					k := 0
+					for n := range out {
+						if b.genAbsent&(1<<n) == 0 {
+							out[k] = out[n]
+							k++
+						}
+					}
+					out = out[:k]
+				}
+				return out, true, nil
+			}
+			b.slab = slab // the room is left for the next row
+		} else {
+			if cap(b.genCells) < want {
+				b.genCells = make([]Member, want)
+			}
+			out := b.genCells[:want]
+			if id, marks, fits := b.scanGenCells(p, body, out); fits && b.d.CommitRow(want, id, marks) {
+				row = b.members(len(p.cols))
+				for _, c := range p.cols {
+					if v, st := b.genEvalVals(c, out); st != cellAbsent {
+						row = append(row, Member{Key: c.name, Value: v})
+					}
+				}
+				return row, true, nil
+			}
 		}
 	}
 	cells, ok, err := b.d.ReadRow()
@@ -54,34 +89,21 @@ func (b *builder) genDirectRow(p *tablePlan) (row Object, ok bool, err error) {
 	return row, true, nil
 }
 
-// genRowVals builds the object of the row scanGenCells converted.
-func (b *builder) genRowVals(p *tablePlan) Object {
-	row := b.members(len(p.cols))
-	if p.flat {
-		for j, v := range b.rowVals {
-			if b.rowSt[j] != cellAbsent {
-				row = append(row, Member{Key: p.fieldNames[j], Value: v})
-			}
-		}
-		return row
-	}
-	for _, c := range p.cols {
-		if v, st := b.genEvalVals(c); st != cellAbsent {
-			row = append(row, Member{Key: c.name, Value: v})
-		}
-	}
-	return row
-}
-
-// genEvalVals is eval on the values scanGenCells converted.
-func (b *builder) genEvalVals(c *column) (any, cellState) {
+// genEvalVals is eval on the values scanGenCells converted into out.
+func (b *builder) genEvalVals(c *column, out []Member) (any, cellState) {
 	if c.col >= 0 {
-		return b.rowVals[c.col], b.rowSt[c.col]
+		switch bit := uint64(1) << c.col; {
+		case b.genAbsent&bit != 0:
+			return nil, cellAbsent
+		case b.genNull&bit != 0:
+			return nil, cellNull
+		}
+		return out[c.col].Value, cellValue
 	}
 	obj := b.members(len(c.children))
 	allAbsent, allNull := true, true
 	for _, ch := range c.children {
-		v, st := b.genEvalVals(ch)
+		v, st := b.genEvalVals(ch, out)
 		if st != cellAbsent {
 			allAbsent = false
 			obj = append(obj, Member{Key: ch.name, Value: v})
@@ -99,10 +121,12 @@ func (b *builder) genEvalVals(c *column) (any, cellState) {
 	return b.objs.Box(obj), cellValue
 }
 
-// scanGenCells reads the cells of b, a row of the table of plan p, into
-// the builder's rowVals and rowSt as cell converts them (a copy of
-// scanMapCells with DecodeGeneric's int64 integers: one scanner per builder,
-// so neither pays for the other's branch). The line is
+// scanGenCells reads the cells of line, a row of the table of plan p, into
+// the values of out (one member per column, at most 64) as cell converts
+// them, and the absent and null columns into the builder's genAbsent and
+// genNull bits (a copy of scanMapCells with DecodeGeneric's int64 integers
+// and its members: one scanner per builder, so neither pays for the
+// other's branches). The line is
 // one the stream's RawRow reported may be plain: scanGenCells checks its
 // bytes as it reads them and finds and classifies each cell as the
 // stream's plain row scanner does (fastCells: the same tokens, the same
@@ -110,15 +134,9 @@ func (b *builder) genEvalVals(c *column) (any, cellState) {
 // marker columns, for the stream's CommitRow; ok false at anything else
 // (a token the plain path leaves to the general scanner, a width that is
 // not the declaration's): the row is then read by ReadRow.
-func (b *builder) scanGenCells(p *tablePlan, line []byte) (id int64, marks uint64, ok bool) {
-	want := len(p.fieldNames)
-	if cap(b.rowVals) < want {
-		b.rowVals = make([]any, want)
-		b.rowSt = make([]cellState, want)
-	}
-	vals, sts := b.rowVals[:want], b.rowSt[:want]
-	b.rowVals, b.rowSt = vals, sts
-	b.rowAbsent = false
+func (b *builder) scanGenCells(p *tablePlan, line []byte, out []Member) (id int64, marks uint64, ok bool) {
+	want := len(out) // at most 64
+	var absent, null uint64
 	i := 0
 	id = -1
 	if len(line) > 0 && line[0] == '@' {
@@ -156,7 +174,7 @@ func (b *builder) scanGenCells(p *tablePlan, line []byte) (id int64, marks uint6
 				if c == '-' {
 					v = -v
 				}
-				vals[n], sts[n] = b.int(v), cellValue
+				out[n].Value = b.int(v)
 				i = j
 				goto next
 			}
@@ -183,7 +201,7 @@ func (b *builder) scanGenCells(p *tablePlan, line []byte) (id int64, marks uint6
 							return 0, 0, false
 						}
 					}
-					vals[n], sts[n] = b.floats.Box(f), cellValue
+					out[n].Value = b.floats.Box(f)
 					i = k
 					goto next
 				}
@@ -191,7 +209,7 @@ func (b *builder) scanGenCells(p *tablePlan, line []byte) (id int64, marks uint6
 		} else if c == '^' {
 			if j := i + 1; (j == len(line) || line[j] == '|') && n < 64 {
 				marks |= 1 << n
-				vals[n], sts[n] = nil, cellValue // the attachment fills it
+				out[n].Value = nil // the attachment fills it
 				i = j
 				goto next
 			}
@@ -226,9 +244,9 @@ func (b *builder) scanGenCells(p *tablePlan, line []byte) (id int64, marks uint6
 			tok := line[start:i]
 			switch {
 			case c == 't' && string(tok) == "true":
-				vals[n], sts[n] = true, cellValue
+				out[n].Value = true
 			case c == 'f' && string(tok) == "false":
-				vals[n], sts[n] = false, cellValue
+				out[n].Value = false
 			case c >= '0' && c <= '9' || c == '-' || c == '~':
 				var s lexer.Scalar
 				if lexer.ClassifyPlainInto(&s, tok) != nil {
@@ -236,25 +254,26 @@ func (b *builder) scanGenCells(p *tablePlan, line []byte) (id int64, marks uint6
 				}
 				switch s.Kind {
 				case lexer.KindMissing:
-					vals[n], sts[n] = nil, cellAbsent
-					b.rowAbsent = true
+					out[n].Value = nil
+					absent |= 1 << n
 				case lexer.KindNull:
-					vals[n], sts[n] = nil, cellNull
+					out[n].Value = nil
+					null |= 1 << n
 				case lexer.KindInt:
-					vals[n], sts[n] = b.int(s.Int), cellValue
+					out[n].Value = b.int(s.Int)
 				case lexer.KindFloat:
 					f, err := lexer.ParseFloat(tok)
 					if err != nil {
 						return 0, 0, false
 					}
-					vals[n], sts[n] = b.floats.Box(f), cellValue
+					out[n].Value = b.floats.Box(f)
 				case lexer.KindString:
-					vals[n], sts[n] = b.internString(p, n, tok), cellValue
+					out[n].Value = b.internString(p, n, tok)
 				default:
 					return 0, 0, false
 				}
 			default:
-				vals[n], sts[n] = b.internString(p, n, tok), cellValue
+				out[n].Value = b.internString(p, n, tok)
 			}
 		}
 	next:
@@ -262,6 +281,7 @@ func (b *builder) scanGenCells(p *tablePlan, line []byte) (id int64, marks uint6
 			if n+1 != want {
 				return 0, 0, false
 			}
+			b.genAbsent, b.genNull = absent, null
 			return id, marks, true
 		}
 		i++ // the delimiter
