@@ -58,12 +58,7 @@ type builder struct {
 	slab     []Member
 	anySlab  []any
 
-	// The cells of the row the map builder's direct path scans
-	// (scanMapCells), converted, and their states.
-	rowVals   []any
-	rowSt     []cellState
-	rowAbsent bool        // a cell of the row is absent (~)
-	rmaps     rowmap.Slab // the direct path's records
+	rmaps rowmap.Slab // the map builder's direct path's records
 
 	// Boxes for decoded values: most values cost no allocation of their own.
 	strs   box.Slab[string]
@@ -72,7 +67,7 @@ type builder struct {
 	objs   box.Slab[Object]
 	arrs   box.Slab[[]any]
 
-	// DecodeGeneric's direct rows (scanGenCells): the cells of a row of a
+	// The direct rows of both builders (scanCells): the cells of a row of a
 	// table with path columns, and the row's absent and null columns.
 	genCells           []Member
 	genAbsent, genNull uint64

@@ -9,7 +9,7 @@ import (
 
 // The direct row path of DecodeGeneric's builder: a row of a plain table
 // (the stream's AtRow) is read without an event, its cells converted as
-// cell converts them while they are found (scanGenCells) and the row's
+// cell converts them while they are found (scanCells) and the row's
 // Object built from them: a flat table's cells are written straight into
 // the row's members. A row the plain scan does not take is read by
 // the stream's ReadRow and built from its cells as an event's would be, so
@@ -35,7 +35,7 @@ func (b *builder) genDirectRow(p *tablePlan) (row Object, ok bool, err error) {
 			// The cells go straight into the row's members.
 			slab := b.slab
 			out := b.members(want)[:want]
-			if id, marks, fits := b.scanGenCells(p, body, out); fits && b.d.CommitRow(want, id, marks) {
+			if id, marks, fits := b.scanCells(p, body, out, false); fits && b.d.CommitRow(want, id, marks) {
 				for n := range out {
 					out[n].Key = p.fieldNames[n]
 				}
@@ -57,7 +57,7 @@ func (b *builder) genDirectRow(p *tablePlan) (row Object, ok bool, err error) {
 				b.genCells = make([]Member, want)
 			}
 			out := b.genCells[:want]
-			if id, marks, fits := b.scanGenCells(p, body, out); fits && b.d.CommitRow(want, id, marks) {
+			if id, marks, fits := b.scanCells(p, body, out, false); fits && b.d.CommitRow(want, id, marks) {
 				row = b.members(len(p.cols))
 				for _, c := range p.cols {
 					if v, st := b.genEvalVals(c, out); st != cellAbsent {
@@ -89,7 +89,7 @@ func (b *builder) genDirectRow(p *tablePlan) (row Object, ok bool, err error) {
 	return row, true, nil
 }
 
-// genEvalVals is eval on the values scanGenCells converted into out.
+// genEvalVals is eval on the values scanCells converted into out.
 func (b *builder) genEvalVals(c *column, out []Member) (any, cellState) {
 	if c.col >= 0 {
 		switch bit := uint64(1) << c.col; {
@@ -121,20 +121,19 @@ func (b *builder) genEvalVals(c *column, out []Member) (any, cellState) {
 	return b.objs.Box(obj), cellValue
 }
 
-// scanGenCells reads the cells of line, a row of the table of plan p, into
+// scanCells reads the cells of line, a row of the table of plan p, into
 // the values of out (one member per column, at most 64) as cell converts
-// them, and the absent and null columns into the builder's genAbsent and
-// genNull bits (a copy of scanMapCells with DecodeGeneric's int64 integers
-// and its members: one scanner per builder, so neither pays for the
-// other's branches). The line is
-// one the stream's RawRow reported may be plain: scanGenCells checks its
-// bytes as it reads them and finds and classifies each cell as the
+// them (integers as encoding/json's float64 when jsonInts: the map
+// builder's), and the absent and null columns into the builder's genAbsent
+// and genNull bits; both builders' direct rows read their cells here. The
+// line is one the stream's RawRow reported may be plain: scanCells checks
+// its bytes as it reads them and finds and classifies each cell as the
 // stream's plain row scanner does (fastCells: the same tokens, the same
 // kinds). It returns the row's id (-1 without `@N `) and its bare `^`
 // marker columns, for the stream's CommitRow; ok false at anything else
 // (a token the plain path leaves to the general scanner, a width that is
 // not the declaration's): the row is then read by ReadRow.
-func (b *builder) scanGenCells(p *tablePlan, line []byte, out []Member) (id int64, marks uint64, ok bool) {
+func (b *builder) scanCells(p *tablePlan, line []byte, out []Member, jsonInts bool) (id int64, marks uint64, ok bool) {
 	want := len(out) // at most 64
 	var absent, null uint64
 	i := 0
@@ -174,7 +173,7 @@ func (b *builder) scanGenCells(p *tablePlan, line []byte, out []Member) (id int6
 				if c == '-' {
 					v = -v
 				}
-				out[n].Value = b.int(v)
+				out[n].Value = b.cellInt(v, jsonInts)
 				i = j
 				goto next
 			}
@@ -260,7 +259,7 @@ func (b *builder) scanGenCells(p *tablePlan, line []byte, out []Member) (id int6
 					out[n].Value = nil
 					null |= 1 << n
 				case lexer.KindInt:
-					out[n].Value = b.int(s.Int)
+					out[n].Value = b.cellInt(s.Int, jsonInts)
 				case lexer.KindFloat:
 					f, err := lexer.ParseFloat(tok)
 					if err != nil {
@@ -286,4 +285,13 @@ func (b *builder) scanGenCells(p *tablePlan, line []byte, out []Member) (id int6
 		}
 		i++ // the delimiter
 	}
+}
+
+// cellInt boxes a row's integer cell as the builder stores it: the map
+// builder's float64 (number) when jsonInts, else int64 (int).
+func (b *builder) cellInt(v int64, jsonInts bool) any {
+	if jsonInts {
+		return b.number(v)
+	}
+	return b.int(v)
 }
