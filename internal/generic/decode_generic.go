@@ -58,12 +58,7 @@ type builder struct {
 	slab     []Member
 	anySlab  []any
 
-	// The cells of the row the map builder's direct path scans
-	// (scanMapCells), converted, and their states.
-	rowVals   []any
-	rowSt     []cellState
-	rowAbsent bool        // a cell of the row is absent (~)
-	rmaps     rowmap.Slab // the direct path's records
+	rmaps rowmap.Slab // the map builder's direct path's records
 
 	// Boxes for decoded values: most values cost no allocation of their own.
 	strs   box.Slab[string]
@@ -71,6 +66,11 @@ type builder struct {
 	ints   box.Slab[int64]
 	objs   box.Slab[Object]
 	arrs   box.Slab[[]any]
+
+	// The direct rows of both builders (scanCells): the cells of a row of a
+	// table with path columns, and the row's absent and null columns.
+	genCells           []Member
+	genAbsent, genNull uint64
 }
 
 // next returns the next event, borrowed from the decoder until the next
@@ -641,7 +641,8 @@ func (b *builder) internString(p *tablePlan, j int, t []byte) any {
 	return v
 }
 
-// table builds a tabular array or (keyed) a keyed map.
+// table builds a tabular array or (keyed) a keyed map. The rows the
+// stream reports with AtRow are read without an event (genDirectRow).
 func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 	from := 0
 	if keyed {
@@ -655,7 +656,21 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 	} else {
 		arr = b.elems(b.presize(start.Count))
 	}
+	direct := !keyed && DirectRows
 	for {
+		if direct && !b.peeked {
+			row, ok, err := b.genDirectRow(p)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				if row, err = b.attachments(p, row, true); err != nil {
+					return nil, err
+				}
+				arr = append(arr, b.objs.Box(row))
+				continue
+			}
+		}
 		ev, err := b.next()
 		if err != nil {
 			return nil, err
@@ -690,7 +705,7 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 		if keyed {
 			key = b.text(ev.Cells[0].Bytes)
 		}
-		if row, err = b.attachments(p, row); err != nil {
+		if row, err = b.attachments(p, row, false); err != nil {
 			return nil, err
 		}
 		if keyed {
@@ -701,9 +716,16 @@ func (b *builder) table(start *stream.Event, keyed bool) (any, error) {
 	}
 }
 
-// attachments fills the row's attachment cells from the events that follow it.
-func (b *builder) attachments(p *tablePlan, row Object) (Object, error) {
+// attachments fills the row's attachment cells from the events that follow
+// it. With direct, a next row of the table (stream's AtRow) ends the row
+// without being read, for genDirectRow.
+func (b *builder) attachments(p *tablePlan, row Object, direct bool) (Object, error) {
 	for {
+		if direct && !b.peeked {
+			if next, err := b.d.AtRow(); next || err != nil {
+				return row, err
+			}
+		}
 		nx, err := b.peek()
 		if err != nil {
 			return nil, err

@@ -458,7 +458,7 @@ func (d *Decoder) decodeRow(ev *Event, v any, rv reflect.Value) error {
 	if err != nil {
 		return err
 	}
-	if row, err = d.b.attachments(c.plan, row); err != nil {
+	if row, err = d.b.attachments(c.plan, row, false); err != nil {
 		return err
 	}
 	return positioned(d.assign(v, row), line, indent+1, ev.Offset, false)

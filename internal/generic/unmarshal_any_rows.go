@@ -1,17 +1,13 @@
 package generic
 
 import (
-	"encoding/binary"
-	"math/bits"
-
 	"github.com/gcfkit/gcf/internal/rowmap"
-	"github.com/gcfkit/gcf/lexer"
 )
 
 // The direct row path of the map builder: a row of a plain table (the
 // stream's AtRow) is read without an event, its cells converted to
-// encoding/json's values as they are found (scanMapCells) and the record
-// built from them. A row the plain scan does not take is read by the
+// encoding/json's values as they are found (scanCells, shared with
+// DecodeGeneric's builder) and the record built from them. A row the plain scan does not take is read by the
 // stream's ReadRow and built from its cells as an event's would be, so a
 // payload decodes and fails the same way on either path.
 
@@ -24,9 +20,13 @@ func (b *builder) mapDirectRow(p *tablePlan) (row map[string]any, ok bool, err e
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	if plain {
-		if id, marks, fits := b.scanMapCells(p, body); fits && b.d.CommitRow(len(p.fieldNames), id, marks) {
-			return b.mapRowVals(p), true, nil
+	if want := len(p.fieldNames); plain && want <= 64 {
+		if cap(b.genCells) < want {
+			b.genCells = make([]Member, want)
+		}
+		out := b.genCells[:want]
+		if id, marks, fits := b.scanCells(p, body, out, true); fits && b.d.CommitRow(want, id, marks) {
+			return b.mapRowVals(p, out), true, nil
 		}
 	}
 	cells, ok, err := b.d.ReadRow()
@@ -37,28 +37,31 @@ func (b *builder) mapDirectRow(p *tablePlan) (row map[string]any, ok bool, err e
 	return row, err == nil, err
 }
 
-// mapRowVals builds the record of the row scanMapCells converted. A
+// mapRowVals builds the record of the row scanCells converted into out. A
 // record with every column present (the usual row) is a map of the plan's
 // key set from the builder's rowmap slab.
-func (b *builder) mapRowVals(p *tablePlan) map[string]any {
+func (b *builder) mapRowVals(p *tablePlan, out []Member) map[string]any {
+	var vals [8]any
 	if p.flat {
-		if !b.rowAbsent {
-			return b.rmaps.Map(p.mapKeys(), b.rowVals)
+		if b.genAbsent == 0 && len(out) <= len(vals) {
+			for j := range out {
+				vals[j] = out[j].Value
+			}
+			return b.rmaps.Map(p.mapKeys(), vals[:len(out)])
 		}
-		row := make(map[string]any, len(p.cols))
-		for j, v := range b.rowVals {
-			if b.rowSt[j] != cellAbsent {
-				row[p.fieldNames[j]] = v
+		row := make(map[string]any, len(out))
+		for j := range out {
+			if b.genAbsent&(1<<j) == 0 {
+				row[p.fieldNames[j]] = out[j].Value
 			}
 		}
 		return row
 	}
-	if len(p.cols) <= len([8]any{}) {
-		var vals [8]any
+	if len(p.cols) <= len(vals) {
 		var sts [8]cellState
 		all := true
 		for i, c := range p.cols {
-			vals[i], sts[i] = b.mapEvalVals(c)
+			vals[i], sts[i] = b.mapEvalVals(c, out)
 			all = all && sts[i] != cellAbsent
 		}
 		if all {
@@ -74,7 +77,7 @@ func (b *builder) mapRowVals(p *tablePlan) map[string]any {
 	}
 	row := make(map[string]any, len(p.cols))
 	for _, c := range p.cols {
-		if v, st := b.mapEvalVals(c); st != cellAbsent {
+		if v, st := b.mapEvalVals(c, out); st != cellAbsent {
 			row[c.name] = v
 		}
 	}
@@ -93,16 +96,22 @@ func (p *tablePlan) mapKeys() *rowmap.Keys {
 	return p.rowKeys
 }
 
-// mapEvalVals is mapEval on the values scanMapCells converted.
-func (b *builder) mapEvalVals(c *column) (any, cellState) {
+// mapEvalVals is mapEval on the values scanCells converted into out.
+func (b *builder) mapEvalVals(c *column, out []Member) (any, cellState) {
 	if c.col >= 0 {
-		return b.rowVals[c.col], b.rowSt[c.col]
+		switch bit := uint64(1) << c.col; {
+		case b.genAbsent&bit != 0:
+			return nil, cellAbsent
+		case b.genNull&bit != 0:
+			return nil, cellNull
+		}
+		return out[c.col].Value, cellValue
 	}
 	if len(c.children) <= len([8]any{}) {
 		var vals [8]any
 		all, allNull := true, true
 		for i, ch := range c.children {
-			v, st := b.mapEvalVals(ch)
+			v, st := b.mapEvalVals(ch, out)
 			vals[i] = v
 			all = all && st != cellAbsent
 			allNull = allNull && st == cellNull
@@ -121,7 +130,7 @@ func (b *builder) mapEvalVals(c *column) (any, cellState) {
 	var m map[string]any
 	allNull := true
 	for _, ch := range c.children {
-		v, st := b.mapEvalVals(ch)
+		v, st := b.mapEvalVals(ch, out)
 		if st != cellAbsent {
 			if m == nil {
 				m = make(map[string]any, len(c.children))
@@ -139,171 +148,4 @@ func (b *builder) mapEvalVals(c *column) (any, cellState) {
 		return nil, cellNull
 	}
 	return m, cellValue
-}
-
-// scanMapCells reads the cells of b, a row of the table of plan p, into
-// the builder's rowVals and rowSt as mapCell converts them. The line is
-// one the stream's RawRow reported may be plain: scanMapCells checks its
-// bytes as it reads them and finds and classifies each cell as the
-// stream's plain row scanner does (fastCells: the same tokens, the same
-// kinds). It returns the row's id (-1 without `@N `) and its bare `^`
-// marker columns, for the stream's CommitRow; ok false at anything else
-// (a token the plain path leaves to the general scanner, a width that is
-// not the declaration's): the row is then read by ReadRow.
-func (b *builder) scanMapCells(p *tablePlan, line []byte) (id int64, marks uint64, ok bool) {
-	want := len(p.fieldNames)
-	if cap(b.rowVals) < want {
-		b.rowVals = make([]any, want)
-		b.rowSt = make([]cellState, want)
-	}
-	vals, sts := b.rowVals[:want], b.rowSt[:want]
-	b.rowVals, b.rowSt = vals, sts
-	b.rowAbsent = false
-	i := 0
-	id = -1
-	if len(line) > 0 && line[0] == '@' {
-		j := 1
-		var v int64
-		for j < len(line) && line[j] >= '0' && line[j] <= '9' && j <= 18 {
-			v = v*10 + int64(line[j]-'0')
-			j++
-		}
-		if j == 1 || j >= len(line) || line[j] != ' ' {
-			return 0, 0, false
-		}
-		id, i = v, j+1
-	}
-	for n := 0; ; n++ {
-		if n == want || i >= len(line) {
-			return 0, 0, false
-		}
-		start := i
-		c := line[i]
-		if c >= '0' && c <= '9' || c == '-' {
-			j := i
-			if c == '-' {
-				j++
-			}
-			digits := j
-			var u uint64
-			for j < len(line) && line[j] >= '0' && line[j] <= '9' {
-				u = u*10 + uint64(line[j]-'0')
-				j++
-			}
-			nd := j - digits
-			if nd > 0 && nd <= 18 && (line[digits] != '0' || nd == 1) && (j == len(line) || line[j] == '|') {
-				v := int64(u)
-				if c == '-' {
-					v = -v
-				}
-				vals[n], sts[n] = b.number(v), cellValue
-				i = j
-				goto next
-			}
-			if nd > 0 && nd <= 300 && (line[digits] != '0' || nd == 1) && j+1 < len(line) && line[j] == '.' {
-				k := j + 1
-				mant := u
-				for k < len(line) && line[k] >= '0' && line[k] <= '9' {
-					mant = mant*10 + uint64(line[k]-'0') // meaningful with 15 digits or fewer
-					k++
-				}
-				if k > j+1 && (k == len(line) || line[k] == '|') {
-					var f float64
-					if fd := k - j - 1; nd+fd <= 15 {
-						// mant < 10^15 < 2^53 and 10^fd are exact, and the
-						// quotient is correctly rounded: the value
-						// lexer.ParseFloat gives.
-						f = float64(mant) / pow10[fd]
-						if c == '-' {
-							f = -f
-						}
-					} else {
-						var err error
-						if f, err = lexer.ParseFloat(line[start:k]); err != nil {
-							return 0, 0, false
-						}
-					}
-					vals[n], sts[n] = b.floats.Box(f), cellValue
-					i = k
-					goto next
-				}
-			}
-		} else if c == '^' {
-			if j := i + 1; (j == len(line) || line[j] == '|') && n < 64 {
-				marks |= 1 << n
-				vals[n], sts[n] = nil, cellValue // the attachment fills it
-				i = j
-				goto next
-			}
-			return 0, 0, false
-		} else if c == ' ' {
-			return 0, 0, false
-		}
-		// Any other token runs to the next '|' (the line is plain: its
-		// bytes are checked here, as RawRow asks; the others are digits,
-		// '-', '.', '^', '@', ' ' and '|').
-		for i+8 <= len(line) {
-			x := binary.LittleEndian.Uint64(line[i:])
-			if notPlain(x) {
-				return 0, 0, false
-			}
-			if m := pipeMask(x); m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				goto end
-			}
-			i += 8
-		}
-		for ; i < len(line) && line[i] != '|'; i++ {
-			if c := line[i]; c < 0x20 || c >= 0x7f || c == '"' {
-				return 0, 0, false
-			}
-		}
-	end:
-		if i == start || line[i-1] == ' ' {
-			return 0, 0, false
-		}
-		{
-			tok := line[start:i]
-			switch {
-			case c == 't' && string(tok) == "true":
-				vals[n], sts[n] = true, cellValue
-			case c == 'f' && string(tok) == "false":
-				vals[n], sts[n] = false, cellValue
-			case c >= '0' && c <= '9' || c == '-' || c == '~':
-				var s lexer.Scalar
-				if lexer.ClassifyPlainInto(&s, tok) != nil {
-					return 0, 0, false
-				}
-				switch s.Kind {
-				case lexer.KindMissing:
-					vals[n], sts[n] = nil, cellAbsent
-					b.rowAbsent = true
-				case lexer.KindNull:
-					vals[n], sts[n] = nil, cellNull
-				case lexer.KindInt:
-					vals[n], sts[n] = b.number(s.Int), cellValue
-				case lexer.KindFloat:
-					f, err := lexer.ParseFloat(tok)
-					if err != nil {
-						return 0, 0, false
-					}
-					vals[n], sts[n] = b.floats.Box(f), cellValue
-				case lexer.KindString:
-					vals[n], sts[n] = b.internString(p, n, tok), cellValue
-				default:
-					return 0, 0, false
-				}
-			default:
-				vals[n], sts[n] = b.internString(p, n, tok), cellValue
-			}
-		}
-	next:
-		if i == len(line) {
-			if n+1 != want {
-				return 0, 0, false
-			}
-			return id, marks, true
-		}
-		i++ // the delimiter
-	}
 }
