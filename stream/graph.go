@@ -128,7 +128,7 @@ func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 	cells := d.cells[:0]
 	base := 2*d.level + 1
 	n := len(b)
-	if lexer.PlainASCII(b[from:]) {
+	if d.plain || lexer.PlainASCII(b[from:]) {
 		// Only spaces separate fields: find them with IndexByte.
 		for i := from; i < n; {
 			if b[i] == ' ' {
