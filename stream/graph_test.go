@@ -1,7 +1,10 @@
 package stream
 
 import (
+	"bytes"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/gcfkit/gcf/lexer"
 )
@@ -115,5 +118,59 @@ func TestGraphAccessors(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("Score allocates %v times", allocs)
+	}
+}
+
+// TestGraphCleanLines checks that graph lines the reader classes in its
+// one pass (nextClean, which fields then trusts) decode exactly as the same
+// lines read one byte a call (next and the class check) and in 13-byte
+// reads (lines across refills): events or the error with its category,
+// line and column, for every byte value at every position of a symbol
+// line, an edge line with a status and the delta line forms.
+func TestGraphCleanLines(t *testing.T) {
+	docs := []string{
+		"GCF profile=graph symbols=2 edges=2\n" +
+			"## targets\n" +
+			"@0 fn pkg.A 0.78 lsp\n" +
+			"## related\n" +
+			"@1 type pkg.B 0.50 ast\n" +
+			"## edges [2]\n" +
+			"@0<@1 calls added\n" +
+			"@1<@0 imports\n",
+		"GCF profile=graph delta=true base_root=a new_root=b\n" +
+			"## removed\n" +
+			"fn p.Old\n" +
+			"## added\n" +
+			"@0 fn p.New 0.85 rwr 2\n" +
+			"## edges_added\n" +
+			"p.X -> p.New calls\n",
+	}
+	compare := func(in []byte) {
+		t.Helper()
+		got := dumpEvents(NewBytesDecoder(in, Limits{}))
+		want := dumpEvents(NewDecoder(iotest.OneByteReader(bytes.NewReader(in)), Limits{}))
+		if got != want {
+			t.Fatalf("input %q:\none pass:\n%s\nbyte reads:\n%s", in, got, want)
+		}
+		if got2 := dumpEvents(NewDecoder(&chunkReader{in, 13}, Limits{})); got2 != want {
+			t.Fatalf("input %q, 13-byte reads:\n%s\nbyte reads:\n%s", in, got2, want)
+		}
+	}
+	for _, doc := range docs {
+		compare([]byte(doc))
+		lines := strings.SplitAfter(doc, "\n")
+		for li := 2; li < len(lines)-1; li++ {
+			if strings.HasPrefix(lines[li], "## ") {
+				continue
+			}
+			line := lines[li]
+			for pos := 0; pos < len(line)-1; pos++ {
+				for v := 0; v < 256; v++ {
+					mut := []byte(line)
+					mut[pos] = byte(v)
+					compare([]byte(strings.Join(lines[:li], "") + string(mut) + strings.Join(lines[li+1:], "")))
+				}
+			}
+		}
 	}
 }
