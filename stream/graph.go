@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -620,9 +621,24 @@ func (d *Decoder) fastEdge(b []byte) bool {
 		return false
 	}
 	typ := b[i+1:]
-	for _, c := range typ {
-		if c <= ' ' || c > 0x7E {
-			return false // a status, more fields, or bytes the general path must judge
+	if d.plain && n >= 8 {
+		// Every byte is 0x20-0x7E: only a space can end the type early.
+		k := i + 1
+		for ; k+8 <= n; k += 8 {
+			if zeroByte(binary.LittleEndian.Uint64(b[k:])^(' '*ones)) != 0 {
+				return false // a status or more fields
+			}
+		}
+		// The last bytes, read as the line's last word shifted down: the
+		// bytes shifted in are zeros, which are not spaces.
+		if k < n && zeroByte(binary.LittleEndian.Uint64(b[n-8:])>>(8*(k+8-n))^(' '*ones)) != 0 {
+			return false
+		}
+	} else {
+		for _, c := range typ {
+			if c <= ' ' || c > 0x7E {
+				return false // a status, more fields, or bytes the general path must judge
+			}
 		}
 	}
 	if !d.declared(tgt) || !d.declared(src) {

@@ -126,17 +126,20 @@ func TestGraphAccessors(t *testing.T) {
 // lines read one byte a call (next and the class check) and in 13-byte
 // reads (lines across refills): events or the error with its category,
 // line and column, for every byte value at every position of a symbol
-// line, an edge line with a status and the delta line forms.
+// line, edge lines (with a status, of 7 to 16 bytes) and the delta
+// line forms.
 func TestGraphCleanLines(t *testing.T) {
 	docs := []string{
-		"GCF profile=graph symbols=2 edges=2\n" +
+		"GCF profile=graph symbols=2 edges=4\n" +
 			"## targets\n" +
 			"@0 fn pkg.A 0.78 lsp\n" +
 			"## related\n" +
 			"@1 type pkg.B 0.50 ast\n" +
-			"## edges [2]\n" +
+			"## edges [4]\n" +
 			"@0<@1 calls added\n" +
-			"@1<@0 imports\n",
+			"@1<@0 imports\n" +
+			"@1<@0 x\n" +
+			"@0<@1 implements\n",
 		"GCF profile=graph delta=true base_root=a new_root=b\n" +
 			"## removed\n" +
 			"fn p.Old\n" +
