@@ -126,8 +126,8 @@ func TestGraphAccessors(t *testing.T) {
 // lines read one byte a call (next and the class check) and in 13-byte
 // reads (lines across refills): events or the error with its category,
 // line and column, for every byte value at every position of a symbol
-// line, edge lines (with a status, of 7 to 16 bytes) and the delta
-// line forms.
+// line, edge lines (with a status, of 7 to 24 bytes, ids of 1 to 8
+// digits) and the delta line forms.
 func TestGraphCleanLines(t *testing.T) {
 	docs := []string{
 		"GCF profile=graph symbols=2 edges=4\n" +
@@ -140,6 +140,15 @@ func TestGraphCleanLines(t *testing.T) {
 			"@1<@0 imports\n" +
 			"@1<@0 x\n" +
 			"@0<@1 implements\n",
+		"GCF profile=graph session=true\n" +
+			"## targets\n" +
+			"@1234567 fn p.A 0.10 x\n" +
+			"@12345678 fn p.B 0.20 x\n" +
+			"@0 fn p.C 0.30 x\n" +
+			"## edges [3]\n" +
+			"@1234567<@12345678 calls\n" +
+			"@12345678<@0 x\n" +
+			"@0<@1234567 imports\n",
 		"GCF profile=graph delta=true base_root=a new_root=b\n" +
 			"## removed\n" +
 			"fn p.Old\n" +
