@@ -390,11 +390,21 @@ func (d *Decoder) graphNode(b []byte, delta bool) error {
 		}
 		return d.bodyErr(0, lexer.InvalidNodeLine, "a node line starts with @id")
 	}
+	// The id's digits are read as they are found; a token that is not 1
+	// to 18 digits up to a space, a tab or the end takes parseID's path.
 	end := 1
-	for end < len(b) && !lexer.IsSpace(b[end]) {
+	var id int64
+	for end < len(b) && b[end] >= '0' && b[end] <= '9' {
+		id = id*10 + int64(b[end]-'0')
 		end++
 	}
-	id, ok := parseID(b[1:end])
+	ok := end > 1 && end <= 19 && (end == len(b) || lexer.IsSpace(b[end]))
+	if !ok {
+		for end < len(b) && !lexer.IsSpace(b[end]) {
+			end++
+		}
+		id, ok = parseID(b[1:end])
+	}
 	if !ok {
 		return d.bodyErr(1, lexer.InvalidSymbolID, "@ must be followed by a decimal symbol id")
 	}

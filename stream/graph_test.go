@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -181,6 +182,44 @@ func TestGraphCleanLines(t *testing.T) {
 					mut := []byte(line)
 					mut[pos] = byte(v)
 					compare([]byte(strings.Join(lines[:li], "") + string(mut) + strings.Join(lines[li+1:], "")))
+				}
+			}
+		}
+	}
+}
+
+// TestGraphNodeID checks the node line's id scan against parseID, the
+// general rule: 1 to 18 decimal digits up to a space or tab. Tokens of 1
+// to 20 digits (leading zeros too), each with every printable ASCII byte,
+// tab and DEL after it and in place of its last digit.
+func TestGraphNodeID(t *testing.T) {
+	for nd := 0; nd <= 20; nd++ {
+		digits := strings.Repeat("9", nd)
+		if nd > 1 {
+			digits = "0" + digits[1:]
+		}
+		for v := '\t'; v < 0x80; v++ {
+			if v < ' ' && v != '\t' {
+				continue // the line check's error, before the id is read
+			}
+			for _, tok := range []string{digits + string(v), digits[:max(nd-1, 0)] + string(v)} {
+				for _, sep := range []string{" ", "\t"} {
+					in := "GCF profile=graph session=true\n## targets\n@" + tok + sep + "fn p.A 0.10 x\n"
+					got := dumpEvents(NewBytesDecoder([]byte(in), Limits{}))
+					end := strings.IndexAny(tok, " \t")
+					if end < 0 {
+						end = len(tok)
+					}
+					id, ok := parseID([]byte(tok[:end]))
+					var want string
+					if ok {
+						want = "symbol @" + strconv.FormatInt(id, 10) + " ("
+					} else {
+						want = "error " + string(lexer.InvalidSymbolID) + " 3:2 "
+					}
+					if !strings.Contains(got, want) {
+						t.Fatalf("input %q: want %q in\n%s", in, want, got)
+					}
 				}
 			}
 		}
