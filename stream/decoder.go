@@ -300,8 +300,9 @@ func (d *Decoder) load() error {
 				line = l
 				d.lineNo = d.lr.lineNo
 				d.lineOff = d.lr.lineOff
-				// Only a table's rows use the plain-line answer (fastCells).
-				d.ctl, d.plain = false, plain && d.depth > 0 && d.stack[d.depth-1].kind == fTable
+				// Table rows (fastCells) and graph lines (fields) use the
+				// plain-line answer.
+				d.ctl, d.plain = false, plain
 				goto read
 			}
 		}

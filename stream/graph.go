@@ -2,6 +2,7 @@ package stream
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -128,7 +129,7 @@ func (d *Decoder) fields(b []byte, from, max int) (ok, clean bool) {
 	cells := d.cells[:0]
 	base := 2*d.level + 1
 	n := len(b)
-	if lexer.PlainASCII(b[from:]) {
+	if d.plain || lexer.PlainASCII(b[from:]) {
 		// Only spaces separate fields: find them with IndexByte.
 		for i := from; i < n; {
 			if b[i] == ' ' {
@@ -389,11 +390,21 @@ func (d *Decoder) graphNode(b []byte, delta bool) error {
 		}
 		return d.bodyErr(0, lexer.InvalidNodeLine, "a node line starts with @id")
 	}
+	// The id's digits are read as they are found; a token that is not 1
+	// to 18 digits up to a space, a tab or the end takes parseID's path.
 	end := 1
-	for end < len(b) && !lexer.IsSpace(b[end]) {
+	var id int64
+	for end < len(b) && b[end] >= '0' && b[end] <= '9' {
+		id = id*10 + int64(b[end]-'0')
 		end++
 	}
-	id, ok := parseID(b[1:end])
+	ok := end > 1 && end <= 19 && (end == len(b) || lexer.IsSpace(b[end]))
+	if !ok {
+		for end < len(b) && !lexer.IsSpace(b[end]) {
+			end++
+		}
+		id, ok = parseID(b[1:end])
+	}
 	if !ok {
 		return d.bodyErr(1, lexer.InvalidSymbolID, "@ must be followed by a decimal symbol id")
 	}
@@ -620,9 +631,24 @@ func (d *Decoder) fastEdge(b []byte) bool {
 		return false
 	}
 	typ := b[i+1:]
-	for _, c := range typ {
-		if c <= ' ' || c > 0x7E {
-			return false // a status, more fields, or bytes the general path must judge
+	if d.plain && n >= 8 {
+		// Every byte is 0x20-0x7E: only a space can end the type early.
+		k := i + 1
+		for ; k+8 <= n; k += 8 {
+			if zeroByte(binary.LittleEndian.Uint64(b[k:])^(' '*ones)) != 0 {
+				return false // a status or more fields
+			}
+		}
+		// The last bytes, read as the line's last word shifted down: the
+		// bytes shifted in are zeros, which are not spaces.
+		if k < n && zeroByte(binary.LittleEndian.Uint64(b[n-8:])>>(8*(k+8-n))^(' '*ones)) != 0 {
+			return false
+		}
+	} else {
+		for _, c := range typ {
+			if c <= ' ' || c > 0x7E {
+				return false // a status, more fields, or bytes the general path must judge
+			}
 		}
 	}
 	if !d.declared(tgt) || !d.declared(src) {

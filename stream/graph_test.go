@@ -1,7 +1,11 @@
 package stream
 
 import (
+	"bytes"
+	"strconv"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/gcfkit/gcf/lexer"
 )
@@ -115,5 +119,109 @@ func TestGraphAccessors(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("Score allocates %v times", allocs)
+	}
+}
+
+// TestGraphCleanLines checks that graph lines the reader classes in its
+// one pass (nextClean, which fields then trusts) decode exactly as the same
+// lines read one byte a call (next and the class check) and in 13-byte
+// reads (lines across refills): events or the error with its category,
+// line and column, for every byte value at every position of a symbol
+// line, edge lines (with a status, of 7 to 24 bytes, ids of 1 to 8
+// digits) and the delta line forms.
+func TestGraphCleanLines(t *testing.T) {
+	docs := []string{
+		"GCF profile=graph symbols=2 edges=4\n" +
+			"## targets\n" +
+			"@0 fn pkg.A 0.78 lsp\n" +
+			"## related\n" +
+			"@1 type pkg.B 0.50 ast\n" +
+			"## edges [4]\n" +
+			"@0<@1 calls added\n" +
+			"@1<@0 imports\n" +
+			"@1<@0 x\n" +
+			"@0<@1 implements\n",
+		"GCF profile=graph session=true\n" +
+			"## targets\n" +
+			"@1234567 fn p.A 0.10 x\n" +
+			"@12345678 fn p.B 0.20 x\n" +
+			"@0 fn p.C 0.30 x\n" +
+			"## edges [3]\n" +
+			"@1234567<@12345678 calls\n" +
+			"@12345678<@0 x\n" +
+			"@0<@1234567 imports\n",
+		"GCF profile=graph delta=true base_root=a new_root=b\n" +
+			"## removed\n" +
+			"fn p.Old\n" +
+			"## added\n" +
+			"@0 fn p.New 0.85 rwr 2\n" +
+			"## edges_added\n" +
+			"p.X -> p.New calls\n",
+	}
+	compare := func(in []byte) {
+		t.Helper()
+		got := dumpEvents(NewBytesDecoder(in, Limits{}))
+		want := dumpEvents(NewDecoder(iotest.OneByteReader(bytes.NewReader(in)), Limits{}))
+		if got != want {
+			t.Fatalf("input %q:\none pass:\n%s\nbyte reads:\n%s", in, got, want)
+		}
+		if got2 := dumpEvents(NewDecoder(&chunkReader{in, 13}, Limits{})); got2 != want {
+			t.Fatalf("input %q, 13-byte reads:\n%s\nbyte reads:\n%s", in, got2, want)
+		}
+	}
+	for _, doc := range docs {
+		compare([]byte(doc))
+		lines := strings.SplitAfter(doc, "\n")
+		for li := 2; li < len(lines)-1; li++ {
+			if strings.HasPrefix(lines[li], "## ") {
+				continue
+			}
+			line := lines[li]
+			for pos := 0; pos < len(line)-1; pos++ {
+				for v := 0; v < 256; v++ {
+					mut := []byte(line)
+					mut[pos] = byte(v)
+					compare([]byte(strings.Join(lines[:li], "") + string(mut) + strings.Join(lines[li+1:], "")))
+				}
+			}
+		}
+	}
+}
+
+// TestGraphNodeID checks the node line's id scan against parseID, the
+// general rule: 1 to 18 decimal digits up to a space or tab. Tokens of 1
+// to 20 digits (leading zeros too), each with every printable ASCII byte,
+// tab and DEL after it and in place of its last digit.
+func TestGraphNodeID(t *testing.T) {
+	for nd := 0; nd <= 20; nd++ {
+		digits := strings.Repeat("9", nd)
+		if nd > 1 {
+			digits = "0" + digits[1:]
+		}
+		for v := '\t'; v < 0x80; v++ {
+			if v < ' ' && v != '\t' {
+				continue // the line check's error, before the id is read
+			}
+			for _, tok := range []string{digits + string(v), digits[:max(nd-1, 0)] + string(v)} {
+				for _, sep := range []string{" ", "\t"} {
+					in := "GCF profile=graph session=true\n## targets\n@" + tok + sep + "fn p.A 0.10 x\n"
+					got := dumpEvents(NewBytesDecoder([]byte(in), Limits{}))
+					end := strings.IndexAny(tok, " \t")
+					if end < 0 {
+						end = len(tok)
+					}
+					id, ok := parseID([]byte(tok[:end]))
+					var want string
+					if ok {
+						want = "symbol @" + strconv.FormatInt(id, 10) + " ("
+					} else {
+						want = "error " + string(lexer.InvalidSymbolID) + " 3:2 "
+					}
+					if !strings.Contains(got, want) {
+						t.Fatalf("input %q: want %q in\n%s", in, want, got)
+					}
+				}
+			}
+		}
 	}
 }
