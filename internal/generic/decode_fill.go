@@ -5,9 +5,8 @@ package generic
 // used by decode_typed.go and decode_direct.go.
 
 import (
+	"fmt"
 	"reflect"
-	"slices"
-	"sync"
 
 	"github.com/gcfkit/gcf/internal/box"
 )
@@ -87,7 +86,7 @@ func (p *tablePlan) fill(st reflect.Type) *tableFill {
 	}
 	f, ok := p.fills[st]
 	if !ok {
-		f = cachedFill(st, p)
+		f = buildFill(st, p)
 		if p.fills == nil {
 			p.fills = make(map[reflect.Type]*tableFill)
 		}
@@ -101,76 +100,15 @@ func (p *tablePlan) fill(st reflect.Type) *tableFill {
 	return f
 }
 
-// fillCaches holds, per struct type (a *fillCache), the fill plans built
-// for it across decodes, so that Unmarshal, whose table plans last one
-// call, does not rebuild them for every payload.
-var fillCaches sync.Map
-
-// maxCachedFills bounds the declarations remembered per struct type: a
-// stream of ever-new headers builds its plans afresh past it.
-const maxCachedFills = 64
-
-// fillCache is one struct type's fill plans, keyed by tablePlan.key. A
-// plan in it is shared by every decoder and never changed: its nodes are
-// built on a column plan of its own, and its only per-decode state, the
-// shared slice, is copied for each user (cachedFill).
-type fillCache struct {
-	mu sync.RWMutex
-	m  map[string]*tableFill // nil value: the tree path
-}
-
-// cachedFill returns buildFill(st, p), through fillCaches.
-func cachedFill(st reflect.Type, p *tablePlan) *tableFill {
-	if p.key == "" {
-		return buildFill(st, p.cols, len(p.fieldNames))
-	}
-	ci, ok := fillCaches.Load(st)
-	if !ok {
-		ci, _ = fillCaches.LoadOrStore(st, &fillCache{m: make(map[string]*tableFill)})
-	}
-	c := ci.(*fillCache)
-	c.mu.RLock()
-	f, ok := c.m[p.key]
-	c.mu.RUnlock()
-	if !ok {
-		f = buildFill(st, columnPlan(fieldBytes(p.fieldNames), p.from), len(p.fieldNames))
-		c.mu.Lock()
-		if len(c.m) < maxCachedFills {
-			c.m[p.key] = f
-		}
-		c.mu.Unlock()
-	}
-	if f != nil && f.shared != nil {
-		g := *f // shared remembers this decode's schemas: a copy of its own
-		g.shared = make([]sharedFill, len(f.shared))
-		for j := range f.shared {
-			g.shared[j].typ = f.shared[j].typ
-		}
-		f = &g
-	}
-	return f
-}
-
-// fieldBytes returns names as byte slices, for columnPlan.
-func fieldBytes(names []string) [][]byte {
-	b := make([][]byte, len(names))
-	for i, n := range names {
-		b[i] = []byte(n)
-	}
-	return b
-}
-
-// buildFill builds the plan filling st from rows of nfields fields whose
-// column plan is cols.
-func buildFill(st reflect.Type, cols []*column, nfields int) *tableFill {
-	f := &tableFill{typ: st, leaf: make([][]fillStep, nfields), rank: make([]int, nfields)}
-	nodes, ok := fillNodes(st, cols, nil, f)
+func buildFill(st reflect.Type, p *tablePlan) *tableFill {
+	f := &tableFill{typ: st, leaf: make([][]fillStep, len(p.fieldNames)), rank: make([]int, len(p.fieldNames))}
+	nodes, ok := fillNodes(st, p.cols, nil, f)
 	if !ok {
 		return nil
 	}
 	f.nodes = nodes
 	if !box.Purego {
-		f.direct = make([]directOp, nfields)
+		f.direct = make([]directOp, len(p.fieldNames))
 		if !buildDirect(f.direct, nodes, 0) {
 			f.direct = nil
 		}
@@ -198,7 +136,7 @@ func buildFill(st reflect.Type, cols []*column, nfields int) *tableFill {
 			walk(c.children)
 		}
 	}
-	walk(cols)
+	walk(p.cols)
 	return f
 }
 
@@ -255,7 +193,7 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 		return nil, false
 	}
 	nodes := make([]fillNode, len(cols))
-	var used [][]int
+	used := map[string]bool{}
 	for i, c := range cols {
 		n := &nodes[i]
 		n.col, n.c = c.col, c
@@ -263,12 +201,11 @@ func fillNodes(st reflect.Type, cols []*column, path []fillStep, f *tableFill) (
 		if !ok {
 			continue
 		}
-		for _, u := range used {
-			if slices.Equal(u, idx) {
-				return nil, false
-			}
+		k := fmt.Sprint(idx)
+		if used[k] {
+			return nil, false
 		}
-		used = append(used, idx)
+		used[k] = true
 		n.idx = idx
 		n.typ = st.FieldByIndex(idx).Type
 		t := st

@@ -430,7 +430,6 @@ type tablePlan struct {
 	fills      map[reflect.Type]*tableFill // Decoder.Decode's typed fill plans per row struct type (nil: tree path)
 	lastFill   *tableFill
 	rowKeys    *rowmap.Keys // the key set of a record as a map (mapKeys)
-	key        string       // from and the field names, as lookupPlan keys them (fillCache's key)
 }
 
 // internMap shares the boxed value of repeated strings in one column
@@ -514,7 +513,7 @@ func (b *builder) lookupPlan(fields [][]byte, from int) *tablePlan {
 	if p, ok := b.plans[string(b.keyBuf)]; ok {
 		return p
 	}
-	p := &tablePlan{cols: columnPlan(fields, from), from: from, fieldNames: make([]string, len(fields)), intern: make([]internMap, len(fields)), key: string(b.keyBuf)}
+	p := &tablePlan{cols: columnPlan(fields, from), from: from, fieldNames: make([]string, len(fields)), intern: make([]internMap, len(fields))}
 	for i, f := range fields {
 		p.fieldNames[i] = string(f)
 	}
@@ -526,7 +525,7 @@ func (b *builder) lookupPlan(fields [][]byte, from int) *tablePlan {
 		b.plans = make(map[string]*tablePlan)
 	}
 	if len(b.plans) < 1024 {
-		b.plans[p.key] = p
+		b.plans[string(b.keyBuf)] = p
 	}
 	return p
 }
